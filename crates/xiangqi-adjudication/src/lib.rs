@@ -1,0 +1,3 @@
+//! # xiangqi-adjudication
+//!
+//! Game records to verdicts. Work in progress: see the adjudication issue.

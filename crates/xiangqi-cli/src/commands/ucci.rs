@@ -1,0 +1,10 @@
+//! `xiangqi ucci`: not built yet (its issue is in progress).
+
+use anyhow::{bail, Result};
+
+#[derive(clap::Args)]
+pub struct Args {}
+
+pub fn run(_args: Args) -> Result<()> {
+    bail!("the 'ucci' command is not built yet")
+}

@@ -1,0 +1,76 @@
+//! `xiangqi`: the command-line face of the toolkit. Each subcommand lives in
+//! its own module under `commands/` and only composes the library crates.
+//!
+//! Contract for scripts: errors go to stderr as `error: …` with exit status 2;
+//! `--json` output is stable.
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+mod commands;
+mod common;
+
+#[derive(Parser)]
+#[command(
+    name = "xiangqi",
+    version,
+    about = "Xiangqi (Chinese chess) toolkit: rules, notation, adjudication, engine"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Count the leaves of the legal-move tree (move generator test and benchmark).
+    Perft(commands::perft::Args),
+    /// List the legal moves of a position.
+    Moves(commands::moves::Args),
+    /// Convert a sequence of moves between notations.
+    Convert(commands::convert::Args),
+    /// Read, check and convert PGN game records.
+    Pgn(commands::pgn::Args),
+    /// Judge a game: who won and why.
+    Adjudicate(commands::adjudicate::Args),
+    /// Analyse a position with the engine.
+    Analyze(commands::analyze::Args),
+    /// Play against the engine in the terminal.
+    Play(commands::play::Args),
+    /// Run the engine as a UCI engine on stdin/stdout.
+    Uci(commands::uci::Args),
+    /// Run the engine as a UCCI engine on stdin/stdout.
+    Ucci(commands::ucci::Args),
+    /// Play engines against each other.
+    Match(commands::matches::Args),
+    /// Search a fixed set of positions: node-count signature and speed.
+    Bench(commands::bench::Args),
+}
+
+fn main() -> ExitCode {
+    std::panic::set_hook(Box::new(|info| {
+        eprintln!("error: internal error (please report it): {info}");
+    }));
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Perft(a) => commands::perft::run(a),
+        Command::Moves(a) => commands::moves::run(a),
+        Command::Convert(a) => commands::convert::run(a),
+        Command::Pgn(a) => commands::pgn::run(a),
+        Command::Adjudicate(a) => commands::adjudicate::run(a),
+        Command::Analyze(a) => commands::analyze::run(a),
+        Command::Play(a) => commands::play::run(a),
+        Command::Uci(a) => commands::uci::run(a),
+        Command::Ucci(a) => commands::ucci::run(a),
+        Command::Match(a) => commands::matches::run(a),
+        Command::Bench(a) => commands::bench::run(a),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}

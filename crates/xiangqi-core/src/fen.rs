@@ -1,0 +1,334 @@
+//! FEN reading and writing (N-FEN, N-FEN-VALID).
+
+use std::fmt::Write as _;
+use std::str::FromStr;
+
+use crate::position::attacked;
+use crate::tables::{ADVISOR_SQUARES, ELEPHANT_SQUARES};
+use crate::{Color, Piece, PieceKind, Position, Square};
+
+/// The start position (R-BOARD-START).
+pub const START_FEN: &str = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
+
+/// Longest FEN text accepted; anything longer is rejected before parsing.
+pub const MAX_FEN_LEN: usize = 256;
+
+/// Why a FEN string was rejected. Ranks are named as in ICCS (9 = Black's back rank).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum FenError {
+    /// The text is empty.
+    #[error("invalid FEN: empty text")]
+    Empty,
+    /// The text is longer than [`MAX_FEN_LEN`].
+    #[error("invalid FEN: {len} characters, more than the {MAX_FEN_LEN} allowed")]
+    TooLong {
+        /// Length in bytes.
+        len: usize,
+    },
+    /// The placement does not have 10 ranks.
+    #[error("invalid FEN: the placement has {found} ranks separated by '/', expected 10")]
+    WrongRankCount {
+        /// Ranks found.
+        found: usize,
+    },
+    /// A rank does not add up to 9 points.
+    #[error("invalid FEN: rank {rank} covers {width} points, expected 9")]
+    WrongRankWidth {
+        /// The rank (0-9).
+        rank: u8,
+        /// Points it covers.
+        width: usize,
+    },
+    /// A character that is neither a piece letter nor a digit 1-9.
+    #[error("invalid FEN: unknown piece letter {ch:?} on rank {rank}")]
+    UnknownPiece {
+        /// The character.
+        ch: char,
+        /// The rank (0-9).
+        rank: u8,
+    },
+    /// The side-to-move field is not `w`, `r` or `b`.
+    #[error("invalid FEN: side to move {0:?}, expected w, r or b")]
+    BadSideToMove(String),
+    /// A counter field is not a non-negative number.
+    #[error("invalid FEN: {field} {value:?} is not a non-negative number")]
+    BadCounter {
+        /// Which field: "half-move clock" or "full-move number".
+        field: &'static str,
+        /// Its text.
+        value: String,
+    },
+    /// More than six fields.
+    #[error("invalid FEN: {0} fields, at most 6 expected")]
+    TooManyFields(usize),
+    /// More pieces of one kind than a side starts with.
+    #[error("invalid FEN: {count} {color} {kind}s, at most {max} allowed")]
+    TooManyPieces {
+        /// The side.
+        color: Color,
+        /// The kind.
+        kind: PieceKind,
+        /// How many were found.
+        count: u8,
+        /// The most a side can have.
+        max: u8,
+    },
+    /// A side has no general.
+    #[error("invalid FEN: {0} has no general")]
+    MissingGeneral(Color),
+    /// A general stands outside its palace.
+    #[error("invalid FEN: the {color} general on {square} is outside its palace")]
+    GeneralOutsidePalace {
+        /// The side.
+        color: Color,
+        /// Where it stands.
+        square: Square,
+    },
+    /// An advisor, elephant or soldier on a point it can never reach.
+    #[error("invalid FEN: a {} {} can never stand on {square}", piece.color, piece.kind)]
+    UnreachableSquare {
+        /// The piece.
+        piece: Piece,
+        /// Where it stands.
+        square: Square,
+    },
+    /// The generals face each other on an open file (R-LEGAL-FACING).
+    #[error("invalid FEN: the generals face each other on an open file (R-LEGAL-POSITION)")]
+    GeneralsFacing,
+    /// The side that is not to move is in check (R-LEGAL-POSITION).
+    #[error("invalid FEN: {0}, the side not to move, is in check (R-LEGAL-POSITION)")]
+    OpponentInCheck(Color),
+}
+
+impl FenError {
+    /// A stable machine-readable name of the error class.
+    pub fn kind_name(&self) -> &'static str {
+        match self {
+            FenError::Empty => "empty",
+            FenError::TooLong { .. } => "too_long",
+            FenError::WrongRankCount { .. } => "wrong_rank_count",
+            FenError::WrongRankWidth { .. } => "wrong_rank_width",
+            FenError::UnknownPiece { .. } => "unknown_piece",
+            FenError::BadSideToMove(_) => "bad_side_to_move",
+            FenError::BadCounter { .. } => "bad_counter",
+            FenError::TooManyFields(_) => "too_many_fields",
+            FenError::TooManyPieces { .. } => "too_many_pieces",
+            FenError::MissingGeneral(_) => "missing_general",
+            FenError::GeneralOutsidePalace { .. } => "general_outside_palace",
+            FenError::UnreachableSquare { .. } => "unreachable_square",
+            FenError::GeneralsFacing => "generals_facing",
+            FenError::OpponentInCheck(_) => "opponent_in_check",
+        }
+    }
+}
+
+fn parse_counter(field: &'static str, value: &str) -> Result<u32, FenError> {
+    let bad = || FenError::BadCounter {
+        field,
+        value: value.to_owned(),
+    };
+    if value.is_empty() || !value.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(bad());
+    }
+    value.parse().map_err(|_| bad())
+}
+
+fn soldier_square_ok(color: Color, sq: Square) -> bool {
+    let (f, r) = (sq.file().index(), sq.rank().index());
+    match color {
+        Color::Red => r >= 5 || (r >= 3 && f % 2 == 0),
+        Color::Black => r <= 4 || (r <= 6 && f % 2 == 0),
+    }
+}
+
+impl Position {
+    /// Reads a FEN (N-FEN) and validates it (N-FEN-VALID).
+    ///
+    /// Accepts `w` or `r` for Red and `b` for Black, the letters `E`/`H` for
+    /// elephant/horse, and missing trailing fields (defaults `w - - 0 1`).
+    ///
+    /// ```
+    /// use xiangqi_core::{FenError, Position};
+    /// let pos = Position::from_fen("rheakaehr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RHEAKAEHR r").unwrap();
+    /// assert_eq!(pos, Position::startpos());
+    /// let err = Position::from_fen("9/9/9/9/9/9/9/9/9/4K4 w").unwrap_err();
+    /// assert!(matches!(err, FenError::MissingGeneral(_)));
+    /// ```
+    pub fn from_fen(fen: &str) -> Result<Position, FenError> {
+        if fen.len() > MAX_FEN_LEN {
+            return Err(FenError::TooLong { len: fen.len() });
+        }
+        let fields: Vec<&str> = fen.split_whitespace().collect();
+        if fields.is_empty() {
+            return Err(FenError::Empty);
+        }
+        if fields.len() > 6 {
+            return Err(FenError::TooManyFields(fields.len()));
+        }
+        let mut pos = Position::empty();
+        let ranks: Vec<&str> = fields[0].split('/').collect();
+        if ranks.len() != 10 {
+            return Err(FenError::WrongRankCount { found: ranks.len() });
+        }
+        let mut counts = [[0u8; 7]; 2];
+        let mut generals_seen = [0u8; 2];
+        for (row, text) in ranks.iter().enumerate() {
+            let rank = 9 - row as u8;
+            let mut file = 0usize;
+            for ch in text.chars() {
+                if let Some(d) = ch.to_digit(10).filter(|d| (1..=9).contains(d)) {
+                    file += d as usize;
+                } else if let Some(piece) = Piece::from_fen_char(ch) {
+                    if file < 9 {
+                        let sq = Square::from_coords(file as u8, rank).expect("file < 9");
+                        pos.put(sq, piece);
+                        let n = &mut counts[piece.color.index()][piece.kind.index()];
+                        *n = n.saturating_add(1);
+                        if piece.kind == PieceKind::General {
+                            generals_seen[piece.color.index()] += 1;
+                        }
+                    }
+                    file += 1;
+                } else {
+                    return Err(FenError::UnknownPiece { ch, rank });
+                }
+                if file > 9 {
+                    break;
+                }
+            }
+            if file != 9 {
+                return Err(FenError::WrongRankWidth { rank, width: file });
+            }
+        }
+        pos.side = match fields.get(1).copied() {
+            None | Some("w") | Some("r") | Some("W") | Some("R") => Color::Red,
+            Some("b") | Some("B") => Color::Black,
+            Some(other) => return Err(FenError::BadSideToMove(other.to_owned())),
+        };
+        if let Some(v) = fields.get(4) {
+            pos.halfmove = parse_counter("half-move clock", v)?;
+        }
+        if let Some(v) = fields.get(5) {
+            pos.fullmove = parse_counter("full-move number", v)?.max(1);
+        }
+        for color in Color::ALL {
+            for kind in PieceKind::ALL {
+                let count = counts[color.index()][kind.index()];
+                if count > kind.max_count() {
+                    return Err(FenError::TooManyPieces {
+                        color,
+                        kind,
+                        count,
+                        max: kind.max_count(),
+                    });
+                }
+            }
+            if generals_seen[color.index()] == 0 {
+                return Err(FenError::MissingGeneral(color));
+            }
+        }
+        pos.validate_placement()?;
+        pos.hash = pos.compute_hash();
+        Ok(pos)
+    }
+
+    fn validate_placement(&self) -> Result<(), FenError> {
+        for (square, piece) in self.pieces() {
+            let bit = square.bit();
+            let ok = match piece.kind {
+                PieceKind::General => {
+                    if !square.in_palace(piece.color) {
+                        return Err(FenError::GeneralOutsidePalace {
+                            color: piece.color,
+                            square,
+                        });
+                    }
+                    true
+                }
+                PieceKind::Advisor => ADVISOR_SQUARES[piece.color.index()] & bit != 0,
+                PieceKind::Elephant => ELEPHANT_SQUARES[piece.color.index()] & bit != 0,
+                PieceKind::Soldier => soldier_square_ok(piece.color, square),
+                _ => true,
+            };
+            if !ok {
+                return Err(FenError::UnreachableSquare { piece, square });
+            }
+        }
+        let (red, black) = (self.general(Color::Red), self.general(Color::Black));
+        if red.file() == black.file() {
+            let between = (red.index() + 9..black.index())
+                .step_by(9)
+                .any(|i| self.board[i] != 0);
+            if !between {
+                return Err(FenError::GeneralsFacing);
+            }
+        }
+        let waiting = self.side.opposite();
+        if attacked(
+            &self.board,
+            self.generals[waiting.index()] as usize,
+            self.side,
+        ) {
+            return Err(FenError::OpponentInCheck(waiting));
+        }
+        Ok(())
+    }
+
+    /// Writes the FEN (N-FEN): `placement w|b - - halfmove fullmove`.
+    pub fn to_fen(&self) -> String {
+        let mut s = String::with_capacity(80);
+        for rank in (0..10u8).rev() {
+            let mut empty = 0;
+            for file in 0..9u8 {
+                let sq = Square::from_coords(file, rank).expect("on board");
+                match self.piece_at(sq) {
+                    None => empty += 1,
+                    Some(p) => {
+                        if empty > 0 {
+                            s.push((b'0' + empty) as char);
+                            empty = 0;
+                        }
+                        s.push(p.fen_char());
+                    }
+                }
+            }
+            if empty > 0 {
+                s.push((b'0' + empty) as char);
+            }
+            if rank > 0 {
+                s.push('/');
+            }
+        }
+        let _ = write!(
+            s,
+            " {} - - {} {}",
+            self.side.fen_char(),
+            self.halfmove,
+            self.fullmove
+        );
+        s
+    }
+}
+
+impl FromStr for Position {
+    type Err = FenError;
+    fn from_str(s: &str) -> Result<Position, FenError> {
+        Position::from_fen(s)
+    }
+}
+
+#[cfg(feature = "serde")]
+impl serde::Serialize for Position {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.to_fen())
+    }
+}
+
+#[cfg(feature = "serde")]
+impl<'de> serde::Deserialize<'de> for Position {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Position, D::Error> {
+        let s = <std::borrow::Cow<'de, str>>::deserialize(d)?;
+        Position::from_fen(&s).map_err(serde::de::Error::custom)
+    }
+}

@@ -1,0 +1,43 @@
+//! # xiangqi-core
+//!
+//! The rules of Xiangqi (Chinese chess) as a fast, allocation-free library:
+//! squares and pieces, moves, FEN, legal move generation, make/unmake,
+//! Zobrist hashing and perft. Rule IDs (`R-…`, `N-…`) refer to the project's
+//! rules reference.
+//!
+//! This crate owns *the board*: what is on it, what may move where, and
+//! whether the side to move is in check or out of moves. Game-level rules
+//! (repetition, perpetual check and chase, the no-capture rule, clocks) live
+//! in `xiangqi-adjudication`; move text in `xiangqi-notation`.
+//!
+//! ```
+//! use xiangqi_core::{BoardStatus, Move, MoveList, Position};
+//!
+//! let mut pos = Position::startpos();
+//! let mut moves = MoveList::new();
+//! pos.legal_moves(&mut moves);
+//! assert_eq!(moves.len(), 44);
+//!
+//! // EX-END-FG: a chariot mates with the help of the facing rule.
+//! let mut pos = Position::from_fen("5k3/9/9/9/8R/9/9/9/9/4K4 w - - 0 1").unwrap();
+//! pos.play("i5f5".parse::<Move>().unwrap()).unwrap();
+//! assert_eq!(pos.status(), BoardStatus::Checkmate);
+//! ```
+#![warn(missing_docs)]
+
+mod fen;
+mod movegen;
+mod moves;
+mod perft;
+mod piece;
+mod position;
+mod square;
+mod tables;
+mod zobrist;
+
+pub use fen::{FenError, MAX_FEN_LEN, START_FEN};
+pub use moves::{Move, MoveList, ParseMoveError, MAX_MOVES};
+pub use perft::{divide, divide_with_progress, perft};
+pub use piece::{Color, Piece, PieceKind};
+pub use position::{BoardStatus, PlayError, Position, Undo};
+pub use square::{File, ParseSquareError, Rank, Square, SquareSet, SquareSetIter};

@@ -1,0 +1,487 @@
+//! The [`Position`]: board, side to move, counters, hash; make/unmake and attack tests.
+
+use std::fmt;
+
+use crate::tables::{GENERAL_STEPS, HORSE_ATTACKERS, RAYS, SOLDIER_ATTACKERS};
+use crate::zobrist::{PIECE_KEYS, SIDE_KEY};
+use crate::{Color, Move, MoveList, Piece, PieceKind, Square, SquareSet};
+
+/// The board array: one byte per point, 0 empty, otherwise a piece code.
+pub(crate) type Board = [u8; 90];
+
+pub(crate) const fn code(color: Color, kind: PieceKind) -> u8 {
+    Piece::new(color, kind).code()
+}
+
+/// A legal xiangqi position: the placement of all pieces, the side to move,
+/// the no-capture counter (N-FEN-COUNT), the full-move number and the Zobrist hash.
+///
+/// Positions are built from FEN ([`Position::from_fen`]) or
+/// [`Position::startpos`], and changed only by moves, so a `Position` always
+/// satisfies R-LEGAL-POSITION.
+///
+/// ```
+/// use xiangqi_core::{Move, Position};
+/// let mut pos = Position::startpos();
+/// let mv: Move = "h2e2".parse().unwrap();
+/// let undo = pos.play(mv).unwrap();
+/// assert_eq!(pos.to_fen(), "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1");
+/// pos.unmake_move(mv, undo);
+/// assert_eq!(pos, Position::startpos());
+/// ```
+#[derive(Clone, PartialEq, Eq)]
+pub struct Position {
+    pub(crate) board: Board,
+    /// Occupancy per colour, one bit per square.
+    pub(crate) occ: [u128; 2],
+    pub(crate) generals: [u8; 2],
+    pub(crate) side: Color,
+    pub(crate) halfmove: u32,
+    pub(crate) fullmove: u32,
+    pub(crate) hash: u64,
+}
+
+/// What [`Position::unmake_move`] needs to take a move back.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Undo {
+    captured: u8,
+    halfmove: u32,
+    hash: u64,
+}
+
+impl Undo {
+    /// The piece the move captured, if any.
+    pub fn captured(&self) -> Option<Piece> {
+        (self.captured != 0).then(|| Piece::from_code(self.captured))
+    }
+}
+
+/// Error for a move that is not legal in the position it was played in.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PlayError {
+    /// No piece of the side to move stands on the origin square.
+    #[error("illegal move {mv}: no {side} piece on {}", mv.from())]
+    NoPiece {
+        /// The move.
+        mv: Move,
+        /// The side to move.
+        side: Color,
+    },
+    /// The piece cannot move that way (R-MOVE-*).
+    #[error("illegal move {mv}: the {kind} on {} cannot move to {}", mv.from(), mv.to())]
+    BadMovement {
+        /// The move.
+        mv: Move,
+        /// The moving piece's kind.
+        kind: PieceKind,
+    },
+    /// The move would leave the mover's general in check or facing the other general
+    /// (R-LEGAL-SELFCHECK, R-LEGAL-FACING).
+    #[error("illegal move {mv}: it leaves the {side} general in check (R-LEGAL-SELFCHECK/R-LEGAL-FACING)")]
+    LeavesGeneralInCheck {
+        /// The move.
+        mv: Move,
+        /// The side to move.
+        side: Color,
+    },
+}
+
+/// Whether the side to move can still move (R-END-MATE, R-END-STALEMATE).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+pub enum BoardStatus {
+    /// The side to move has a legal move.
+    Ongoing,
+    /// In check with no legal move: the side to move loses.
+    Checkmate,
+    /// Not in check, no legal move: the side to move loses too (R-END-STALEMATE).
+    Stalemate,
+}
+
+impl Position {
+    /// The standard starting position (R-BOARD-START).
+    pub fn startpos() -> Position {
+        Position::from_fen(crate::fen::START_FEN).expect("the start FEN is valid")
+    }
+
+    /// An empty board, used internally while building from FEN.
+    pub(crate) fn empty() -> Position {
+        Position {
+            board: [0; 90],
+            occ: [0; 2],
+            generals: [0; 2],
+            side: Color::Red,
+            halfmove: 0,
+            fullmove: 1,
+            hash: 0,
+        }
+    }
+
+    pub(crate) fn put(&mut self, sq: Square, piece: Piece) {
+        let c = piece.code();
+        let i = sq.index();
+        self.board[i] = c;
+        self.occ[piece.color.index()] |= sq.bit();
+        if piece.kind == PieceKind::General {
+            self.generals[piece.color.index()] = i as u8;
+        }
+    }
+
+    /// The piece on `sq`, if any.
+    #[inline]
+    pub fn piece_at(&self, sq: Square) -> Option<Piece> {
+        let c = self.board[sq.index()];
+        (c != 0).then(|| Piece::from_code(c))
+    }
+
+    /// All pieces with their squares, in square index order.
+    pub fn pieces(&self) -> impl Iterator<Item = (Square, Piece)> + '_ {
+        self.occupied()
+            .iter()
+            .map(move |sq| (sq, Piece::from_code(self.board[sq.index()])))
+    }
+
+    /// Squares holding a piece of either colour.
+    pub fn occupied(&self) -> SquareSet {
+        SquareSet(self.occ[0] | self.occ[1])
+    }
+
+    /// Squares holding a piece of `color`.
+    pub fn pieces_of(&self, color: Color) -> SquareSet {
+        SquareSet(self.occ[color.index()])
+    }
+
+    /// Squares holding `piece`.
+    pub fn squares_of(&self, piece: Piece) -> SquareSet {
+        let c = piece.code();
+        self.pieces_of(piece.color)
+            .iter()
+            .filter(|s| self.board[s.index()] == c)
+            .collect()
+    }
+
+    /// The square of `color`'s general.
+    pub fn general(&self, color: Color) -> Square {
+        Square::from_index_unchecked(self.generals[color.index()])
+    }
+
+    /// The side to move.
+    #[inline]
+    pub fn side_to_move(&self) -> Color {
+        self.side
+    }
+
+    /// Plies since the last capture (N-FEN-COUNT, the R-DRAW-NOCAPTURE counter).
+    pub fn halfmove_clock(&self) -> u32 {
+        self.halfmove
+    }
+
+    /// The full-move number, starting at 1 and growing after each Black ply.
+    pub fn fullmove_number(&self) -> u32 {
+        self.fullmove
+    }
+
+    /// The Zobrist hash of placement and side to move (R-REP-POS), kept incrementally.
+    #[inline]
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    /// The Zobrist hash recomputed from scratch (for tests and validation).
+    pub fn compute_hash(&self) -> u64 {
+        let mut h = 0;
+        for (i, &c) in self.board.iter().enumerate() {
+            h ^= PIECE_KEYS[c as usize][i];
+        }
+        if self.side == Color::Black {
+            h ^= SIDE_KEY;
+        }
+        h
+    }
+
+    /// True when the side to move is in check (R-LEGAL-CHECK).
+    #[inline]
+    pub fn is_check(&self) -> bool {
+        let us = self.side;
+        attacked(
+            &self.board,
+            self.generals[us.index()] as usize,
+            us.opposite(),
+        )
+    }
+
+    /// The enemy pieces giving check to the side to move.
+    pub fn checkers(&self) -> SquareSet {
+        let us = self.side;
+        SquareSet(attackers_of(
+            &self.board,
+            self.generals[us.index()] as usize,
+            us.opposite(),
+        ))
+    }
+
+    /// The pieces of `by` that attack `sq` by their normal capturing moves, ignoring
+    /// whether such a capture would be legal (pseudo-legal attacks). A general
+    /// attacks the points next to it in its palace, and the other general along a
+    /// clear file (R-LEGAL-FACING).
+    pub fn attackers(&self, sq: Square, by: Color) -> SquareSet {
+        SquareSet(attackers_of(&self.board, sq.index(), by))
+    }
+
+    /// True when `by` attacks `sq` (see [`Position::attackers`]).
+    pub fn is_attacked(&self, sq: Square, by: Color) -> bool {
+        attacked(&self.board, sq.index(), by)
+    }
+
+    /// Plays `mv`, which must be legal here (from [`Position::legal_moves`]), and
+    /// returns what is needed to take it back. Use [`Position::play`] for moves
+    /// from untrusted input. An illegal move leaves the position unspecified
+    /// (but memory-safe); this is the search and perft hot path.
+    #[inline]
+    pub fn make_move(&mut self, mv: Move) -> Undo {
+        let from = mv.from().index();
+        let to = mv.to().index();
+        let moving = self.board[from];
+        let captured = self.board[to];
+        let undo = Undo {
+            captured,
+            halfmove: self.halfmove,
+            hash: self.hash,
+        };
+        let us = self.side.index();
+        let bits = (1u128 << from) | (1u128 << to);
+        self.occ[us] ^= bits;
+        let mut h = self.hash ^ PIECE_KEYS[moving as usize][from] ^ PIECE_KEYS[moving as usize][to];
+        if captured != 0 {
+            self.occ[us ^ 1] &= !(1u128 << to);
+            h ^= PIECE_KEYS[captured as usize][to];
+            self.halfmove = 0;
+        } else {
+            self.halfmove += 1;
+        }
+        if moving == code(self.side, PieceKind::General) {
+            self.generals[us] = to as u8;
+        }
+        self.board[to] = moving;
+        self.board[from] = 0;
+        if self.side == Color::Black {
+            self.fullmove += 1;
+        }
+        self.side = self.side.opposite();
+        self.hash = h ^ SIDE_KEY;
+        undo
+    }
+
+    /// Takes back `mv`, which must be the last move made, with its [`Undo`].
+    #[inline]
+    pub fn unmake_move(&mut self, mv: Move, undo: Undo) {
+        let from = mv.from().index();
+        let to = mv.to().index();
+        self.side = self.side.opposite();
+        if self.side == Color::Black {
+            self.fullmove -= 1;
+        }
+        let us = self.side.index();
+        let moving = self.board[to];
+        self.board[from] = moving;
+        self.board[to] = undo.captured;
+        self.occ[us] ^= (1u128 << from) | (1u128 << to);
+        if undo.captured != 0 {
+            self.occ[us ^ 1] |= 1u128 << to;
+        }
+        if moving == code(self.side, PieceKind::General) {
+            self.generals[us] = from as u8;
+        }
+        self.halfmove = undo.halfmove;
+        self.hash = undo.hash;
+    }
+
+    /// Passes the turn without moving (a "null move" for search pruning). Only
+    /// meaningful when the side to move is not in check.
+    pub fn make_null_move(&mut self) -> Undo {
+        let undo = Undo {
+            captured: 0,
+            halfmove: self.halfmove,
+            hash: self.hash,
+        };
+        if self.side == Color::Black {
+            self.fullmove += 1;
+        }
+        self.side = self.side.opposite();
+        self.hash ^= SIDE_KEY;
+        undo
+    }
+
+    /// Takes back [`Position::make_null_move`].
+    pub fn unmake_null_move(&mut self, undo: Undo) {
+        self.side = self.side.opposite();
+        if self.side == Color::Black {
+            self.fullmove -= 1;
+        }
+        self.halfmove = undo.halfmove;
+        self.hash = undo.hash;
+    }
+
+    /// Checks `mv` against the rules and plays it, or says why it is illegal.
+    pub fn play(&mut self, mv: Move) -> Result<Undo, PlayError> {
+        self.check_legal(mv)?;
+        Ok(self.make_move(mv))
+    }
+
+    /// Why `mv` is illegal here, or `Ok` when it is legal.
+    pub fn check_legal(&self, mv: Move) -> Result<(), PlayError> {
+        let side = self.side;
+        let Some(piece) = self.piece_at(mv.from()).filter(|p| p.color == side) else {
+            return Err(PlayError::NoPiece { mv, side });
+        };
+        let mut pseudo = MoveList::new();
+        self.pseudo_legal_moves_from(mv.from(), &mut pseudo);
+        if !pseudo.contains(mv) {
+            return Err(PlayError::BadMovement {
+                mv,
+                kind: piece.kind,
+            });
+        }
+        if !self.is_legal(mv) {
+            return Err(PlayError::LeavesGeneralInCheck { mv, side });
+        }
+        Ok(())
+    }
+
+    /// The position after `mv` (copy-make), or why `mv` is illegal.
+    pub fn after(&self, mv: Move) -> Result<Position, PlayError> {
+        let mut next = self.clone();
+        next.play(mv)?;
+        Ok(next)
+    }
+
+    /// Whether the side to move has a move, and if not, how it lost.
+    pub fn status(&self) -> BoardStatus {
+        if self.has_legal_move() {
+            BoardStatus::Ongoing
+        } else if self.is_check() {
+            BoardStatus::Checkmate
+        } else {
+            BoardStatus::Stalemate
+        }
+    }
+
+    /// True when the side to move is checkmated (R-END-MATE).
+    pub fn is_checkmate(&self) -> bool {
+        self.status() == BoardStatus::Checkmate
+    }
+
+    /// True when the side to move has no move but is not in check (R-END-STALEMATE).
+    pub fn is_stalemate(&self) -> bool {
+        self.status() == BoardStatus::Stalemate
+    }
+}
+
+/// Pieces of `by` attacking point `sq` on `board`; with `ANY` it stops at the first.
+#[inline(always)]
+fn attackers_generic<const ANY: bool>(board: &Board, sq: usize, by: Color) -> u128 {
+    let chariot = code(by, PieceKind::Chariot);
+    let cannon = code(by, PieceKind::Cannon);
+    let general = code(by, PieceKind::General);
+    let horse = code(by, PieceKind::Horse);
+    let soldier = code(by, PieceKind::Soldier);
+    let target_is_general = board[sq] == code(by.opposite(), PieceKind::General);
+    let mut found = 0u128;
+    for (d, ray) in RAYS[sq].iter().enumerate() {
+        let n = ray.len as usize;
+        let mut i = 0;
+        while i < n && board[ray.sq[i] as usize] == 0 {
+            i += 1;
+        }
+        if i == n {
+            continue;
+        }
+        let first = board[ray.sq[i] as usize];
+        if first == chariot || (first == general && d < 2 && target_is_general) {
+            found |= 1u128 << ray.sq[i];
+            if ANY {
+                return found;
+            }
+        }
+        i += 1;
+        while i < n && board[ray.sq[i] as usize] == 0 {
+            i += 1;
+        }
+        if i < n && board[ray.sq[i] as usize] == cannon {
+            found |= 1u128 << ray.sq[i];
+            if ANY {
+                return found;
+            }
+        }
+    }
+    let h = &HORSE_ATTACKERS[sq];
+    for j in 0..h.len as usize {
+        if board[h.to[j] as usize] == horse && board[h.via[j] as usize] == 0 {
+            found |= 1u128 << h.to[j];
+            if ANY {
+                return found;
+            }
+        }
+    }
+    let s = &SOLDIER_ATTACKERS[by.index()][sq];
+    for j in 0..s.len as usize {
+        if board[s.to[j] as usize] == soldier {
+            found |= 1u128 << s.to[j];
+            if ANY {
+                return found;
+            }
+        }
+    }
+    let g = &GENERAL_STEPS[sq];
+    for j in 0..g.len as usize {
+        if board[g.to[j] as usize] == general {
+            found |= 1u128 << g.to[j];
+            if ANY {
+                return found;
+            }
+        }
+    }
+    found
+}
+
+#[inline(always)]
+pub(crate) fn attacked(board: &Board, sq: usize, by: Color) -> bool {
+    attackers_generic::<true>(board, sq, by) != 0
+}
+
+pub(crate) fn attackers_of(board: &Board, sq: usize, by: Color) -> u128 {
+    attackers_generic::<false>(board, sq, by)
+}
+
+impl fmt::Debug for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Position({})", self.to_fen())
+    }
+}
+
+/// A text diagram: rank 9 at the top, Red's pieces in upper case.
+impl fmt::Display for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "  a b c d e f g h i")?;
+        for rank in (0..10u8).rev() {
+            write!(f, "{rank}")?;
+            for file in 0..9u8 {
+                let sq = Square::from_index_unchecked(rank * 9 + file);
+                let c = self.piece_at(sq).map_or('.', Piece::fen_char);
+                write!(f, " {c}")?;
+            }
+            writeln!(f)?;
+            if rank == 5 {
+                writeln!(f, "  ~~~~~ river ~~~~~")?;
+            }
+        }
+        write!(f, "{} to move", self.side)
+    }
+}
+
+impl Default for Position {
+    fn default() -> Self {
+        Position::startpos()
+    }
+}

@@ -1,0 +1,3 @@
+//! # xiangqi-search
+//!
+//! The engine. Work in progress: see the engine issue.
