@@ -1,8 +1,73 @@
-//! `cargo xtask`: project automation (test, bench, wheel). Work in progress.
-fn main() -> anyhow::Result<()> {
-    let status = std::process::Command::new(env!("CARGO"))
-        .args(["test", "--workspace"])
-        .status()?;
-    anyhow::ensure!(status.success(), "tests failed");
-    Ok(())
+//! `cargo xtask`: project automation in plain Rust, so CI and developers run
+//! exactly the same steps on any machine with a Rust toolchain.
+//!
+//! One module per subcommand; each shells out to `cargo` (and, for the
+//! Python bindings, to a virtual environment in `<root>/.venv`). Shared
+//! plumbing (running commands, timing steps, finding the project root) lives
+//! in [`run`].
+//!
+//! * `cargo xtask test`: everything CI checks, in order, stopping at the first failure.
+//! * `cargo xtask bench [perft|criterion|all]`: benchmarks against peers.
+//! * `cargo xtask wheel`: the Python wheel into `target/wheels`.
+//! * `cargo xtask fuzz --seconds N`: every cargo-fuzz target for N seconds.
+//! * `cargo xtask tidy`: repository rules (dependency direction, module docs).
+
+use clap::{Parser, Subcommand};
+
+mod bench;
+mod fuzz;
+mod python;
+mod run;
+mod test;
+mod tidy;
+mod wheel;
+
+#[derive(Parser)]
+#[command(
+    name = "cargo xtask",
+    about = "Project automation for the xiangqi workspace"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Run everything CI checks: fmt, clippy, tidy, Rust tests, Python tests, fuzz smoke.
+    Test(test::Args),
+    /// Run benchmarks (perft against fairy-stockfish, criterion).
+    Bench(bench::Args),
+    /// Build the Python wheel into target/wheels.
+    Wheel(wheel::Args),
+    /// Run every cargo-fuzz target in fuzz/ for a while.
+    Fuzz(fuzz::Args),
+    /// Check repository rules: the crate dependency direction and module docs.
+    Tidy,
+}
+
+fn main() -> std::process::ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Test(args) => test::run(args),
+        Command::Bench(args) => bench::run(args),
+        Command::Wheel(args) => wheel::run(args),
+        Command::Fuzz(args) => fuzz::run(args),
+        Command::Tidy => tidy::run(),
+    };
+    match result {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("xtask: error: {e:#}");
+            std::process::ExitCode::FAILURE
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn command_line_definition_is_consistent() {
+        <super::Cli as clap::CommandFactory>::command().debug_assert();
+    }
 }

@@ -3,7 +3,6 @@
 use std::fmt::Write as _;
 use std::str::FromStr;
 
-use crate::position::attacked;
 use crate::tables::{ADVISOR_SQUARES, ELEPHANT_SQUARES};
 use crate::{Color, Piece, PieceKind, Position, Square};
 
@@ -265,11 +264,7 @@ impl Position {
             }
         }
         let waiting = self.side.opposite();
-        if attacked(
-            &self.board,
-            self.generals[waiting.index()] as usize,
-            self.side,
-        ) {
+        if self.attacked_by(self.generals[waiting.index()] as usize, self.side) {
             return Err(FenError::OpponentInCheck(waiting));
         }
         Ok(())

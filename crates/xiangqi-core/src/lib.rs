@@ -24,8 +24,12 @@
 //! assert_eq!(pos.status(), BoardStatus::Checkmate);
 //! ```
 #![warn(missing_docs)]
+// Direction and step indices carry meaning (north, south, …) beyond iteration.
+#![allow(clippy::needless_range_loop)]
 
+mod attacks;
 mod fen;
+mod masks;
 mod movegen;
 mod moves;
 mod perft;

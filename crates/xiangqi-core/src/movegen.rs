@@ -1,46 +1,89 @@
 //! Legal move generation (R-MOVE-*, R-LEGAL-*).
 //!
-//! Moves are generated pseudo-legally from compile-time tables, then filtered.
-//! The filter avoids a full "is my general attacked afterwards" test for most
-//! moves: before generating, [`Safety`] marks the points where a change could
-//! possibly expose the general (its file and rank when an enemy chariot,
-//! cannon or general stands on them, and horse legs an enemy horse is
-//! waiting behind). A move touching none of those points, by a piece other
-//! than the general and while not in check, is legal without further work;
-//! only the rest are played on a scratch board and tested.
+//! Each piece's destinations are computed as a set of points (a `u128`), from
+//! compile-time tables for the stepping pieces and from bit scans of the
+//! occupancy for chariots and cannons. Legality is settled without playing
+//! most moves: before generating, [`Safety`] finds every piece of the side to
+//! move that shields its general — from a chariot or the facing general (the
+//! lone blocker), from a cannon (either of the two pieces between), or from a
+//! horse (a piece on the horse's leg) — and the points where a new piece would
+//! become a cannon's screen. A shielding piece may only move along its line
+//! (or capture the attacker), and nothing may land on a screen point, so a
+//! piece's legal destinations are its pseudo-legal set masked once. Only
+//! general moves and check evasions are tested one by one, against the
+//! occupancy as it would be after the move.
 
-use crate::position::{attacked, code, Board};
-use crate::tables::{
-    ADVISOR_STEPS, ELEPHANT_STEPS, GENERAL_STEPS, HORSE_ATTACKERS, HORSE_STEPS, RAYS, SOLDIER_STEPS,
+use crate::attacks::{attackers, first_blocker, RAY_MASKS};
+use crate::masks::BIT;
+use crate::masks::{
+    pattern, slider_dests, ADVISOR_DESTS, ELEPHANT, GENERAL_DESTS, HORSE, SOLDIER_DESTS,
 };
-use crate::{Color, Move, MoveList, PieceKind, Position, Square};
+use crate::position::code;
+use crate::tables::HORSE_ATTACKERS;
+use crate::{Move, MoveList, PieceKind, Position, Square};
 
-/// Masks of the king's rays, per square and direction.
-static RAY_MASKS: [[u128; 4]; 90] = {
-    let mut t = [[0u128; 4]; 90];
-    let mut s = 0;
-    while s < 90 {
-        let mut d = 0;
-        while d < 4 {
-            let ray = RAYS[s][d];
-            let mut i = 0;
-            while i < ray.len as usize {
-                t[s][d] |= 1u128 << ray.sq[i];
-                i += 1;
-            }
-            d += 1;
-        }
-        s += 1;
-    }
-    t
-};
+/// Most pieces that can shield the general at once: two per ray, four horse legs.
+const MAX_PINS: usize = 12;
 
 /// What the legality filter precomputes once per position.
 #[derive(Copy, Clone)]
 struct Safety {
     general: u8,
-    /// Points whose change may expose the general; all points when in check.
-    risky: u128,
+    in_check: bool,
+    /// Points where landing would give an enemy cannon its screen.
+    forbidden_to: u128,
+    /// Pieces that shield the general; their allowed destinations are in `pin_masks`.
+    pinned: u128,
+    pin_squares: [u8; MAX_PINS],
+    pin_masks: [u128; MAX_PINS],
+    pins: u8,
+}
+
+impl Safety {
+    fn pin(&mut self, sq: usize, allowed: u128) {
+        if self.pinned & BIT[sq] != 0 {
+            for i in 0..self.pins as usize {
+                if self.pin_squares[i] as usize == sq {
+                    self.pin_masks[i] &= allowed;
+                }
+            }
+        } else if (self.pins as usize) < MAX_PINS {
+            self.pinned |= 1u128 << sq;
+            self.pin_squares[self.pins as usize] = sq as u8;
+            self.pin_masks[self.pins as usize] = allowed;
+            self.pins += 1;
+        }
+    }
+
+    /// Destinations the piece on `from` may reach without exposing the general
+    /// (the general itself and all moves in check are tested separately).
+    #[inline(always)]
+    fn allowed(&self, from: usize) -> u128 {
+        if self.in_check || from == self.general as usize {
+            return u128::MAX;
+        }
+        let mut mask = !self.forbidden_to;
+        if self.pinned & BIT[from] != 0 {
+            for i in 0..self.pins as usize {
+                if self.pin_squares[i] as usize == from {
+                    mask &= self.pin_masks[i];
+                }
+            }
+        }
+        mask
+    }
+
+    /// True when moves of `from` need the one-by-one test.
+    #[inline(always)]
+    fn needs_full_test(&self, from: usize) -> bool {
+        self.in_check || from == self.general as usize
+    }
+}
+
+/// Points strictly between `sq` and `b`, `b` lying on ray `dir` of `sq`.
+#[inline(always)]
+fn between(sq: usize, b: usize, dir: usize) -> u128 {
+    RAY_MASKS[sq][dir] & !RAY_MASKS[b][dir] & !BIT[b]
 }
 
 impl Position {
@@ -48,176 +91,169 @@ impl Position {
         let us = self.side;
         let them = us.opposite();
         let k = self.generals[us.index()] as usize;
-        if attacked(&self.board, k, them) {
-            return Safety {
-                general: k as u8,
-                risky: u128::MAX,
-            };
+        let mut safety = Safety {
+            general: k as u8,
+            in_check: false,
+            forbidden_to: 0,
+            pinned: 0,
+            pin_squares: [0; MAX_PINS],
+            pin_masks: [0; MAX_PINS],
+            pins: 0,
+        };
+        let occ = self.occupancy();
+        let sets = self.attack_sets(them);
+        if attackers::<true>(&sets, occ, k, true) != 0 {
+            safety.in_check = true;
+            return safety;
         }
         let chariot = code(them, PieceKind::Chariot);
         let cannon = code(them, PieceKind::Cannon);
         let general = code(them, PieceKind::General);
-        let horse = code(them, PieceKind::Horse);
-        let mut risky = 1u128 << k;
-        let theirs = self.occ[them.index()];
+        let mine = self.occ[us.index()];
+        let line_threats = sets.chariots | sets.cannons | sets.general;
         for d in 0..4 {
-            let mask = RAY_MASKS[k][d];
-            if mask & theirs == 0 {
+            if RAY_MASKS[k][d] & line_threats == 0 {
                 continue;
             }
-            let ray = &RAYS[k][d];
-            for &s in &ray.sq[..ray.len as usize] {
-                let c = self.board[s as usize];
-                if c == chariot || c == cannon || (c == general && d < 2) {
-                    risky |= mask;
-                    break;
+            let Some(b1) = first_blocker(occ, k, d) else {
+                continue;
+            };
+            let p1 = self.board[b1];
+            if p1 == cannon {
+                // Any piece landing between the general and this cannon becomes its screen.
+                safety.forbidden_to |= between(k, b1, d);
+            }
+            let Some(b2) = first_blocker(occ, b1, d) else {
+                continue;
+            };
+            let p1_mine = mine & BIT[b1] != 0;
+            let p2 = self.board[b2];
+            if p1_mine && (p2 == chariot || (p2 == general && d < 2)) {
+                // R-LEGAL-FACING included: the lone blocker stays on the line,
+                // and may capture a chariot but never a general.
+                let mut line = between(k, b2, d);
+                if p2 == chariot {
+                    line |= 1u128 << b2;
+                }
+                safety.pin(b1, line);
+            }
+            if let Some(b3) = first_blocker(occ, b2, d) {
+                if self.board[b3] == cannon {
+                    // Two pieces between general and cannon: neither may leave the
+                    // line, nor capture the other screen (which would leave one).
+                    let line = (between(k, b3, d) | BIT[b3]) & !BIT[b1] & !BIT[b2];
+                    if p1_mine {
+                        safety.pin(b1, line);
+                    }
+                    if mine & BIT[b2] != 0 {
+                        safety.pin(b2, line);
+                    }
                 }
             }
         }
         let h = &HORSE_ATTACKERS[k];
         for j in 0..h.len as usize {
-            if self.board[h.to[j] as usize] == horse {
-                risky |= 1u128 << h.via[j];
+            let leg = h.via[j] as usize;
+            if sets.horses & BIT[h.to[j] as usize] != 0 && mine & BIT[leg] != 0 {
+                // Leaving the leg unblocks the horse; only capturing it is safe.
+                safety.pin(leg, 1u128 << h.to[j]);
             }
         }
-        Safety {
-            general: k as u8,
-            risky,
-        }
+        safety
     }
 
-    /// Full test: after moving `from`-`to`, is the mover's general safe?
+    /// One-by-one test: after moving `from`-`to`, is the mover's general safe?
     #[inline]
-    fn leaves_general_safe(&self, safety: &Safety, from: u8, to: u8) -> bool {
-        let mut board: Board = self.board;
-        board[to as usize] = board[from as usize];
-        board[from as usize] = 0;
-        let k = if from == safety.general {
+    fn leaves_general_safe(&self, from: usize, to: usize) -> bool {
+        let occ = (self.occupancy() & !BIT[from]) | BIT[to];
+        let us = self.side;
+        let k = if from == self.generals[us.index()] as usize {
             to
         } else {
-            safety.general
+            self.generals[us.index()] as usize
         };
-        !attacked(&board, k as usize, self.side.opposite())
+        let sets = self.attack_sets(us.opposite()).without(BIT[to]);
+        attackers::<true>(&sets, occ, k, true) == 0
     }
 
+    /// Pseudo-legal destinations of the piece on `from` (may include own pieces;
+    /// the caller masks those out).
     #[inline(always)]
-    fn filter_legal(&self, safety: &Safety, from: u8, to: u8) -> bool {
-        let touched = (1u128 << from) | (1u128 << to);
-        safety.risky & touched == 0 || self.leaves_general_safe(safety, from, to)
+    fn destinations<const KIND: u8>(&self, from: usize, occ: u128) -> u128 {
+        match KIND {
+            0 => GENERAL_DESTS[from],
+            1 => ADVISOR_DESTS[from],
+            2 => ELEPHANT.dests[from][pattern(&ELEPHANT, from, occ)],
+            3 => HORSE.dests[from][pattern(&HORSE, from, occ)],
+            4 => slider_dests(from, occ, self.occ_files, 0),
+            5 => slider_dests(from, occ, self.occ_files, 1),
+            _ => SOLDIER_DESTS[self.side.index()][from],
+        }
     }
 
-    /// Calls `emit(from, to)` for every pseudo-legal move of the side to move
-    /// (captures only when `CAPTURES`), in a fixed order.
+    /// Calls `emit(from, destinations)` for each piece of the side to move
+    /// (restricted to `pieces`), with destinations masked by `targets` and `allowed`.
+    /// Pieces come kind by kind (general first, soldiers last), each kind in square order.
     #[inline(always)]
-    fn for_each_pseudo<const CAPTURES: bool>(
+    fn for_each_piece(
         &self,
-        only_from: Option<u8>,
-        mut emit: impl FnMut(u8, u8),
+        pieces: u128,
+        targets: u128,
+        allowed: impl Fn(usize) -> u128,
+        mut emit: impl FnMut(usize, u128),
     ) {
-        let us = self.side;
-        let board = &self.board;
-        let mine = self.occ[us.index()];
-        let theirs = self.occ[us.opposite().index()];
-        let first_code = code(us, PieceKind::General);
-        let mut pieces = mine;
-        if let Some(f) = only_from {
-            pieces &= 1u128 << f;
+        let occ = self.occupancy();
+        let base = code(self.side, PieceKind::General) as usize;
+        macro_rules! kind {
+            ($k:expr) => {{
+                let mut rest = pieces & self.bb[base + $k as usize];
+                while rest != 0 {
+                    let from = rest.trailing_zeros() as usize;
+                    rest &= rest - 1;
+                    let dests = self.destinations::<{ $k }>(from, occ) & targets & allowed(from);
+                    if dests != 0 {
+                        emit(from, dests);
+                    }
+                }
+            }};
         }
-        // Can the destination take this point? Empty points only for quiet moves.
-        let target_ok = |to: u8| -> bool {
-            let bit = 1u128 << to;
-            if CAPTURES {
-                theirs & bit != 0
-            } else {
-                mine & bit == 0
-            }
-        };
-        while pieces != 0 {
-            let from = pieces.trailing_zeros() as u8;
-            pieces &= pieces - 1;
-            let kind = board[from as usize] - first_code;
-            match kind {
-                0 => {
-                    let st = &GENERAL_STEPS[from as usize];
-                    for &to in &st.to[..st.len as usize] {
-                        if target_ok(to) {
-                            emit(from, to);
+        kind!(0);
+        kind!(1);
+        kind!(2);
+        kind!(3);
+        kind!(4);
+        kind!(5);
+        kind!(6);
+    }
+
+    /// Calls `emit(from, dests)` with each piece's legal destinations.
+    #[inline(always)]
+    fn for_each_legal_set(&self, pieces: u128, targets: u128, mut emit: impl FnMut(usize, u128)) {
+        let safety = self.safety();
+        self.for_each_piece(
+            pieces,
+            targets,
+            |from| safety.allowed(from),
+            |from, mut dests| {
+                if safety.needs_full_test(from) {
+                    let mut rest = dests;
+                    while rest != 0 {
+                        let to = rest.trailing_zeros() as usize;
+                        rest &= rest - 1;
+                        if !self.leaves_general_safe(from, to) {
+                            dests &= !BIT[to];
                         }
                     }
                 }
-                1 => {
-                    let st = &ADVISOR_STEPS[from as usize];
-                    for &to in &st.to[..st.len as usize] {
-                        if target_ok(to) {
-                            emit(from, to);
-                        }
-                    }
+                if dests != 0 {
+                    emit(from, dests);
                 }
-                2 => {
-                    let st = &ELEPHANT_STEPS[from as usize];
-                    for j in 0..st.len as usize {
-                        let to = st.to[j];
-                        if board[st.via[j] as usize] == 0 && target_ok(to) {
-                            emit(from, to);
-                        }
-                    }
-                }
-                3 => {
-                    let st = &HORSE_STEPS[from as usize];
-                    for j in 0..st.len as usize {
-                        let to = st.to[j];
-                        if board[st.via[j] as usize] == 0 && target_ok(to) {
-                            emit(from, to);
-                        }
-                    }
-                }
-                4 => {
-                    for ray in &RAYS[from as usize] {
-                        for &to in &ray.sq[..ray.len as usize] {
-                            let c = board[to as usize];
-                            if c == 0 {
-                                if !CAPTURES {
-                                    emit(from, to);
-                                }
-                            } else {
-                                if theirs & (1u128 << to) != 0 {
-                                    emit(from, to);
-                                }
-                                break;
-                            }
-                        }
-                    }
-                }
-                5 => {
-                    for ray in &RAYS[from as usize] {
-                        let squares = &ray.sq[..ray.len as usize];
-                        let mut i = 0;
-                        while i < squares.len() && board[squares[i] as usize] == 0 {
-                            if !CAPTURES {
-                                emit(from, squares[i]);
-                            }
-                            i += 1;
-                        }
-                        // squares[i] is the screen; find the next piece behind it.
-                        i += 1;
-                        while i < squares.len() && board[squares[i] as usize] == 0 {
-                            i += 1;
-                        }
-                        if i < squares.len() && theirs & (1u128 << squares[i]) != 0 {
-                            emit(from, squares[i]);
-                        }
-                    }
-                }
-                _ => {
-                    let st = &SOLDIER_STEPS[us.index()][from as usize];
-                    for &to in &st.to[..st.len as usize] {
-                        if target_ok(to) {
-                            emit(from, to);
-                        }
-                    }
-                }
-            }
-        }
+            },
+        );
+    }
+
+    fn quiet_or_capture_targets(&self) -> u128 {
+        !self.occ[self.side.index()] & SQUARES
     }
 
     /// All legal moves of the side to move, into a caller-provided buffer (no allocation).
@@ -234,14 +270,8 @@ impl Position {
     /// ```
     pub fn legal_moves(&self, list: &mut MoveList) {
         list.clear();
-        let safety = self.safety();
-        self.for_each_pseudo::<false>(None, |from, to| {
-            if self.filter_legal(&safety, from, to) {
-                list.push(Move::new(
-                    Square::from_index_unchecked(from),
-                    Square::from_index_unchecked(to),
-                ));
-            }
+        self.for_each_legal_set(u128::MAX, self.quiet_or_capture_targets(), |from, dests| {
+            push_all(list, from, dests)
         });
     }
 
@@ -255,97 +285,140 @@ impl Position {
     /// Legal captures only (for quiescence search).
     pub fn legal_captures(&self, list: &mut MoveList) {
         list.clear();
-        let safety = self.safety();
-        self.for_each_pseudo::<true>(None, |from, to| {
-            if self.filter_legal(&safety, from, to) {
-                list.push(Move::new(
-                    Square::from_index_unchecked(from),
-                    Square::from_index_unchecked(to),
-                ));
-            }
-        });
+        let theirs = self.occ[self.side.opposite().index()];
+        self.for_each_legal_set(u128::MAX, theirs, |from, dests| push_all(list, from, dests));
     }
 
     /// Legal moves of the piece on `from` (empty when no piece of the side to move is there).
     pub fn legal_moves_from(&self, from: Square, list: &mut MoveList) {
         list.clear();
-        let safety = self.safety();
-        self.for_each_pseudo::<false>(Some(from.index() as u8), |f, to| {
-            if self.filter_legal(&safety, f, to) {
-                list.push(Move::new(
-                    Square::from_index_unchecked(f),
-                    Square::from_index_unchecked(to),
-                ));
-            }
+        self.for_each_legal_set(from.bit(), self.quiet_or_capture_targets(), |f, dests| {
+            push_all(list, f, dests)
         });
     }
 
     /// Moves of the piece on `from` by its movement rules alone, ignoring checks.
     pub fn pseudo_legal_moves_from(&self, from: Square, list: &mut MoveList) {
         list.clear();
-        self.for_each_pseudo::<false>(Some(from.index() as u8), |f, to| {
-            list.push(Move::new(
-                Square::from_index_unchecked(f),
-                Square::from_index_unchecked(to),
-            ));
+        let targets = self.quiet_or_capture_targets();
+        self.for_each_piece(from.bit(), targets, all, |f, dests| {
+            push_all(list, f, dests)
         });
     }
 
     /// All pseudo-legal moves of the side to move (movement rules only).
     pub fn pseudo_legal_moves(&self, list: &mut MoveList) {
         list.clear();
-        self.for_each_pseudo::<false>(None, |f, to| {
-            list.push(Move::new(
-                Square::from_index_unchecked(f),
-                Square::from_index_unchecked(to),
-            ));
-        });
+        let targets = self.quiet_or_capture_targets();
+        self.for_each_piece(u128::MAX, targets, all, |f, dests| push_all(list, f, dests));
     }
 
     /// Number of legal moves, without storing them (perft's bulk count).
     pub fn count_legal_moves(&self) -> usize {
-        let safety = self.safety();
         let mut n = 0;
-        self.for_each_pseudo::<false>(None, |from, to| {
-            n += self.filter_legal(&safety, from, to) as usize;
+        self.for_each_legal_set(u128::MAX, self.quiet_or_capture_targets(), |_, dests| {
+            n += dests.count_ones() as usize
         });
         n
     }
 
     /// True when the side to move has at least one legal move.
     pub fn has_legal_move(&self) -> bool {
-        // Generation is cheap; the count short-cuts nothing but stays simple and exact.
-        let safety = self.safety();
-        let mut found = false;
-        self.for_each_pseudo::<false>(None, |from, to| {
-            if !found && self.filter_legal(&safety, from, to) {
-                found = true;
-            }
-        });
-        found
+        // One generation pass is cheap; an early exit is not worth a second generator.
+        self.count_legal_moves() != 0
     }
 
     /// True when `mv` is legal in this position.
     pub fn is_legal(&self, mv: Move) -> bool {
-        let from = mv.from().index() as u8;
-        let to = mv.to().index() as u8;
-        let mut pseudo = false;
-        self.for_each_pseudo::<false>(Some(from), |_, t| pseudo |= t == to);
-        pseudo && self.leaves_general_safe(&self.safety(), from, to)
+        let mut legal = false;
+        let to = mv.to().bit();
+        self.for_each_legal_set(
+            mv.from().bit(),
+            self.quiet_or_capture_targets(),
+            |_, dests| legal = dests & to != 0,
+        );
+        legal
     }
 
     /// True when `mv` (assumed legal) gives check.
     pub fn gives_check(&self, mv: Move) -> bool {
-        let mut board: Board = self.board;
         let (from, to) = (mv.from().index(), mv.to().index());
-        board[to] = board[from];
-        board[from] = 0;
-        let them: Color = self.side.opposite();
-        let their_general = if board[to] == code(them, PieceKind::General) {
-            to
-        } else {
-            self.generals[them.index()] as usize
-        };
-        attacked(&board, their_general, self.side)
+        let occ = (self.occupancy() & !BIT[from]) | BIT[to];
+        let mut sets = self.attack_sets(self.side);
+        let step = BIT[from] | BIT[to];
+        for set in [
+            &mut sets.chariots,
+            &mut sets.cannons,
+            &mut sets.horses,
+            &mut sets.soldiers,
+        ] {
+            if *set & BIT[from] != 0 {
+                *set ^= step;
+            }
+        }
+        let them = self.side.opposite();
+        attackers::<true>(&sets, occ, self.generals[them.index()] as usize, true) != 0
+    }
+}
+
+/// All 90 points.
+const SQUARES: u128 = (1u128 << 90) - 1;
+
+#[inline(always)]
+fn push_all(list: &mut MoveList, from: usize, mut dests: u128) {
+    let from = Square::from_index_unchecked(from as u8);
+    while dests != 0 {
+        let to = dests.trailing_zeros() as u8;
+        dests &= dests - 1;
+        list.push(Move::new(from, Square::from_index_unchecked(to)));
+    }
+}
+
+#[inline(always)]
+fn all(_: usize) -> u128 {
+    u128::MAX
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The pin-based filter must agree with playing every pseudo-legal move and testing.
+    fn check_tree(pos: &mut Position, depth: u32) {
+        let mut pseudo = MoveList::new();
+        pos.pseudo_legal_moves(&mut pseudo);
+        let mut slow: Vec<Move> = pseudo
+            .iter()
+            .copied()
+            .filter(|m| pos.leaves_general_safe(m.from().index(), m.to().index()))
+            .collect();
+        let mut fast = pos.legal_move_vec();
+        slow.sort();
+        fast.sort();
+        assert_eq!(fast, slow, "{}", pos.to_fen());
+        if depth > 1 {
+            for mv in fast {
+                let undo = pos.make_move(mv);
+                check_tree(pos, depth - 1);
+                pos.unmake_move(mv, undo);
+            }
+        }
+    }
+
+    #[test]
+    fn pin_filter_matches_brute_force() {
+        for fen in [
+            crate::START_FEN,
+            "1nba1abn1/4k4/2r2c3/p5P2/8p/3p1p2P/P1P1P4/R1c3Nr1/2C2K2R/1NBA1AB2 w - - 5 20",
+            "1r1a1a3/3k5/b8/2N1p1n2/6r1p/pn2P4/9/4B4/4AK1RC/2B2A3 b - - 0 33",
+            "9/6R2/4k4/1P7/4P3P/2P6/9/3A5/9/4K4 w - - 5 41",
+            "2b3b1P/P2ka4/1R6C/p5p2/C8/9/1n7/4KNp1R/9/2c5N w - - 0 1",
+            // A cannon as the first piece on the general's file and a soldier as
+            // the second screen of the cannon behind it.
+            "1nba1abn1/4k4/2r2c3/p4P3/8p/3pp3P/P1P1P4/5cNr1/2C2K2R/RNBA1AB2 w - - 9 22",
+        ] {
+            let mut pos = Position::from_fen(fen).unwrap();
+            check_tree(&mut pos, if cfg!(debug_assertions) { 3 } else { 4 });
+        }
     }
 }

@@ -2,7 +2,8 @@
 
 use std::fmt;
 
-use crate::tables::{GENERAL_STEPS, HORSE_ATTACKERS, RAYS, SOLDIER_ATTACKERS};
+use crate::attacks::{attackers, Attackers};
+use crate::masks::{BIT, FILE_MAJOR};
 use crate::zobrist::{PIECE_KEYS, SIDE_KEY};
 use crate::{Color, Move, MoveList, Piece, PieceKind, Square, SquareSet};
 
@@ -34,6 +35,10 @@ pub struct Position {
     pub(crate) board: Board,
     /// Occupancy per colour, one bit per square.
     pub(crate) occ: [u128; 2],
+    /// Squares of each piece code (index 0 unused).
+    pub(crate) bb: [u128; 15],
+    /// Both colours' occupancy in file-major order (`file * 10 + rank`), for file lookups.
+    pub(crate) occ_files: u128,
     pub(crate) generals: [u8; 2],
     pub(crate) side: Color,
     pub(crate) halfmove: u32,
@@ -110,6 +115,8 @@ impl Position {
         Position {
             board: [0; 90],
             occ: [0; 2],
+            bb: [0; 15],
+            occ_files: 0,
             generals: [0; 2],
             side: Color::Red,
             halfmove: 0,
@@ -123,6 +130,8 @@ impl Position {
         let i = sq.index();
         self.board[i] = c;
         self.occ[piece.color.index()] |= sq.bit();
+        self.bb[c as usize] |= sq.bit();
+        self.occ_files |= 1u128 << FILE_MAJOR[i];
         if piece.kind == PieceKind::General {
             self.generals[piece.color.index()] = i as u8;
         }
@@ -204,20 +213,18 @@ impl Position {
     #[inline]
     pub fn is_check(&self) -> bool {
         let us = self.side;
-        attacked(
-            &self.board,
-            self.generals[us.index()] as usize,
-            us.opposite(),
-        )
+        self.attacked_by(self.generals[us.index()] as usize, us.opposite())
     }
 
     /// The enemy pieces giving check to the side to move.
     pub fn checkers(&self) -> SquareSet {
         let us = self.side;
-        SquareSet(attackers_of(
-            &self.board,
-            self.generals[us.index()] as usize,
-            us.opposite(),
+        let k = self.generals[us.index()] as usize;
+        SquareSet(attackers::<false>(
+            &self.attack_sets(us.opposite()),
+            self.occupancy(),
+            k,
+            true,
         ))
     }
 
@@ -226,12 +233,46 @@ impl Position {
     /// attacks the points next to it in its palace, and the other general along a
     /// clear file (R-LEGAL-FACING).
     pub fn attackers(&self, sq: Square, by: Color) -> SquareSet {
-        SquareSet(attackers_of(&self.board, sq.index(), by))
+        let i = sq.index();
+        let general = self.board[i] == code(by.opposite(), PieceKind::General);
+        SquareSet(attackers::<false>(
+            &self.attack_sets(by),
+            self.occupancy(),
+            i,
+            general,
+        ))
     }
 
     /// True when `by` attacks `sq` (see [`Position::attackers`]).
     pub fn is_attacked(&self, sq: Square, by: Color) -> bool {
-        attacked(&self.board, sq.index(), by)
+        !self.attackers(sq, by).is_empty()
+    }
+
+    /// Both colours' pieces.
+    #[inline(always)]
+    pub(crate) fn occupancy(&self) -> u128 {
+        self.occ[0] | self.occ[1]
+    }
+
+    /// `by`'s attacking pieces, one set per kind.
+    #[inline(always)]
+    pub(crate) fn attack_sets(&self, by: Color) -> Attackers {
+        let b = |k: PieceKind| self.bb[code(by, k) as usize];
+        Attackers {
+            chariots: b(PieceKind::Chariot),
+            cannons: b(PieceKind::Cannon),
+            horses: b(PieceKind::Horse),
+            soldiers: b(PieceKind::Soldier),
+            general: b(PieceKind::General),
+            color: by.index(),
+        }
+    }
+
+    /// True when `by` attacks point `i`, the facing rule included when a general stands there.
+    #[inline(always)]
+    pub(crate) fn attacked_by(&self, i: usize, by: Color) -> bool {
+        let general = self.board[i] == code(by.opposite(), PieceKind::General);
+        attackers::<true>(&self.attack_sets(by), self.occupancy(), i, general) != 0
     }
 
     /// Plays `mv`, which must be legal here (from [`Position::legal_moves`]), and
@@ -252,9 +293,16 @@ impl Position {
         let us = self.side.index();
         let bits = (1u128 << from) | (1u128 << to);
         self.occ[us] ^= bits;
+        self.bb[moving as usize] ^= bits;
+        if captured == 0 {
+            self.occ_files ^= BIT[FILE_MAJOR[from] as usize] | BIT[FILE_MAJOR[to] as usize];
+        } else {
+            self.occ_files ^= BIT[FILE_MAJOR[from] as usize];
+        }
         let mut h = self.hash ^ PIECE_KEYS[moving as usize][from] ^ PIECE_KEYS[moving as usize][to];
         if captured != 0 {
             self.occ[us ^ 1] &= !(1u128 << to);
+            self.bb[captured as usize] &= !(1u128 << to);
             h ^= PIECE_KEYS[captured as usize][to];
             self.halfmove = 0;
         } else {
@@ -287,8 +335,15 @@ impl Position {
         self.board[from] = moving;
         self.board[to] = undo.captured;
         self.occ[us] ^= (1u128 << from) | (1u128 << to);
+        self.bb[moving as usize] ^= (1u128 << from) | (1u128 << to);
+        if undo.captured == 0 {
+            self.occ_files ^= BIT[FILE_MAJOR[from] as usize] | BIT[FILE_MAJOR[to] as usize];
+        } else {
+            self.occ_files ^= BIT[FILE_MAJOR[from] as usize];
+        }
         if undo.captured != 0 {
             self.occ[us ^ 1] |= 1u128 << to;
+            self.bb[undo.captured as usize] |= 1u128 << to;
         }
         if moving == code(self.side, PieceKind::General) {
             self.generals[us] = from as u8;
@@ -376,82 +431,6 @@ impl Position {
     pub fn is_stalemate(&self) -> bool {
         self.status() == BoardStatus::Stalemate
     }
-}
-
-/// Pieces of `by` attacking point `sq` on `board`; with `ANY` it stops at the first.
-#[inline(always)]
-fn attackers_generic<const ANY: bool>(board: &Board, sq: usize, by: Color) -> u128 {
-    let chariot = code(by, PieceKind::Chariot);
-    let cannon = code(by, PieceKind::Cannon);
-    let general = code(by, PieceKind::General);
-    let horse = code(by, PieceKind::Horse);
-    let soldier = code(by, PieceKind::Soldier);
-    let target_is_general = board[sq] == code(by.opposite(), PieceKind::General);
-    let mut found = 0u128;
-    for (d, ray) in RAYS[sq].iter().enumerate() {
-        let n = ray.len as usize;
-        let mut i = 0;
-        while i < n && board[ray.sq[i] as usize] == 0 {
-            i += 1;
-        }
-        if i == n {
-            continue;
-        }
-        let first = board[ray.sq[i] as usize];
-        if first == chariot || (first == general && d < 2 && target_is_general) {
-            found |= 1u128 << ray.sq[i];
-            if ANY {
-                return found;
-            }
-        }
-        i += 1;
-        while i < n && board[ray.sq[i] as usize] == 0 {
-            i += 1;
-        }
-        if i < n && board[ray.sq[i] as usize] == cannon {
-            found |= 1u128 << ray.sq[i];
-            if ANY {
-                return found;
-            }
-        }
-    }
-    let h = &HORSE_ATTACKERS[sq];
-    for j in 0..h.len as usize {
-        if board[h.to[j] as usize] == horse && board[h.via[j] as usize] == 0 {
-            found |= 1u128 << h.to[j];
-            if ANY {
-                return found;
-            }
-        }
-    }
-    let s = &SOLDIER_ATTACKERS[by.index()][sq];
-    for j in 0..s.len as usize {
-        if board[s.to[j] as usize] == soldier {
-            found |= 1u128 << s.to[j];
-            if ANY {
-                return found;
-            }
-        }
-    }
-    let g = &GENERAL_STEPS[sq];
-    for j in 0..g.len as usize {
-        if board[g.to[j] as usize] == general {
-            found |= 1u128 << g.to[j];
-            if ANY {
-                return found;
-            }
-        }
-    }
-    found
-}
-
-#[inline(always)]
-pub(crate) fn attacked(board: &Board, sq: usize, by: Color) -> bool {
-    attackers_generic::<true>(board, sq, by) != 0
-}
-
-pub(crate) fn attackers_of(board: &Board, sq: usize, by: Color) -> u128 {
-    attackers_generic::<false>(board, sq, by)
 }
 
 impl fmt::Debug for Position {

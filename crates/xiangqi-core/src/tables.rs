@@ -6,7 +6,7 @@
 /// Up to `N` destination squares, each with an auxiliary square (a horse leg,
 /// an elephant eye) where the piece kind has one.
 #[derive(Copy, Clone)]
-pub(crate) struct Steps<const N: usize> {
+pub struct Steps<const N: usize> {
     pub to: [u8; N],
     pub via: [u8; N],
     pub len: u8,

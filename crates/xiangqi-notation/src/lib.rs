@@ -1,4 +1,188 @@
 //! # xiangqi-notation
 //!
-//! Move text in every notation people write (ICCS, WXF, Chinese, Vietnamese)
-//! and PGN game records. Work in progress: see the notation issue.
+//! Every way people write Xiangqi moves and games, in both directions:
+//! ICCS coordinates (`h2e2`), WXF (`C2=5`, official and Fairy-Stockfish
+//! styles), Chinese characters (`炮二平五`, simplified or traditional) and
+//! Vietnamese (`Pháo 2 bình 5`), plus PGN game records ([`pgn`]).
+//! Rule IDs (`N-…`) refer to section 9 and 10.2 of the rules reference.
+//!
+//! This crate owns *move text*: it turns text into a legal [`Move`] of a
+//! given [`Position`] and back, and reads/writes whole games. Legality itself
+//! comes from `xiangqi-core`; game-level rules live in `xiangqi-adjudication`.
+//!
+//! Errors keep syntax apart from meaning: [`ParseMoveError`] says the text is
+//! malformed (and at which character), while [`MoveTextError`] says it names
+//! no piece, an impossible or illegal move (with the core's reason), or
+//! several moves (listing them).
+//!
+//! ```
+//! use xiangqi_core::Position;
+//! use xiangqi_notation::{detect, format, parse, MoveTextError, Notation, Style};
+//!
+//! let pos = Position::startpos();
+//! // One move, four notations.
+//! for text in ["h2e2", "C2=5", "炮二平五", "Pháo 2 bình 5"] {
+//!     assert_eq!(parse(&pos, text, None).unwrap().to_string(), "h2e2");
+//! }
+//! assert_eq!(detect("马二进三"), Some(Notation::Chinese));
+//!
+//! let mv = "h0g2".parse().unwrap();
+//! let style = Style::default();
+//! assert_eq!(format(&pos, mv, Notation::Wxf, &style).unwrap(), "H2+3");
+//! assert_eq!(format(&pos, mv, Notation::Vietnamese, &style).unwrap(), "Mã 2 tiến 3");
+//!
+//! // Errors say what is wrong.
+//! let err = parse(&pos, "R1+4", Notation::Wxf).unwrap_err(); // the soldier on i3 is in the way
+//! assert!(matches!(err, MoveTextError::Illegal { .. }), "{err}");
+//! ```
+#![warn(missing_docs)]
+
+mod chinese;
+mod error;
+mod iccs;
+pub mod pgn;
+mod style;
+mod text;
+mod vietnamese;
+mod wxf;
+
+pub use error::{MoveTextError, ParseMoveError, SyntaxErrorKind};
+pub use style::{
+    ChineseStyle, Notation, Script, SidewaysSign, Style, UnknownNotation, VietnameseStyle,
+    WxfConvention, WxfStyle,
+};
+pub use text::{Described, Direction, Marker, MoveText, Origin};
+
+use xiangqi_core::{Move, Position};
+
+/// Which notation `text` is written in, judged from its shape alone; `None`
+/// when it looks like none of them.
+///
+/// ```
+/// use xiangqi_notation::{detect, Notation};
+/// assert_eq!(detect("H2-E2"), Some(Notation::Iccs));
+/// assert_eq!(detect("h2e2"), Some(Notation::Iccs));
+/// assert_eq!(detect("R++3"), Some(Notation::Wxf));
+/// assert_eq!(detect("13=4"), Some(Notation::Wxf));
+/// assert_eq!(detect("前车进三"), Some(Notation::Chinese));
+/// assert_eq!(detect("Xe truoc binh 4"), Some(Notation::Vietnamese));
+/// assert_eq!(detect("hello"), None);
+/// ```
+pub fn detect(text: &str) -> Option<Notation> {
+    let t = text.trim();
+    let first = t.chars().next()?;
+    if t.chars().any(chinese::is_chinese_char) {
+        return Some(Notation::Chinese);
+    }
+    if iccs::looks_like(t) {
+        return Some(Notation::Iccs);
+    }
+    let word: String = t.chars().take_while(|c| c.is_alphabetic() || ('\u{300}'..='\u{36f}').contains(c)).collect();
+    if word.chars().count() >= 2 && vietnamese::is_piece_word(&word) {
+        return Some(Notation::Vietnamese);
+    }
+    let n = t.chars().count();
+    let wxf_start = xiangqi_core::PieceKind::from_letter(first).is_some() || matches!(first, '+' | '-' | '1'..='9');
+    if t.is_ascii() && (3..=4).contains(&n) && wxf_start {
+        return Some(Notation::Wxf);
+    }
+    None
+}
+
+/// Reads `text` without a position: only its shape is checked. `notation`
+/// `None` detects it ([`detect`]). `convention` decides the WXF two-digit
+/// forms `11` and `33` (see [`WxfStyle::convention`]).
+pub fn parse_text(
+    text: &str,
+    notation: Option<Notation>,
+    convention: WxfConvention,
+) -> Result<MoveText, ParseMoveError> {
+    let notation = match notation {
+        Some(n) => n,
+        None => detect(text).ok_or_else(|| {
+            let kind = if text.trim().is_empty() {
+                SyntaxErrorKind::Empty
+            } else {
+                SyntaxErrorKind::Unrecognised
+            };
+            ParseMoveError::new(None, text, 1, kind)
+        })?,
+    };
+    let described = |description| MoveText::Described {
+        notation,
+        description,
+    };
+    match notation {
+        Notation::Iccs => iccs::read(text).map(MoveText::Coordinates),
+        Notation::Wxf => wxf::read(text, convention).map(described),
+        Notation::Chinese => chinese::read(text).map(described),
+        Notation::Vietnamese => vietnamese::read(text).map(described),
+    }
+}
+
+/// The legal move of `pos` that `text` names. `notation` is a [`Notation`]
+/// or `None` to detect it. WXF is read with the official convention; use
+/// [`parse_with`] to read Fairy-Stockfish's `33=4`-style texts in its meaning.
+///
+/// ```
+/// use xiangqi_core::Position;
+/// use xiangqi_notation::{parse, Notation};
+///
+/// let pos = Position::startpos();
+/// assert_eq!(parse(&pos, "马二进三", Notation::Chinese).unwrap().to_string(), "h0g2");
+/// assert_eq!(parse(&pos, "Ma 2 tien 3", None).unwrap().to_string(), "h0g2");
+/// ```
+pub fn parse(
+    pos: &Position,
+    text: &str,
+    notation: impl Into<Option<Notation>>,
+) -> Result<Move, MoveTextError> {
+    parse_with(pos, text, notation, &Style::default())
+}
+
+/// [`parse`] with the WXF convention of `style` deciding `11`/`33`.
+pub fn parse_with(
+    pos: &Position,
+    text: &str,
+    notation: impl Into<Option<Notation>>,
+    style: &Style,
+) -> Result<Move, MoveTextError> {
+    let mt = parse_text(text, notation.into(), style.wxf.convention)?;
+    mt.resolve(pos, text)
+}
+
+/// Writes the legal move `mv` of `pos` in `notation`.
+///
+/// ```
+/// use xiangqi_core::Position;
+/// use xiangqi_notation::{format, Notation, Style, WxfStyle};
+///
+/// // EX-WXF-TANDEM: two Red chariots on one file.
+/// let pos = Position::from_fen("4k4/9/9/9/3R5/9/9/3R5/9/5K3 w - - 0 1").unwrap();
+/// let style = Style::default();
+/// assert_eq!(format(&pos, "d5f5".parse().unwrap(), Notation::Wxf, &style).unwrap(), "R+=4");
+/// assert_eq!(format(&pos, "d2d1".parse().unwrap(), Notation::Chinese, &style).unwrap(), "后车退一");
+/// ```
+pub fn format(pos: &Position, mv: Move, notation: Notation, style: &Style) -> Result<String, MoveTextError> {
+    let mut out = String::with_capacity(16);
+    format_into(pos, mv, notation, style, &mut out)?;
+    Ok(out)
+}
+
+/// [`format`] appending to `out` (no allocation when `out` has room).
+pub fn format_into(
+    pos: &Position,
+    mv: Move,
+    notation: Notation,
+    style: &Style,
+    out: &mut String,
+) -> Result<(), MoveTextError> {
+    let s = text::situation(pos, mv)?;
+    match notation {
+        Notation::Iccs => out.extend(mv.iccs_bytes().map(char::from)),
+        Notation::Wxf => wxf::write(&s, &style.wxf, out),
+        Notation::Chinese => chinese::write(&s, &style.chinese, out),
+        Notation::Vietnamese => vietnamese::write(&s, &style.vietnamese, out),
+    }
+    Ok(())
+}

@@ -1,3 +1,43 @@
 //! # xiangqi-search
 //!
-//! The engine. Work in progress: see the engine issue.
+//! The engine: static evaluation, alpha-beta search with a transposition
+//! table, time management, and the fixed benchmark. This crate owns *choosing
+//! a move*; the rules come from `xiangqi-core`, and the repetition rules used
+//! inside the search follow the rules reference section 5 through a
+//! pluggable [`RepetitionJudge`]. Protocol front ends (UCI, UCCI) live in the
+//! `xiangqi` CLI and only translate text to [`Engine::search`] calls.
+//!
+//! ```
+//! use xiangqi_core::Position;
+//! use xiangqi_search::{Engine, Limits};
+//!
+//! let mut engine = Engine::new(8);
+//! let result = engine.search(&Position::startpos(), &[], &Limits::depth(4), |info| {
+//!     // One report per completed iteration.
+//!     assert!(info.depth >= 1 && !info.pv.is_empty());
+//! });
+//! assert_eq!(result.depth, 4);
+//! assert!(Position::startpos().is_legal(result.best_move.unwrap()));
+//! ```
+#![warn(missing_docs)]
+
+mod bench;
+mod engine;
+mod eval;
+mod limits;
+mod ordering;
+mod repetition;
+mod score;
+mod search;
+mod time;
+mod tt;
+
+pub use bench::{run_bench, BenchEntry, BenchReport, BENCH_DEPTH, BENCH_POSITIONS};
+pub use engine::{
+    replay, Engine, ReplayError, SearchInfo, SearchResult, StopHandle, DEFAULT_HASH_MB,
+    MAX_DEPTH, MAX_HASH_MB,
+};
+pub use eval::{evaluate, evaluate_with, EvalParams};
+pub use limits::Limits;
+pub use repetition::{AdjudicationJudge, AlwaysDraw, CheckRuleJudge, CyclePly, RepetitionJudge, RepetitionOutcome};
+pub use score::Score;

@@ -1,10 +1,199 @@
-//! `xiangqi adjudicate`: not built yet (its issue is in progress).
+//! `xiangqi adjudicate`: who won a game and why (rules.md sections 4-8).
+//!
+//! ```text
+//! xiangqi adjudicate [--fen FEN] [--moves "h2e2 h9g7 …" | --pgn FILE]
+//!                    [--rules online|asian|pikafish|fairy|plain]
+//!                    [--no-capture-plies N] [--json]
+//! xiangqi adjudicate --clock BASE_MS[+INC_MS] --events FILE [--fen FEN] [--json]
+//! ```
 
-use anyhow::{bail, Result};
+use std::fs::File;
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Context, Result};
+use indicatif::{ProgressBar, ProgressStyle};
+use serde_json::{json, Value};
+use xiangqi_adjudication::{
+    GameRecord, OnlineGame, Preset, RuleSet, TimeControl, TimedEvent, Verdict,
+};
+use crate::common::{position_arg, print_json};
 
 #[derive(clap::Args)]
-pub struct Args {}
+pub struct Args {
+    /// Start position (FEN); default: the standard start.
+    #[arg(long)]
+    fen: Option<String>,
+    /// The moves in ICCS coordinates, separated by spaces or commas.
+    #[arg(long, conflicts_with_all = ["pgn", "events"])]
+    moves: Option<String>,
+    /// A PGN file; every game in it is judged (one line of output per game).
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["fen", "events"])]
+    pgn: Option<PathBuf>,
+    /// Rule set preset (rules.md section 11).
+    #[arg(long, default_value = "online", value_parser = parse_preset)]
+    rules: Preset,
+    /// Plies without a capture that draw the game (overrides the preset; 0 = never).
+    #[arg(long, value_name = "N")]
+    no_capture_plies: Option<u32>,
+    /// Time control for --events: base time and optional increment, in ms.
+    #[arg(long, value_name = "BASE_MS[+INC_MS]", requires = "events")]
+    clock: Option<TimeControl>,
+    /// Clock and player events, one JSON object per line (needs --clock).
+    #[arg(long, value_name = "FILE", requires = "clock")]
+    events: Option<PathBuf>,
+    /// Machine-readable output: one JSON object per game.
+    #[arg(long)]
+    json: bool,
+}
 
-pub fn run(_args: Args) -> Result<()> {
-    bail!("the 'adjudicate' command is not built yet")
+fn parse_preset(s: &str) -> Result<Preset, String> {
+    s.parse().map_err(|e: xiangqi_adjudication::UnknownPresetError| e.to_string())
+}
+
+pub fn run(args: Args) -> Result<()> {
+    let mut rules = RuleSet::preset(args.rules);
+    if let Some(n) = args.no_capture_plies {
+        rules.no_capture_limit = (n > 0).then_some(n);
+    }
+    if let (Some(control), Some(events)) = (args.clock, args.events.as_deref()) {
+        return run_clock(&args, rules, control, events);
+    }
+    if let Some(path) = args.pgn.as_deref() {
+        return run_pgn(&args, &rules, path);
+    }
+    let start = position_arg(args.fen.as_deref())?;
+    let record = GameRecord::parse(None, args.moves.as_deref().unwrap_or(""))
+        .context("cannot read --moves")?;
+    let record = GameRecord::new(start, record.moves);
+    let verdict = record.adjudicate(&rules)?;
+    print_verdict(&verdict, args.json, Value::Null)
+}
+
+/// The stable JSON form of a verdict (field names and values as the
+/// adjudication issue lists them), plus the repetition evidence.
+fn verdict_json(verdict: &Verdict) -> Value {
+    json!({
+        "outcome": verdict.outcome.name(),
+        "result": verdict.result(),
+        "reason": verdict.reason.map(|r| r.code()),
+        "ply": verdict.ply,
+        "detail": verdict.detail,
+        "repetition": verdict.repetition,
+    })
+}
+
+fn print_verdict(verdict: &Verdict, json_out: bool, extra: Value) -> Result<()> {
+    if json_out {
+        let mut value = verdict_json(verdict);
+        if let (Value::Object(map), Value::Object(more)) = (&mut value, extra) {
+            map.extend(more);
+        }
+        print_json(&value)
+    } else {
+        match verdict.reason {
+            Some(reason) => println!(
+                "{} {} at ply {}: {}",
+                verdict.result(),
+                reason,
+                verdict.ply,
+                verdict.detail
+            ),
+            None => println!("* ongoing after ply {}", verdict.ply),
+        }
+        if let Value::Object(more) = extra {
+            if let Some(clocks) = more.get("clocks") {
+                println!(
+                    "clocks: red {} ms, black {} ms; rated: {}",
+                    clocks["red"],
+                    clocks["black"],
+                    match more.get("rated").and_then(Value::as_bool) {
+                        Some(true) => "yes",
+                        Some(false) => "no",
+                        None => "not yet decided",
+                    }
+                );
+            }
+        }
+        Ok(())
+    }
+}
+
+fn run_pgn(args: &Args, rules: &RuleSet, path: &Path) -> Result<()> {
+    let file = File::open(path).with_context(|| format!("cannot open --pgn {}", path.display()))?;
+    let reader = xiangqi_notation::pgn::Reader::new(BufReader::new(file));
+    let bar = ProgressBar::new_spinner();
+    bar.set_style(
+        ProgressStyle::with_template("adjudicating {pos} games [{elapsed_precise}]")
+            .unwrap_or_else(|_| ProgressStyle::default_spinner()),
+    );
+    let (mut games, mut failed) = (0usize, 0usize);
+    for (index, item) in reader.enumerate() {
+        let number = index + 1;
+        games += 1;
+        bar.set_position(games as u64);
+        let outcome = item
+            .map_err(anyhow::Error::from)
+            .and_then(|game| adjudicate_pgn_game(&game, rules));
+        match outcome {
+            Ok(verdict) => {
+                bar.suspend(|| print_verdict(&verdict, args.json, json!({ "game": number })))?;
+            }
+            Err(e) => {
+                failed += 1;
+                bar.suspend(|| {
+                    eprintln!("error: game {number}: {e:#}");
+                    if args.json {
+                        print_json(&json!({ "game": number, "error": format!("{e:#}") }))
+                    } else {
+                        Ok(())
+                    }
+                })?;
+            }
+        }
+    }
+    bar.finish_and_clear();
+    if games == 0 {
+        bail!("{} holds no PGN game", path.display());
+    }
+    if failed > 0 {
+        bail!("{failed} of {games} games could not be adjudicated (see above)");
+    }
+    Ok(())
+}
+
+fn adjudicate_pgn_game(game: &xiangqi_notation::pgn::Game, rules: &RuleSet) -> Result<Verdict> {
+    let start = game.start_position().context("bad FEN tag")?;
+    let record = GameRecord::new(start, game.moves().collect());
+    Ok(record.adjudicate(rules)?)
+}
+
+fn run_clock(args: &Args, rules: RuleSet, control: TimeControl, events: &Path) -> Result<()> {
+    if rules.clock.is_none() {
+        bail!(
+            "the {} rule set has no clock model (rules.md section 11); use --rules online",
+            args.rules
+        );
+    }
+    let start = position_arg(args.fen.as_deref())?;
+    let mut game = OnlineGame::new(start, rules, control, 0)?;
+    let file =
+        File::open(events).with_context(|| format!("cannot open --events {}", events.display()))?;
+    for (index, line) in BufReader::new(file).lines().enumerate() {
+        let number = index + 1;
+        let line = line.with_context(|| format!("cannot read {}", events.display()))?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let event: TimedEvent = serde_json::from_str(&line)
+            .with_context(|| format!("{} line {number}: bad event {line:?}", events.display()))?;
+        game.apply(&event)
+            .with_context(|| format!("{} line {number}", events.display()))?;
+    }
+    let [red, black] = game.clocks();
+    let extra = json!({
+        "clocks": { "red": red, "black": black },
+        "rated": game.rated(),
+    });
+    print_verdict(game.verdict(), args.json, extra)
 }

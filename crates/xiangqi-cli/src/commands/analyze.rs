@@ -1,10 +1,116 @@
-//! `xiangqi analyze`: not built yet (its issue is in progress).
+//! `xiangqi analyze [--fen FEN] [--moves "h2e2 …"] (--depth N|--movetime MS|--nodes N) [--json]`:
+//! searches one position and prints the best move, score, depth, nodes and PV.
 
-use anyhow::{bail, Result};
+use std::time::Duration;
+
+use anyhow::{bail, Context, Result};
+use serde_json::json;
+use xiangqi_core::Move;
+use xiangqi_search::{replay, Engine, Limits, Score, DEFAULT_HASH_MB, MAX_DEPTH, MAX_HASH_MB};
+
+use crate::common::{position_arg, print_json};
 
 #[derive(clap::Args)]
-pub struct Args {}
+#[command(group(clap::ArgGroup::new("limit").required(true).args(["depth", "movetime", "nodes"])))]
+pub struct Args {
+    /// The position (default: the start position).
+    #[arg(long)]
+    fen: Option<String>,
+    /// Moves played from that position first, in ICCS, separated by spaces.
+    #[arg(long)]
+    moves: Option<String>,
+    /// Search to this depth in plies.
+    #[arg(long)]
+    depth: Option<u32>,
+    /// Search for this many milliseconds.
+    #[arg(long)]
+    movetime: Option<u64>,
+    /// Search this many nodes.
+    #[arg(long)]
+    nodes: Option<u64>,
+    /// Transposition-table size in MiB.
+    #[arg(long, default_value_t = DEFAULT_HASH_MB)]
+    hash: usize,
+    /// Machine-readable output (one JSON object).
+    #[arg(long)]
+    json: bool,
+}
 
-pub fn run(_args: Args) -> Result<()> {
-    bail!("the 'analyze' command is not built yet")
+pub fn run(args: Args) -> Result<()> {
+    let start = position_arg(args.fen.as_deref())?;
+    let moves: Vec<Move> = match &args.moves {
+        None => Vec::new(),
+        Some(text) => text
+            .split_whitespace()
+            .map(|m| m.parse::<Move>().with_context(|| format!("bad move {m:?} in --moves")))
+            .collect::<Result<_>>()?,
+    };
+    let (root, history) = replay(&start, &moves).context("cannot play --moves")?;
+    if let Some(d) = args.depth {
+        if d == 0 || d > MAX_DEPTH {
+            bail!("--depth must be between 1 and {MAX_DEPTH}, got {d}");
+        }
+    }
+    if args.hash == 0 || args.hash > MAX_HASH_MB {
+        bail!("--hash must be between 1 and {MAX_HASH_MB} MiB, got {}", args.hash);
+    }
+    if args.nodes == Some(0) || args.movetime == Some(0) {
+        bail!("--nodes and --movetime must be positive");
+    }
+    let limits = Limits {
+        depth: args.depth,
+        nodes: args.nodes,
+        move_time: args.movetime.map(Duration::from_millis),
+        ..Limits::default()
+    };
+    let mut engine = Engine::new(args.hash);
+    let json = args.json;
+    let result = engine.search(&root, &history, &limits, |info| {
+        if !json {
+            let pv: Vec<String> = info.pv.iter().map(|m| m.to_string()).collect();
+            println!(
+                "depth {:>2} seldepth {:>2} score {:<9} nodes {:>9} time {:>6} ms  pv {}",
+                info.depth,
+                info.seldepth,
+                info.score.to_string(),
+                info.nodes,
+                info.time.as_millis(),
+                pv.join(" ")
+            );
+        }
+    });
+    let score = match result.score {
+        Score::Cp(v) => json!({ "cp": v }),
+        Score::Mate(n) => json!({ "mate": n }),
+    };
+    let best = result.best_move.map(|m| m.to_string());
+    let pv: Vec<String> = result.pv.iter().map(|m| m.to_string()).collect();
+    if json {
+        print_json(&json!({
+            "fen": root.to_fen(),
+            "best_move": best,
+            "score": score,
+            "depth": result.depth,
+            "seldepth": result.seldepth,
+            "nodes": result.nodes,
+            "time_ms": result.time.as_millis() as u64,
+            "pv": pv,
+        }))?;
+    } else {
+        match best {
+            Some(b) => println!(
+                "best move {b}  score {}  depth {}  nodes {}  pv {}",
+                result.score,
+                result.depth,
+                result.nodes,
+                pv.join(" ")
+            ),
+            None => println!(
+                "no legal move: {} has lost ({})",
+                root.side_to_move(),
+                if root.is_check() { "checkmate" } else { "stalemate" }
+            ),
+        }
+    }
+    Ok(())
 }

@@ -1,10 +1,74 @@
-//! `xiangqi bench`: not built yet (its issue is in progress).
+//! `xiangqi bench [--depth N] [--json]`: searches the fixed bench positions
+//! to a fixed depth; the total node count is a deterministic signature of
+//! the search, nodes/s measures its speed.
 
 use anyhow::{bail, Result};
+use indicatif::{ProgressBar, ProgressStyle};
+use serde_json::json;
+use xiangqi_search::{run_bench, BENCH_DEPTH, BENCH_POSITIONS};
+
+use crate::common::print_json;
 
 #[derive(clap::Args)]
-pub struct Args {}
+pub struct Args {
+    /// Depth in plies for every position.
+    #[arg(long, default_value_t = BENCH_DEPTH)]
+    depth: u32,
+    /// Machine-readable output.
+    #[arg(long)]
+    json: bool,
+}
 
-pub fn run(_args: Args) -> Result<()> {
-    bail!("the 'bench' command is not built yet")
+/// Deeper benches take minutes per position.
+const MAX_BENCH_DEPTH: u32 = 20;
+
+pub fn run(args: Args) -> Result<()> {
+    if args.depth == 0 || args.depth > MAX_BENCH_DEPTH {
+        bail!("--depth must be between 1 and {MAX_BENCH_DEPTH}, got {}", args.depth);
+    }
+    let bar = ProgressBar::new(BENCH_POSITIONS.len() as u64);
+    bar.set_style(
+        ProgressStyle::with_template("bench {pos}/{len} positions [{elapsed_precise}] {wide_bar}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    let report = run_bench(args.depth, |done, _| bar.set_position(done as u64));
+    bar.finish_and_clear();
+    if args.json {
+        let positions: Vec<_> = report
+            .entries
+            .iter()
+            .map(|e| {
+                json!({
+                    "fen": e.fen,
+                    "best_move": e.best_move.map(|m| m.to_string()),
+                    "nodes": e.nodes,
+                    "time_ms": e.time.as_millis() as u64,
+                })
+            })
+            .collect();
+        print_json(&json!({
+            "depth": report.depth,
+            "positions": positions,
+            "total_nodes": report.total_nodes,
+            "time_ms": report.time.as_millis() as u64,
+            "nps": report.nps,
+        }))?;
+    } else {
+        for (i, e) in report.entries.iter().enumerate() {
+            let best = e.best_move.map_or_else(|| "(none)".to_string(), |m| m.to_string());
+            println!(
+                "position {:>2}/{}: best {best}  nodes {:>10}  {:>6} ms  {}",
+                i + 1,
+                report.entries.len(),
+                e.nodes,
+                e.time.as_millis(),
+                e.fen
+            );
+        }
+        println!("depth: {}", report.depth);
+        println!("total nodes: {}", report.total_nodes);
+        println!("time: {} ms", report.time.as_millis());
+        println!("nodes/s: {}", report.nps);
+    }
+    Ok(())
 }

@@ -1,10 +1,172 @@
-//! `xiangqi uci`: not built yet (its issue is in progress).
+//! `xiangqi uci`: the engine speaking UCI as Pikafish does (moves in ICCS,
+//! Red is `w`), for GUIs and match runners.
+//!
+//! Supported: `uci`, `isready`, `setoption name Hash|Threads|MultiPV|Clear Hash`,
+//! `ucinewgame`, `position startpos|fen … [moves …]`, `go` with
+//! `wtime btime winc binc movestogo movetime depth nodes infinite searchmoves`,
+//! `stop`, `quit`. Anything else gets `info string error: …`.
 
-use anyhow::{bail, Result};
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::Result;
+use xiangqi_core::{Color, Move};
+use xiangqi_search::{Limits, SearchInfo, SearchResult, DEFAULT_HASH_MB, MAX_HASH_MB};
+
+#[path = "engine_protocol.rs"]
+mod engine_protocol;
+
+pub(crate) use engine_protocol::*;
 
 #[derive(clap::Args)]
-pub struct Args {}
+pub struct Args {
+    /// Initial transposition-table size in MiB (also settable with `setoption name Hash`).
+    #[arg(long, default_value_t = DEFAULT_HASH_MB)]
+    hash: usize,
+}
 
-pub fn run(_args: Args) -> Result<()> {
-    bail!("the 'uci' command is not built yet")
+pub fn run(args: Args) -> Result<()> {
+    run_loop(Uci, Arc::new(UciOutput), args.hash.clamp(1, MAX_HASH_MB))
+}
+
+struct Uci;
+
+struct UciOutput;
+
+impl SearchOutput for UciOutput {
+    fn info(&self, i: &SearchInfo) -> String {
+        format!(
+            "info depth {} seldepth {} multipv 1 score {} nodes {} nps {} hashfull {} time {} pv {}",
+            i.depth,
+            i.seldepth,
+            i.score,
+            i.nodes,
+            i.nps,
+            i.hashfull,
+            i.time.as_millis(),
+            pv_text(&i.pv)
+        )
+    }
+
+    fn bestmove(&self, r: &SearchResult) -> String {
+        match (r.best_move, r.ponder) {
+            (Some(m), Some(p)) => format!("bestmove {m} ponder {p}"),
+            (Some(m), None) => format!("bestmove {m}"),
+            (None, _) => "bestmove (none)".to_string(),
+        }
+    }
+}
+
+impl Dialect for Uci {
+    fn command(&mut self, s: &mut Session, cmd: &str, args: &[&str]) -> Handled {
+        match cmd {
+            "uci" => {
+                s.out.line(concat!("id name xiangqi ", env!("CARGO_PKG_VERSION")));
+                s.out.line("id author the xiangqi developers");
+                s.out.line(&format!(
+                    "option name Hash type spin default {DEFAULT_HASH_MB} min 1 max {MAX_HASH_MB}"
+                ));
+                s.out.line("option name Threads type spin default 1 min 1 max 1");
+                s.out.line("option name MultiPV type spin default 1 min 1 max 1");
+                s.out.line("option name Clear Hash type button");
+                s.out.line("uciok");
+            }
+            "ucinewgame" => s.engine().new_game(),
+            "setoption" => {
+                if let Err(e) = set_option(s, args) {
+                    s.out.error(&e);
+                }
+            }
+            "quit" => return Handled::Quit,
+            _ => return Handled::No,
+        }
+        Handled::Yes
+    }
+
+    fn parse_go(&self, s: &Session, args: &[&str]) -> Result<Limits, String> {
+        let mut limits = Limits::default();
+        let red = s.root().side_to_move() == Color::Red;
+        let ms = |name: &str, v: Option<&&str>| -> Result<Duration, String> {
+            // GUIs may send a negative clock when flagging; treat it as no time left.
+            match v.and_then(|t| t.parse::<i64>().ok()) {
+                Some(t) => Ok(Duration::from_millis(t.max(0) as u64)),
+                None => Err(format!("{name} needs a time in milliseconds")),
+            }
+        };
+        let mut i = 0;
+        while i < args.len() {
+            let word = args[i];
+            let value = args.get(i + 1);
+            match word {
+                "wtime" | "btime" => {
+                    let t = ms(word, value)?;
+                    if (word == "wtime") == red {
+                        limits.time_left = Some(t);
+                    }
+                    i += 1;
+                }
+                "winc" | "binc" => {
+                    let t = ms(word, value)?;
+                    if (word == "winc") == red {
+                        limits.increment = Some(t);
+                    }
+                    i += 1;
+                }
+                "movestogo" => {
+                    limits.moves_to_go = Some(number(word, value)?);
+                    i += 1;
+                }
+                "movetime" => {
+                    limits.move_time = Some(ms(word, value)?);
+                    i += 1;
+                }
+                "depth" => {
+                    limits.depth = Some(number::<u32>(word, value)?.max(1));
+                    i += 1;
+                }
+                "nodes" => {
+                    limits.nodes = Some(number(word, value)?);
+                    i += 1;
+                }
+                "infinite" => limits.infinite = true,
+                "searchmoves" => {
+                    while let Some(m) = args.get(i + 1).and_then(|t| t.parse::<Move>().ok()) {
+                        limits.search_moves.push(m);
+                        i += 1;
+                    }
+                }
+                other => return Err(format!("unknown go parameter {:?}", truncate(other))),
+            }
+            i += 1;
+        }
+        Ok(limits)
+    }
+}
+
+fn set_option(s: &mut Session, args: &[&str]) -> Result<(), String> {
+    if args.first() != Some(&"name") {
+        return Err("setoption needs: name <name> [value <value>]".into());
+    }
+    let value_at = args.iter().position(|&a| a == "value");
+    let name = args[1..value_at.unwrap_or(args.len())].join(" ");
+    let value = value_at.map(|i| args[i + 1..].join(" "));
+    match name.to_ascii_lowercase().as_str() {
+        "hash" => {
+            let mb: usize = value
+                .as_deref()
+                .and_then(|v| v.parse().ok())
+                .filter(|&mb| (1..=MAX_HASH_MB).contains(&mb))
+                .ok_or_else(|| format!("Hash needs a size from 1 to {MAX_HASH_MB} MiB"))?;
+            s.hash_mb = mb;
+            s.engine().set_hash_size(mb);
+        }
+        "threads" | "multipv" => {
+            if value.as_deref() != Some("1") {
+                return Err(format!("{name} supports only the value 1"));
+            }
+        }
+        "clear hash" => s.engine().new_game(),
+        _ => return Err(format!("unknown option {:?}", truncate(&name))),
+    }
+    Ok(())
 }

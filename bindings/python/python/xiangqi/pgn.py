@@ -1,0 +1,16 @@
+"""PGN game records: read them lazily, inspect, adjudicate, write them back.
+
+>>> import io, xiangqi.pgn
+>>> text = '[Event "demo"]\\n[Red "A"]\\n[Black "B"]\\n\\n1. h2e2 h9g7 2. h0g2 {a comment} 1-0\\n'
+>>> game = next(xiangqi.pgn.read_games(io.StringIO(text)))
+>>> game.headers["Red"], [str(m) for m in game.moves], game.result
+('A', ['h2e2', 'h9g7', 'h0g2'], '1-0')
+>>> game.board().fen()
+'rnbakab1r/9/1c4nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C1N2/9/RNBAKAB1R b - - 3 2'
+"""
+
+from __future__ import annotations
+
+from xiangqi._xiangqi import Game, GameIterator, read_games
+
+__all__ = ["Game", "GameIterator", "read_games"]

@@ -1,0 +1,471 @@
+//! `xiangqi.Board`: a position plus the stack of moves that led to it.
+
+use pyo3::exceptions::{PyIndexError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyTuple};
+use xiangqi_core::{Move, MoveList, Position, Undo, START_FEN};
+
+use crate::encoding;
+use crate::errors::{int_arg, to_py, IllegalMoveError};
+use crate::notation;
+use crate::verdict::PyVerdict;
+use crate::types::{MoveArg, PyColor, PyMove, PyPiece, PyPieceKind, PySquare, SquareArg};
+
+/// A xiangqi board: the position, and the moves played since it was set up.
+///
+/// `Board()` is the start position; `Board(fen)` any legal position
+/// (`InvalidFenError` otherwise). Moves are checked when pushed
+/// (`IllegalMoveError`); `pop()` takes them back.
+#[pyclass(module = "xiangqi", name = "Board")]
+#[derive(Clone)]
+pub struct PyBoard {
+    /// The position the board was set up with.
+    root: Position,
+    /// The current position.
+    pos: Position,
+    /// The moves played from `root`, with what undoes them.
+    stack: Vec<(Move, Undo)>,
+}
+
+impl PyBoard {
+    pub fn from_position(pos: Position) -> Self {
+        PyBoard {
+            root: pos.clone(),
+            pos,
+            stack: Vec::new(),
+        }
+    }
+
+    /// The current position.
+    pub fn position(&self) -> &Position {
+        &self.pos
+    }
+
+    /// The moves played since the root position.
+    pub fn moves(&self) -> impl Iterator<Item = Move> + '_ {
+        self.stack.iter().map(|(mv, _)| *mv)
+    }
+
+    /// The position the board was set up with.
+    pub fn root_position(&self) -> &Position {
+        &self.root
+    }
+
+    /// Plays a move already known to be legal.
+    pub fn push_legal(&mut self, mv: Move) {
+        let undo = self.pos.make_move(mv);
+        self.stack.push((mv, undo));
+    }
+
+    /// Plays `mv` after checking it.
+    pub fn push_checked(&mut self, mv: Move) -> PyResult<()> {
+        let undo = self.pos.play(mv).map_err(to_py)?;
+        self.stack.push((mv, undo));
+        Ok(())
+    }
+
+    fn legal_list(&self) -> MoveList {
+        let mut list = MoveList::new();
+        self.pos.legal_moves(&mut list);
+        list
+    }
+
+    fn stack_text(&self) -> String {
+        let mut text = String::with_capacity(self.stack.len() * 5);
+        for (i, (mv, _)) in self.stack.iter().enumerate() {
+            if i > 0 {
+                text.push(' ');
+            }
+            text.push_str(&mv.to_string());
+        }
+        text
+    }
+}
+
+fn moves_to_py(list: &[Move]) -> Vec<PyMove> {
+    list.iter().copied().map(PyMove).collect()
+}
+
+#[pymethods]
+impl PyBoard {
+    #[new]
+    #[pyo3(signature = (fen = None))]
+    fn new(fen: Option<&str>) -> PyResult<Self> {
+        let pos = match fen {
+            None => Position::startpos(),
+            Some(text) => Position::from_fen(text).map_err(to_py)?,
+        };
+        Ok(PyBoard::from_position(pos))
+    }
+
+    /// The legal moves in this position, as a new list of `Move`.
+    #[getter]
+    fn legal_moves(&self) -> Vec<PyMove> {
+        moves_to_py(self.legal_list().as_slice())
+    }
+
+    /// The legal captures in this position.
+    fn legal_captures(&self) -> Vec<PyMove> {
+        let mut list = MoveList::new();
+        self.pos.legal_captures(&mut list);
+        moves_to_py(list.as_slice())
+    }
+
+    /// The legal moves of the piece on `square` (empty if there is none of the side to move).
+    fn legal_moves_from(&self, square: SquareArg) -> Vec<PyMove> {
+        let mut list = MoveList::new();
+        self.pos.legal_moves_from(square.0, &mut list);
+        moves_to_py(list.as_slice())
+    }
+
+    /// True when `move` (a `Move` or ICCS text) is legal here.
+    fn is_legal(&self, r#move: MoveArg) -> bool {
+        self.pos.is_legal(r#move.0)
+    }
+
+    /// True when the legal `move` would capture a piece. Raises `IllegalMoveError` if it is not legal.
+    fn is_capture(&self, r#move: MoveArg) -> PyResult<bool> {
+        self.pos.check_legal(r#move.0).map_err(to_py)?;
+        Ok(self.pos.piece_at(r#move.0.to()).is_some())
+    }
+
+    /// True when the legal `move` would give check. Raises `IllegalMoveError` if it is not legal.
+    fn gives_check(&self, r#move: MoveArg) -> PyResult<bool> {
+        self.pos.check_legal(r#move.0).map_err(to_py)?;
+        Ok(self.pos.gives_check(r#move.0))
+    }
+
+    /// Plays `move` (a `Move` or ICCS text). Raises `IllegalMoveError` if it is not legal here.
+    fn push(&mut self, r#move: MoveArg) -> PyResult<()> {
+        self.push_checked(r#move.0)
+    }
+
+    /// Plays a move given as ICCS text (`h2e2`, `H2-E2`) and returns it.
+    /// Raises `InvalidMoveError` for bad text, `IllegalMoveError` for an illegal move.
+    fn push_iccs(&mut self, text: &str) -> PyResult<PyMove> {
+        let mv: Move = text.parse().map_err(to_py)?;
+        self.push_checked(mv)?;
+        Ok(PyMove(mv))
+    }
+
+    /// Takes back the last move and returns it. Raises `IndexError` when no move was played.
+    fn pop(&mut self) -> PyResult<PyMove> {
+        let (mv, undo) = self
+            .stack
+            .pop()
+            .ok_or_else(|| PyIndexError::new_err("pop from an empty move stack"))?;
+        self.pos.unmake_move(mv, undo);
+        Ok(PyMove(mv))
+    }
+
+    /// The last move played. Raises `IndexError` when no move was played.
+    fn peek(&self) -> PyResult<PyMove> {
+        self.stack
+            .last()
+            .map(|(mv, _)| PyMove(*mv))
+            .ok_or_else(|| PyIndexError::new_err("peek at an empty move stack"))
+    }
+
+    /// The moves played since the board was set up, oldest first (a new list).
+    #[getter]
+    fn move_stack(&self) -> Vec<PyMove> {
+        self.stack.iter().map(|(mv, _)| PyMove(*mv)).collect()
+    }
+
+    /// The text of the legal `move` in `notation` (`"wxf"` by default,
+    /// `"chinese"`, `"vietnamese"` or `"iccs"`), styled by the `**style`
+    /// keywords of docs/python.md (e.g. `simplified=False`, `wxf_convention="fsf"`).
+    /// Raises `IllegalMoveError` for a move that is not legal here.
+    #[pyo3(signature = (r#move, notation = "wxf", **style))]
+    fn san(
+        &self,
+        r#move: MoveArg,
+        notation: &str,
+        style: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<String> {
+        let notation = notation::fixed_notation(notation)?;
+        let style = notation::style(style)?;
+        xiangqi_notation::format(&self.pos, r#move.0, notation, &style).map_err(to_py)
+    }
+
+    /// The texts of `moves` played one after another from this position.
+    #[pyo3(signature = (moves, notation = "wxf", **style))]
+    fn variation_san(
+        &self,
+        moves: Vec<MoveArg>,
+        notation: &str,
+        style: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<Vec<String>> {
+        let notation = notation::fixed_notation(notation)?;
+        let style = notation::style(style)?;
+        let mut pos = self.pos.clone();
+        let mut out = Vec::with_capacity(moves.len());
+        for mv in moves {
+            out.push(xiangqi_notation::format(&pos, mv.0, notation, &style).map_err(to_py)?);
+            pos.play(mv.0).map_err(to_py)?;
+        }
+        Ok(out)
+    }
+
+    /// The legal move that `text` names, in any notation (`notation="auto"`
+    /// detects it) or the one given. Raises `InvalidMoveError` (unreadable),
+    /// `IllegalMoveError` (no such legal move) or `AmbiguousMoveError`.
+    #[pyo3(signature = (text, notation = "auto", **style))]
+    fn parse_move(
+        &self,
+        text: &str,
+        notation: &str,
+        style: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<PyMove> {
+        let notation = notation::notation(notation, true)?;
+        let style = notation::style(style)?;
+        xiangqi_notation::parse_with(&self.pos, text, notation, &style)
+            .map(PyMove)
+            .map_err(to_py)
+    }
+
+    /// Reads `text` like `parse_move`, plays it and returns the move.
+    #[pyo3(signature = (text, notation = "auto", **style))]
+    fn push_text(
+        &mut self,
+        text: &str,
+        notation: &str,
+        style: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<PyMove> {
+        let mv = self.parse_move(text, notation, style)?;
+        self.push_legal(mv.0);
+        Ok(mv)
+    }
+
+    /// The verdict of the game played on this board (from its root position,
+    /// through the move stack) under the rule set `rules` (`"online"`,
+    /// `"asian"`, `"pikafish"`, `"fairy"` or `"plain"`): checkmate,
+    /// stalemate, repetition with perpetual check/chase, the no-capture rule,
+    /// insufficient material. If the game ended before the last move, the
+    /// verdict at that point is returned (its `ply` says when).
+    #[pyo3(signature = (rules = "online"))]
+    fn outcome(&self, py: Python<'_>, rules: &str) -> PyResult<PyVerdict> {
+        crate::verdict::adjudicate(py, self.root.clone(), self.moves().collect(), rules)
+    }
+
+    /// The FEN of the current position.
+    fn fen(&self) -> String {
+        self.pos.to_fen()
+    }
+
+    /// Sets up the position `fen` and clears the move stack.
+    fn set_fen(&mut self, fen: &str) -> PyResult<()> {
+        *self = PyBoard::from_position(Position::from_fen(fen).map_err(to_py)?);
+        Ok(())
+    }
+
+    /// A board at the position the board was set up with, without the moves.
+    fn root(&self) -> PyBoard {
+        PyBoard::from_position(self.root.clone())
+    }
+
+    /// The side to move.
+    #[getter]
+    fn turn(&self) -> PyColor {
+        self.pos.side_to_move().into()
+    }
+
+    /// Plies since the last capture (FEN field 5).
+    #[getter]
+    fn halfmove_clock(&self) -> u32 {
+        self.pos.halfmove_clock()
+    }
+
+    /// The move number, starting at 1 and growing after each Black move (FEN field 6).
+    #[getter]
+    fn fullmove_number(&self) -> u32 {
+        self.pos.fullmove_number()
+    }
+
+    /// The piece on `square`, or `None`.
+    fn piece_at(&self, square: SquareArg) -> Option<PyPiece> {
+        self.pos.piece_at(square.0).map(PyPiece)
+    }
+
+    /// The pieces on the board as a dict `{Square: Piece}` in square order,
+    /// optionally only those of one `color` and/or `kind`.
+    #[pyo3(signature = (color = None, kind = None))]
+    fn pieces<'py>(
+        &self,
+        py: Python<'py>,
+        color: Option<PyColor>,
+        kind: Option<PyPieceKind>,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let dict = PyDict::new(py);
+        for (sq, piece) in self.pos.pieces() {
+            if color.is_some_and(|c| piece.color != c.into())
+                || kind.is_some_and(|k| piece.kind != k.into())
+            {
+                continue;
+            }
+            dict.set_item(PySquare(sq), PyPiece(piece))?;
+        }
+        Ok(dict)
+    }
+
+    /// The square of `color`'s general.
+    fn general(&self, color: PyColor) -> PySquare {
+        PySquare(self.pos.general(color.into()))
+    }
+
+    /// True when the side to move is in check.
+    fn is_check(&self) -> bool {
+        self.pos.is_check()
+    }
+
+    /// The squares of the pieces giving check to the side to move.
+    fn checkers(&self) -> Vec<PySquare> {
+        self.pos.checkers().iter().map(PySquare).collect()
+    }
+
+    /// The squares of `color`'s pieces that attack `square` (ignoring pins).
+    fn attackers(&self, color: PyColor, square: SquareArg) -> Vec<PySquare> {
+        self.pos
+            .attackers(square.0, color.into())
+            .iter()
+            .map(PySquare)
+            .collect()
+    }
+
+    /// True when `color` attacks `square` (ignoring pins).
+    fn is_attacked_by(&self, color: PyColor, square: SquareArg) -> bool {
+        self.pos.is_attacked(square.0, color.into())
+    }
+
+    /// True when the side to move is in check and has no legal move (it has lost).
+    fn is_checkmate(&self) -> bool {
+        self.pos.is_checkmate()
+    }
+
+    /// True when the side to move is not in check but has no legal move (it has lost too).
+    fn is_stalemate(&self) -> bool {
+        self.pos.is_stalemate()
+    }
+
+    /// True when the side to move has no legal move. Repetition, perpetual
+    /// check/chase and the no-capture rule are judged by `outcome()`.
+    fn is_game_over(&self) -> bool {
+        !self.pos.has_legal_move()
+    }
+
+    /// Counts the leaf nodes of the legal move tree `depth` plies deep
+    /// (0-10). The GIL is released while counting, and Ctrl-C stops it
+    /// between two root moves (`KeyboardInterrupt`).
+    fn perft(&self, py: Python<'_>, depth: &Bound<'_, PyAny>) -> PyResult<u64> {
+        let depth = int_arg(depth, "depth")?;
+        let depth = u32::try_from(depth)
+            .ok()
+            .filter(|d| *d <= 10)
+            .ok_or_else(|| PyValueError::new_err(format!("depth {depth} is not in 0..=10")))?;
+        if depth <= 1 {
+            return Ok(xiangqi_core::perft(&self.pos, depth));
+        }
+        let mut total = 0;
+        for mv in self.legal_list().iter() {
+            let mut child = self.pos.clone();
+            child.make_move(*mv);
+            total += py.detach(move || xiangqi_core::perft(&child, depth - 1));
+            py.check_signals()?;
+        }
+        Ok(total)
+    }
+
+    /// A copy; with `stack=False` the copy starts at the current position with no moves.
+    #[pyo3(signature = (*, stack = true))]
+    fn copy(&self, stack: bool) -> PyBoard {
+        if stack {
+            self.clone()
+        } else {
+            PyBoard::from_position(self.pos.clone())
+        }
+    }
+
+    fn __copy__(&self) -> PyBoard {
+        self.clone()
+    }
+
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> PyBoard {
+        self.clone()
+    }
+
+    /// The 64-bit Zobrist hash of the placement and the side to move.
+    fn zobrist_hash(&self) -> u64 {
+        self.pos.hash()
+    }
+
+    /// Boards are equal when their positions are (placement, side to move and
+    /// both FEN counters); the move stacks are not compared.
+    fn __eq__(&self, other: PyRef<'_, PyBoard>) -> bool {
+        self.pos == other.pos
+    }
+
+    fn __hash__(&self) -> u64 {
+        self.pos.hash()
+    }
+
+    /// The float32 planes of shape (14, 10, 9): see the module docs.
+    fn to_numpy<'py>(&self, py: Python<'py>) -> Bound<'py, numpy::PyArray3<f32>> {
+        encoding::planes_array(py, &self.pos)
+    }
+
+    /// A boolean array of length 2086, true at the policy index of each legal move.
+    fn legal_move_mask<'py>(&self, py: Python<'py>) -> Bound<'py, numpy::PyArray1<bool>> {
+        encoding::legal_mask(py, &self.pos)
+    }
+
+    fn __str__(&self) -> String {
+        self.pos.to_string()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Board('{}')", self.pos.to_fen())
+    }
+
+    /// The board as SVG, so Jupyter shows it as a picture.
+    fn _repr_svg_(slf: &Bound<'_, Self>) -> PyResult<String> {
+        let py = slf.py();
+        let svg = py.import("xiangqi.svg")?;
+        let kwargs = PyDict::new(py);
+        if let Some((mv, _)) = slf.borrow().stack.last() {
+            kwargs.set_item("lastmove", PyMove(*mv))?;
+        }
+        kwargs.set_item("size", 400)?;
+        svg.getattr("board")?
+            .call((slf,), Some(&kwargs))?
+            .str()
+            .map(|s| s.to_string())
+    }
+
+    /// Pickles as the root FEN plus the moves, so the move stack survives.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
+        let py = slf.py();
+        let this = slf.borrow();
+        (
+            py.get_type::<PyBoard>(),
+            (this.root.to_fen(),),
+            this.stack_text(),
+        )
+            .into_pyobject(py)
+    }
+
+    /// Replays the moves stored by `__reduce__` (ICCS, space separated).
+    fn __setstate__(&mut self, state: &str) -> PyResult<()> {
+        let mut board = PyBoard::from_position(self.root.clone());
+        for text in state.split_ascii_whitespace() {
+            let mv: Move = text.parse().map_err(to_py)?;
+            board.push_checked(mv).map_err(|e| {
+                IllegalMoveError::new_err(format!("cannot restore the board: {e}"))
+            })?;
+        }
+        *self = board;
+        Ok(())
+    }
+}
+
+/// The FEN of the start position.
+pub const STARTING_FEN: &str = START_FEN;

@@ -1,0 +1,161 @@
+//! The module's exception types and the one place where Rust errors become
+//! Python exceptions. Every exception is a `ValueError` subclass, so code
+//! that catches `ValueError` keeps working, and carries the Rust error's
+//! message unchanged.
+
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::PyInt;
+
+pyo3::create_exception!(
+    xiangqi,
+    InvalidFenError,
+    PyValueError,
+    "A FEN string that does not describe a legal position."
+);
+pyo3::create_exception!(
+    xiangqi,
+    InvalidMoveError,
+    PyValueError,
+    "Move text that cannot be read at all (bad syntax), whatever the position."
+);
+pyo3::create_exception!(
+    xiangqi,
+    IllegalMoveError,
+    PyValueError,
+    "A move that is well formed but not legal in the position."
+);
+pyo3::create_exception!(
+    xiangqi,
+    AmbiguousMoveError,
+    PyValueError,
+    "Move text that fits more than one legal move."
+);
+pyo3::create_exception!(
+    xiangqi,
+    PgnError,
+    PyValueError,
+    "A PGN game record that cannot be read."
+);
+
+/// Maps a Rust error of this workspace to the Python exception a user
+/// expects, keeping its message.
+pub trait ToPyErr {
+    /// The Python exception for `self`.
+    fn to_py_err(&self) -> PyErr;
+}
+
+impl ToPyErr for xiangqi_core::FenError {
+    fn to_py_err(&self) -> PyErr {
+        InvalidFenError::new_err(self.to_string())
+    }
+}
+
+impl ToPyErr for xiangqi_core::ParseMoveError {
+    fn to_py_err(&self) -> PyErr {
+        InvalidMoveError::new_err(self.to_string())
+    }
+}
+
+impl ToPyErr for xiangqi_core::PlayError {
+    fn to_py_err(&self) -> PyErr {
+        IllegalMoveError::new_err(self.to_string())
+    }
+}
+
+impl ToPyErr for xiangqi_core::ParseSquareError {
+    fn to_py_err(&self) -> PyErr {
+        PyValueError::new_err(self.to_string())
+    }
+}
+
+/// `result.map_err(to_py)` reads better than a closure at every call site.
+pub fn to_py<E: ToPyErr>(err: E) -> PyErr {
+    err.to_py_err()
+}
+
+/// Reads a Python `int` of any size as an `i64`, so that huge or negative
+/// numbers become a `ValueError` naming `what` (rather than an
+/// `OverflowError` from argument conversion) and non-integers a `TypeError`.
+pub fn int_arg(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<i64> {
+    let int = obj.cast::<PyInt>().map_err(|_| {
+        PyTypeError::new_err(format!(
+            "{what} must be an int, not {}",
+            type_name(obj)
+        ))
+    })?;
+    int.extract::<i64>()
+        .map_err(|_| PyValueError::new_err(format!("{what} {int} is out of range")))
+}
+
+/// The Python type name of `obj`, for error messages.
+pub fn type_name(obj: &Bound<'_, PyAny>) -> String {
+    obj.get_type()
+        .name()
+        .map(|n| n.to_string())
+        .unwrap_or_else(|_| "object".to_owned())
+}
+
+impl ToPyErr for xiangqi_notation::MoveTextError {
+    fn to_py_err(&self) -> PyErr {
+        use xiangqi_notation::MoveTextError as E;
+        let msg = self.to_string();
+        match self {
+            E::Syntax(_) => InvalidMoveError::new_err(msg),
+            E::Ambiguous { .. } => AmbiguousMoveError::new_err(msg),
+            // NoSuchPiece, Impossible, Illegal and any later kind: the text
+            // is well formed but names no legal move here.
+            _ => IllegalMoveError::new_err(msg),
+        }
+    }
+}
+
+impl ToPyErr for xiangqi_notation::ParseMoveError {
+    fn to_py_err(&self) -> PyErr {
+        InvalidMoveError::new_err(self.to_string())
+    }
+}
+
+impl ToPyErr for xiangqi_notation::pgn::PgnError {
+    fn to_py_err(&self) -> PyErr {
+        if let xiangqi_notation::pgn::PgnErrorKind::Io(_) = self.kind {
+            return pyo3::exceptions::PyOSError::new_err(self.to_string());
+        }
+        PgnError::new_err(self.to_string())
+    }
+}
+
+impl ToPyErr for xiangqi_notation::pgn::ReplayError {
+    fn to_py_err(&self) -> PyErr {
+        use xiangqi_notation::pgn::ReplayError as E;
+        match self {
+            E::Fen(_) => InvalidFenError::new_err(self.to_string()),
+            E::Illegal { .. } => IllegalMoveError::new_err(self.to_string()),
+        }
+    }
+}
+
+impl ToPyErr for xiangqi_notation::pgn::WriteError {
+    fn to_py_err(&self) -> PyErr {
+        use xiangqi_notation::pgn::WriteError as E;
+        match self {
+            E::Io(e) => pyo3::exceptions::PyOSError::new_err(e.to_string()),
+            E::Replay(e) => e.to_py_err(),
+            E::Move(e) => e.to_py_err(),
+            _ => PgnError::new_err(self.to_string()),
+        }
+    }
+}
+
+impl ToPyErr for xiangqi_adjudication::GameError {
+    fn to_py_err(&self) -> PyErr {
+        use xiangqi_adjudication::GameError as E;
+        let msg = self.to_string();
+        match self {
+            E::BadFen(_) => InvalidFenError::new_err(msg),
+            E::BadMoveText { .. } => InvalidMoveError::new_err(msg),
+            E::IllegalMove { .. } => IllegalMoveError::new_err(msg),
+            _ => PyValueError::new_err(msg),
+        }
+    }
+}

@@ -1,0 +1,59 @@
+//! # xiangqi (Python bindings)
+//!
+//! The compiled core of the `xiangqi` Python package (`xiangqi._xiangqi`),
+//! built with maturin. The package's pure-Python parts (`xiangqi/__init__.py`,
+//! `svg.py`, type stubs) live in `python/xiangqi`.
+//!
+//! One module per area: [`types`] (squares, pieces, moves), [`board`],
+//! [`encoding`] (NumPy planes and policy indices); [`errors`] is the single
+//! place where Rust errors become Python exceptions. Logic stays in the
+//! workspace crates; this crate only translates.
+
+mod board;
+mod encoding;
+mod engine;
+mod errors;
+mod notation;
+mod pgn;
+mod types;
+mod verdict;
+
+/// Xiangqi (Chinese chess) for Python, written in Rust.
+#[pyo3::pymodule]
+mod _xiangqi {
+    use pyo3::prelude::*;
+
+    #[pymodule_export]
+    use crate::board::PyBoard;
+    #[pymodule_export]
+    use crate::encoding::{decode_move, encode_move, fens_to_numpy};
+    #[pymodule_export]
+    use crate::errors::{
+        AmbiguousMoveError, IllegalMoveError, InvalidFenError, InvalidMoveError, PgnError,
+    };
+    #[pymodule_export]
+    use crate::engine::{PyAnalysis, PyEngine, PyScore};
+    #[pymodule_export]
+    use crate::notation::detect_notation;
+    #[pymodule_export]
+    use crate::pgn::{read_games, PyGame, PyGameIterator};
+    #[pymodule_export]
+    use crate::types::{PyColor, PyMove, PyPiece, PyPieceKind, PySquare};
+    #[pymodule_export]
+    use crate::verdict::PyVerdict;
+
+    #[pymodule_export]
+    const STARTING_FEN: &str = crate::board::STARTING_FEN;
+    #[pymodule_export]
+    const MOVE_ENCODING_SIZE: usize = crate::encoding::MOVE_ENCODING_SIZE;
+
+    #[pymodule_init]
+    fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {
+        m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+        let notations: Vec<&str> = xiangqi_notation::Notation::ALL.map(|n| n.name()).to_vec();
+        m.add("NOTATIONS", notations)?;
+        let presets: Vec<&str> = xiangqi_adjudication::Preset::ALL.map(|p| p.name()).to_vec();
+        m.add("RULE_SETS", presets)
+    }
+}
+

@@ -1,0 +1,112 @@
+//! `xiangqi.Verdict`: the adjudication crate's verdict, read-only.
+
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use xiangqi_adjudication::{Game, GameError, Preset, RuleSet, UnknownPresetError, Verdict};
+use xiangqi_core::{Move, Position};
+
+use crate::errors::to_py;
+use crate::types::PyColor;
+
+/// Judges the game `moves` from `start` under the preset named `rules`,
+/// releasing the GIL. Moves after the end of the game do not raise: the
+/// verdict is the one at the ply where the game ended.
+pub fn adjudicate(
+    py: Python<'_>,
+    start: Position,
+    moves: Vec<Move>,
+    rules: &str,
+) -> PyResult<PyVerdict> {
+    let preset: Preset = rules
+        .parse()
+        .map_err(|e: UnknownPresetError| PyValueError::new_err(e.to_string()))?;
+    py.detach(move || {
+        let mut game = Game::new(start, RuleSet::preset(preset));
+        for mv in moves {
+            match game.push(mv) {
+                Ok(_) => {}
+                Err(GameError::GameOver { .. }) => break,
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(game.verdict().clone())
+    })
+    .map(PyVerdict)
+    .map_err(to_py)
+}
+
+/// How a game stands under a rule set: who won (`outcome`), why (`reason`),
+/// at which ply, and an explanation (`detail`).
+#[pyclass(module = "xiangqi", name = "Verdict", frozen)]
+#[derive(Clone)]
+pub struct PyVerdict(pub Verdict);
+
+#[pymethods]
+impl PyVerdict {
+    /// `"red"`, `"black"`, `"draw"`, `"cancelled"` or `"ongoing"`.
+    #[getter]
+    fn outcome(&self) -> &'static str {
+        self.0.outcome.name()
+    }
+
+    /// The winning side, or `None`.
+    #[getter]
+    fn winner(&self) -> Option<PyColor> {
+        self.0.outcome.winner().map(Into::into)
+    }
+
+    /// The reason code (`"checkmate"`, `"perpetual_check"`, `"no_capture_rule"`, ...),
+    /// or `None` while the game goes on.
+    #[getter]
+    fn reason(&self) -> Option<&'static str> {
+        self.0.reason.map(|r| r.code())
+    }
+
+    /// The ply after which the verdict holds (0 = the start position).
+    #[getter]
+    fn ply(&self) -> u32 {
+        self.0.ply
+    }
+
+    /// A sentence a person can check, e.g. which pieces chased which.
+    #[getter]
+    fn detail(&self) -> &str {
+        &self.0.detail
+    }
+
+    /// The PGN result: `"1-0"`, `"0-1"`, `"1/2-1/2"` or `"*"`.
+    #[getter]
+    fn result(&self) -> &'static str {
+        self.0.result()
+    }
+
+    /// True when the game has ended.
+    fn is_over(&self) -> bool {
+        self.0.is_over()
+    }
+
+    /// For repetition verdicts, what each side did (checks, chases, the
+    /// pieces involved) as a dict; otherwise `None`.
+    #[getter]
+    fn repetition<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
+        let Some(info) = &self.0.repetition else {
+            return Ok(None);
+        };
+        let json = serde_json::to_string(info)
+            .map_err(|e| pyo3::exceptions::PyRuntimeError::new_err(e.to_string()))?;
+        py.import("json")?.call_method1("loads", (json,)).map(Some)
+    }
+
+    fn __str__(&self) -> String {
+        self.0.to_string()
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "Verdict(outcome='{}', reason={}, ply={})",
+            self.outcome(),
+            self.reason().map_or("None".to_owned(), |r| format!("'{r}'")),
+            self.0.ply
+        )
+    }
+}

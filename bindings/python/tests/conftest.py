@@ -1,0 +1,29 @@
+"""Shared fixtures: the reference data in the repository's tests/fixtures."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, Dict, List
+
+import pytest
+
+FIXTURES = Path(__file__).resolve().parents[3] / "tests" / "fixtures"
+
+
+def load_jsonl(name: str) -> List[Dict[str, Any]]:
+    path = FIXTURES / name
+    if not path.is_file():
+        pytest.skip(f"reference data {path} is missing")
+    with path.open(encoding="utf-8") as f:
+        return [json.loads(line) for line in f if line.strip()]
+
+
+@pytest.fixture(scope="session")
+def legal_records() -> List[Dict[str, Any]]:
+    return load_jsonl("legal.jsonl")
+
+
+@pytest.fixture(scope="session")
+def perft_records() -> List[Dict[str, Any]]:
+    return load_jsonl("perft.jsonl")

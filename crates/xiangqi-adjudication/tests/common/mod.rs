@@ -1,0 +1,31 @@
+//! Helpers shared by the integration tests.
+#![allow(dead_code)]
+
+use std::path::PathBuf;
+
+use xiangqi_adjudication::{Game, GameError, GameRecord, RuleSet, Verdict};
+use xiangqi_core::Position;
+
+/// The workspace root (two levels above this crate).
+pub fn workspace_root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// Plays `moves` (ICCS, space separated) from `fen` under `rules`.
+pub fn play(fen: &str, moves: &str, rules: &RuleSet) -> Result<Game, GameError> {
+    GameRecord::parse(Some(fen), moves)?.play(rules)
+}
+
+/// The verdict after `moves`, panicking with the error on illegal input.
+pub fn verdict(fen: &str, moves: &str, rules: &RuleSet) -> Verdict {
+    match play(fen, moves, rules) {
+        Ok(g) => g.verdict().clone(),
+        Err(e) => panic!("{fen} / {moves}: {e}"),
+    }
+}
+
+/// Placement and side to move of a FEN (fields 1-2), for comparing positions.
+pub fn placement(fen: &str) -> String {
+    let p = Position::from_fen(fen).expect("valid FEN");
+    p.to_fen().split(' ').take(2).collect::<Vec<_>>().join(" ")
+}

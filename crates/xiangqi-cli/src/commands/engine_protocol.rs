@@ -1,0 +1,317 @@
+//! The protocol-independent half of `xiangqi uci` and `xiangqi ucci`: the
+//! input loop (bounded lines, garbage tolerated), the game state set by
+//! `position`, and the search thread that keeps `stop`/`isready` responsive.
+//! Each protocol supplies a [`Dialect`] for the words that differ.
+
+use std::io::{self, BufRead, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+use anyhow::Result;
+use xiangqi_core::{Move, Position};
+use xiangqi_search::{replay, Engine, Limits, SearchInfo, SearchResult, StopHandle};
+
+/// Longer lines are rejected (and skipped) instead of buffered without bound.
+pub const MAX_LINE: usize = 64 * 1024;
+
+/// Thread-safe line output: one locked write and flush per line.
+#[derive(Clone)]
+pub struct Out(Arc<std::sync::Mutex<io::Stdout>>);
+
+impl Out {
+    pub fn line(&self, text: &str) {
+        let guard = self.0.lock();
+        let mut stdout = match guard {
+            Ok(g) => g,
+            Err(poisoned) => poisoned.into_inner(),
+        };
+        // A closed stdout means the GUI is gone; there is nobody to tell.
+        let _ = writeln!(stdout, "{text}");
+        let _ = stdout.flush();
+    }
+
+    pub fn error(&self, message: &str) {
+        self.line(&format!("info string error: {message}"));
+    }
+}
+
+/// What a protocol does with a line after the shared commands had their say.
+pub enum Handled {
+    Yes,
+    No,
+    Quit,
+}
+
+/// The words of one protocol.
+pub trait Dialect {
+    /// Handles protocol-specific commands (handshake, options, new game,
+    /// banmoves, quit words). Returns `Handled::No` for commands it does not know.
+    fn command(&mut self, session: &mut Session, cmd: &str, args: &[&str]) -> Handled;
+    /// Parses the arguments of `go`.
+    fn parse_go(&self, session: &Session, args: &[&str]) -> Result<Limits, String>;
+}
+
+/// The game state and the engine (lent to the search thread while it runs).
+pub struct Session {
+    pub out: Out,
+    engine: Option<Engine>,
+    worker: Option<JoinHandle<Engine>>,
+    stop: StopHandle,
+    /// Raised by `stop`/`quit`; an infinite search waits for it before answering.
+    stop_requested: Arc<AtomicBool>,
+    root: Position,
+    history: Vec<Position>,
+    /// Root moves excluded from the next searches (UCCI `banmoves`).
+    pub ban_moves: Vec<Move>,
+    pub hash_mb: usize,
+    /// The running search has no bound but `stop`.
+    searching_infinite: bool,
+}
+
+impl Session {
+    pub fn new(hash_mb: usize) -> Session {
+        let engine = Engine::new(hash_mb);
+        Session {
+            out: Out(Arc::new(std::sync::Mutex::new(io::stdout()))),
+            stop: engine.stop_handle(),
+            engine: Some(engine),
+            worker: None,
+            stop_requested: Arc::new(AtomicBool::new(false)),
+            root: Position::startpos(),
+            history: Vec::new(),
+            ban_moves: Vec::new(),
+            hash_mb,
+            searching_infinite: false,
+        }
+    }
+
+    pub fn root(&self) -> &Position {
+        &self.root
+    }
+
+    pub fn is_searching(&self) -> bool {
+        self.worker.as_ref().is_some_and(|w| !w.is_finished())
+    }
+
+    /// Asks a running search to stop (it answers with its best move).
+    pub fn stop(&mut self) {
+        if self.worker.is_some() {
+            self.stop_requested.store(true, Ordering::SeqCst);
+            self.stop.stop();
+        }
+    }
+
+    /// Waits for the search thread, if any, and takes the engine back.
+    pub fn join(&mut self) {
+        self.searching_infinite = false;
+        if let Some(worker) = self.worker.take() {
+            match worker.join() {
+                Ok(engine) => self.engine = Some(engine),
+                Err(_) => {
+                    self.out
+                        .error("the search thread failed; starting a fresh engine");
+                    self.engine = Some(Engine::new(self.hash_mb));
+                }
+            }
+        }
+    }
+
+    /// Stops any search and gives access to the idle engine.
+    pub fn engine(&mut self) -> &mut Engine {
+        self.stop();
+        self.join();
+        self.engine
+            .get_or_insert_with(|| Engine::new(self.hash_mb))
+    }
+
+    /// `position startpos|fen FEN [moves …]`; on any error the previous position is kept.
+    pub fn set_position(&mut self, args: &[&str]) -> Result<(), String> {
+        let moves_at = args.iter().position(|&a| a == "moves");
+        let (setup, moves) = match moves_at {
+            Some(i) => (&args[..i], &args[i + 1..]),
+            None => (args, &[][..]),
+        };
+        let start = match setup.first() {
+            Some(&"startpos") if setup.len() == 1 => Position::startpos(),
+            Some(&"startpos") => return Err(format!("unexpected text after startpos: {:?}", setup[1..].join(" "))),
+            Some(&"fen") if setup.len() > 1 => {
+                let fen = setup[1..].join(" ");
+                Position::from_fen(&fen).map_err(|e| format!("bad FEN {fen:?}: {e}"))?
+            }
+            Some(&"fen") => return Err("position fen needs a FEN".into()),
+            Some(other) => return Err(format!("position needs startpos or fen, got {other:?}")),
+            None => return Err("position needs startpos or fen".into()),
+        };
+        let mut parsed = Vec::with_capacity(moves.len());
+        for m in moves {
+            parsed.push(
+                m.parse::<Move>()
+                    .map_err(|e| format!("bad move {m:?}: {e}"))?,
+            );
+        }
+        let (root, history) = replay(&start, &parsed).map_err(|e| e.to_string())?;
+        self.root = root;
+        self.history = history;
+        self.ban_moves.clear();
+        Ok(())
+    }
+
+    /// Starts a search on its own thread; results are printed by that thread.
+    pub fn start_search(&mut self, limits: Limits, dialect: Arc<dyn SearchOutput>) {
+        if self.is_searching() {
+            self.out
+                .error("already searching; send stop first");
+            return;
+        }
+        self.join();
+        let mut engine = self
+            .engine
+            .take()
+            .unwrap_or_else(|| Engine::new(self.hash_mb));
+        self.stop_requested.store(false, Ordering::SeqCst);
+        self.stop.reset();
+        let root = self.root.clone();
+        let history = self.history.clone();
+        let out = self.out.clone();
+        let stop_requested = Arc::clone(&self.stop_requested);
+        let infinite = limits.infinite;
+        self.searching_infinite = infinite;
+        let spawned = std::thread::Builder::new()
+            .name("search".into())
+            .spawn(move || {
+                let result = engine.search(&root, &history, &limits, |info| {
+                    out.line(&dialect.info(info));
+                });
+                // UCI: an infinite search answers only after `stop`.
+                while infinite && !stop_requested.load(Ordering::SeqCst) {
+                    std::thread::sleep(Duration::from_millis(2));
+                }
+                out.line(&dialect.bestmove(&result));
+                engine
+            });
+        match spawned {
+            Ok(handle) => self.worker = Some(handle),
+            Err(e) => self.out.error(&format!("cannot start the search thread: {e}")),
+        }
+    }
+}
+
+/// The output half of a dialect, shared with the search thread.
+pub trait SearchOutput: Send + Sync {
+    fn info(&self, info: &SearchInfo) -> String;
+    fn bestmove(&self, result: &SearchResult) -> String;
+}
+
+/// Reads one line of at most `MAX_LINE` bytes. `Ok(None)` at end of input;
+/// `Ok(Some(Err(len)))` for an over-long line (already skipped).
+fn read_line_capped(input: &mut impl BufRead) -> io::Result<Option<Result<String, usize>>> {
+    let mut buf = Vec::new();
+    let mut len = 0usize;
+    loop {
+        let chunk = input.fill_buf()?;
+        if chunk.is_empty() {
+            return Ok(if len == 0 {
+                None
+            } else if len > MAX_LINE {
+                Some(Err(len))
+            } else {
+                Some(Ok(String::from_utf8_lossy(&buf).into_owned()))
+            });
+        }
+        let (take, done) = match chunk.iter().position(|&b| b == b'\n') {
+            Some(i) => (i + 1, true),
+            None => (chunk.len(), false),
+        };
+        if len + take <= MAX_LINE + 1 {
+            buf.extend_from_slice(&chunk[..take]);
+        }
+        len += take;
+        input.consume(take);
+        if done {
+            return Ok(Some(if len > MAX_LINE + 1 {
+                Err(len)
+            } else {
+                Ok(String::from_utf8_lossy(&buf).into_owned())
+            }));
+        }
+    }
+}
+
+/// The input loop shared by both protocols.
+pub fn run_loop<D: Dialect>(mut dialect: D, output: Arc<dyn SearchOutput>, hash_mb: usize) -> Result<()> {
+    let mut session = Session::new(hash_mb);
+    let stdin = io::stdin();
+    let mut input = stdin.lock();
+    loop {
+        let line = match read_line_capped(&mut input)? {
+            None => break,
+            Some(Err(len)) => {
+                session
+                    .out
+                    .error(&format!("line of {len} bytes is longer than {MAX_LINE}; ignored"));
+                continue;
+            }
+            Some(Ok(line)) => line,
+        };
+        let tokens: Vec<&str> = line.split_whitespace().collect();
+        let Some((&cmd, args)) = tokens.split_first() else {
+            continue;
+        };
+        match cmd {
+            "isready" => session.out.line("readyok"),
+            "stop" => session.stop(),
+            "position" => {
+                if let Err(e) = session.set_position(args) {
+                    session.out.error(&format!("{e}; position unchanged"));
+                }
+            }
+            "go" => match dialect.parse_go(&session, args) {
+                Ok(mut limits) => {
+                    limits.ban_moves.extend(session.ban_moves.iter().copied());
+                    session.start_search(limits, Arc::clone(&output));
+                }
+                Err(e) => session.out.error(&e),
+            },
+            _ => match dialect.command(&mut session, cmd, args) {
+                Handled::Yes => {}
+                Handled::Quit => {
+                    session.stop();
+                    session.join();
+                    return Ok(());
+                }
+                Handled::No => session.out.error(&format!("unknown command {:?}", truncate(cmd))),
+            },
+        }
+    }
+    // End of input: a bounded search finishes and answers; an infinite one is stopped.
+    if session.searching_infinite {
+        session.stop();
+    }
+    session.join();
+    Ok(())
+}
+
+/// Parses a non-negative integer argument of `go`/`setoption`.
+pub fn number<T: std::str::FromStr>(name: &str, value: Option<&&str>) -> Result<T, String> {
+    let v = value.ok_or_else(|| format!("{name} needs a value"))?;
+    v.parse::<T>()
+        .map_err(|_| format!("{name} needs a non-negative integer, got {:?}", truncate(v)))
+}
+
+/// Shortens echoed garbage.
+pub fn truncate(s: &str) -> String {
+    if s.chars().count() > 40 {
+        let head: String = s.chars().take(40).collect();
+        format!("{head}…")
+    } else {
+        s.to_string()
+    }
+}
+
+/// The moves of a PV as ICCS text.
+pub fn pv_text(pv: &[Move]) -> String {
+    let moves: Vec<String> = pv.iter().map(|m| m.to_string()).collect();
+    moves.join(" ")
+}

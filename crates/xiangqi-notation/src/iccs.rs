@@ -1,0 +1,63 @@
+//! ICCS coordinates (N-ICCS): `h2e2`; also `h2-e2` and `H2-E2` on input.
+//!
+//! ```
+//! use xiangqi_core::Position;
+//! use xiangqi_notation::{parse, Notation};
+//!
+//! let pos = Position::startpos();
+//! assert_eq!(parse(&pos, "H2-E2", Notation::Iccs).unwrap().to_string(), "h2e2");
+//! ```
+
+use xiangqi_core::Move;
+
+use crate::error::{ParseMoveError, SyntaxErrorKind};
+use crate::Notation;
+
+/// Reads coordinates, pointing at the first offending character on error.
+pub(crate) fn read(text: &str) -> Result<Move, ParseMoveError> {
+    let t = text.trim();
+    let lead = text[..text.len() - text.trim_start().len()].chars().count();
+    let err = |i: usize, kind| ParseMoveError::new(Some(Notation::Iccs), text, lead + i + 1, kind);
+    if t.is_empty() {
+        return Err(err(0, SyntaxErrorKind::Empty));
+    }
+    let mut b = [' '; 6];
+    let mut len = 0;
+    for c in t.chars().take(6) {
+        b[len] = c;
+        len += 1;
+    }
+    let b = &b[..len];
+    let dash = usize::from(b.get(2) == Some(&'-'));
+    let checks: [(usize, fn(char) -> bool); 4] = [
+        (0, |c| matches!(c.to_ascii_lowercase(), 'a'..='i')),
+        (1, |c| c.is_ascii_digit()),
+        (2, |c| matches!(c.to_ascii_lowercase(), 'a'..='i')),
+        (3, |c| c.is_ascii_digit()),
+    ];
+    for (i, ok) in checks {
+        let at = if i >= 2 { i + dash } else { i };
+        match b.get(at) {
+            Some(&c) if ok(c) => {}
+            Some(_) => return Err(err(at, SyntaxErrorKind::ExpectedFile)),
+            None => return Err(err(at, SyntaxErrorKind::ExpectedFile)),
+        }
+    }
+    if b.len() > 4 + dash {
+        return Err(err(4 + dash, SyntaxErrorKind::TrailingText));
+    }
+    // The shape is right; the core parser owns the conversion (and rejects a null move).
+    t.parse::<Move>()
+        .map_err(|_| err(2 + dash, SyntaxErrorKind::ExpectedFile))
+}
+
+/// Whether `text` has the shape of ICCS coordinates.
+pub(crate) fn looks_like(text: &str) -> bool {
+    let b = text.trim().as_bytes();
+    let sq = |f: u8, r: u8| matches!(f.to_ascii_lowercase(), b'a'..=b'i') && r.is_ascii_digit();
+    match b.len() {
+        4 => sq(b[0], b[1]) && sq(b[2], b[3]),
+        5 => sq(b[0], b[1]) && b[2] == b'-' && sq(b[3], b[4]),
+        _ => false,
+    }
+}

@@ -1,0 +1,796 @@
+//! The streaming PGN reader: one game (or one error) at a time, in memory
+//! bounded by [`Limits`] whatever the size of the file.
+
+use std::io::{self, BufRead};
+
+use xiangqi_core::{FenError, Move, Position, Undo};
+
+use super::game::{Game, GameResult, Line, Node};
+use super::text::{decode_line, TextEncoding};
+use crate::{parse_text, MoveTextError, Notation, ParseMoveError, WxfConvention};
+
+/// Resource limits of the reader. A game that exceeds one is reported as an
+/// error and skipped; reading goes on with the next game.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Longest line in bytes (default 256 KiB). Longer lines are an error.
+    pub max_line_len: usize,
+    /// Longest comment in bytes (default 64 KiB).
+    pub max_comment_len: usize,
+    /// Deepest nesting of variations (default 32).
+    pub max_variation_depth: usize,
+    /// Most moves in one game, variations included (default 10 000).
+    pub max_moves_per_game: usize,
+    /// Most tag pairs in one game (default 1 000).
+    pub max_tags_per_game: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            max_line_len: 256 * 1024,
+            max_comment_len: 64 * 1024,
+            max_variation_depth: 32,
+            max_moves_per_game: 10_000,
+            max_tags_per_game: 1_000,
+        }
+    }
+}
+
+/// Options of the reader.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct ReaderOptions {
+    /// Resource limits.
+    pub limits: Limits,
+    /// How WXF `11`/`33` are read when the file does not say
+    /// (`[WXFStyle "fsf"]`, which our writer adds for that style).
+    pub wxf_convention: WxfConvention,
+}
+
+/// What went wrong in a game.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum PgnErrorKind {
+    /// Reading the input failed (the reader stops).
+    #[error("read error: {0}")]
+    Io(String),
+    /// The input is UTF-16, which the reader does not decode.
+    #[error("UTF-16 input is not supported: convert it to UTF-8")]
+    Utf16,
+    /// A line is longer than [`Limits::max_line_len`].
+    #[error("line longer than {0} bytes")]
+    LineTooLong(usize),
+    /// A comment is longer than [`Limits::max_comment_len`].
+    #[error("comment longer than {0} bytes")]
+    CommentTooLong(usize),
+    /// A `{` comment is not closed (before the end of the file or the next game's tags).
+    #[error("comment opened at line {0} is not closed")]
+    UnterminatedComment(usize),
+    /// Variations nest deeper than [`Limits::max_variation_depth`].
+    #[error("variations nested deeper than {0}")]
+    VariationTooDeep(usize),
+    /// More moves than [`Limits::max_moves_per_game`].
+    #[error("more than {0} moves in one game")]
+    TooManyMoves(usize),
+    /// More tags than [`Limits::max_tags_per_game`].
+    #[error("more than {0} tags in one game")]
+    TooManyTags(usize),
+    /// A tag pair that is not `[Name "value"]`.
+    #[error("malformed tag pair: {0}")]
+    BadTag(&'static str),
+    /// The `FEN` tag is invalid.
+    #[error("invalid FEN tag: {0}")]
+    BadFen(FenError),
+    /// `(` before any move of the line.
+    #[error("a variation must follow a move")]
+    VariationWithoutMove,
+    /// `)` without `(`.
+    #[error("')' without '('")]
+    UnmatchedClose,
+    /// The game ended inside a variation.
+    #[error("variation opened at line {0} is not closed")]
+    UnterminatedVariation(usize),
+    /// A NAG before any move or not `$0`-`$255`.
+    #[error("bad annotation {0:?}")]
+    BadNag(String),
+    /// A move text that is not a legal move here.
+    #[error("move {ply_name}: {error}")]
+    Move {
+        /// Move number and side, e.g. `12.` or `12...`.
+        ply_name: String,
+        /// Why.
+        error: MoveTextError,
+    },
+}
+
+/// An error in one game of a PGN file.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("game {game}, line {line}, column {column}: {kind}")]
+pub struct PgnError {
+    /// 1-based index of the game in the file (broken games count).
+    pub game: usize,
+    /// 1-based line number.
+    pub line: usize,
+    /// 1-based character column.
+    pub column: usize,
+    /// What is wrong.
+    pub kind: PgnErrorKind,
+}
+
+/// Reads the games of a PGN source one at a time (an [`Iterator`] of
+/// `Result<Game, PgnError>`).
+///
+/// ```
+/// use xiangqi_notation::pgn::{GameResult, Reader};
+///
+/// let pgn = "[Red \"A\"]\n[Black \"B\"]\n\n1. 炮二平五 马8进7 {a comment} 2. 马二进三 (2. 兵七进一) 车9平8 1-0\n";
+/// let mut games = Reader::new(pgn.as_bytes());
+/// let game = games.next().unwrap().unwrap();
+/// assert_eq!(game.plies(), 4);
+/// assert_eq!(game.mainline.moves[1].comments, ["a comment"]);
+/// assert_eq!(game.mainline.moves[2].variations.len(), 1);
+/// assert_eq!(game.result, Some(GameResult::RedWins));
+/// assert!(games.next().is_none());
+/// ```
+pub struct Reader<R> {
+    src: R,
+    options: ReaderOptions,
+    buf: Vec<u8>,
+    line_no: usize,
+    bytes_read: u64,
+    at_start: bool,
+    encoding: Option<TextEncoding>,
+    /// A line (or its rest) still to be processed: (line number, text, byte offset).
+    pending: Option<(usize, String, usize)>,
+    games: usize,
+    builder: Option<Builder>,
+    /// After an error: skip lines up to the next game's tags.
+    skipping: Option<bool>,
+    finished: bool,
+}
+
+impl<R: BufRead> Reader<R> {
+    /// A reader with default options.
+    pub fn new(src: R) -> Reader<R> {
+        Reader::with_options(src, ReaderOptions::default())
+    }
+
+    /// A reader with `options`.
+    pub fn with_options(src: R, options: ReaderOptions) -> Reader<R> {
+        Reader {
+            src,
+            options,
+            buf: Vec::with_capacity(256),
+            line_no: 0,
+            bytes_read: 0,
+            at_start: true,
+            encoding: None,
+            pending: None,
+            games: 0,
+            builder: None,
+            skipping: None,
+            finished: false,
+        }
+    }
+
+    /// Bytes consumed so far (for progress reports).
+    pub fn bytes_read(&self) -> u64 {
+        self.bytes_read
+    }
+
+    /// The encoding of the non-ASCII text seen so far, if any.
+    pub fn encoding(&self) -> Option<TextEncoding> {
+        self.encoding
+    }
+
+    /// Reads one line into `self.buf` (without the line end), at most
+    /// `max_line_len` bytes kept; returns `Ok(None)` at the end, `Ok(Some(false))`
+    /// for a line that was too long (its rest is consumed).
+    fn read_line(&mut self) -> io::Result<Option<bool>> {
+        self.buf.clear();
+        let max = self.options.limits.max_line_len;
+        let mut too_long = false;
+        let mut any = false;
+        loop {
+            let chunk = match self.src.fill_buf() {
+                Ok(c) => c,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            };
+            if chunk.is_empty() {
+                break;
+            }
+            any = true;
+            let (take, done) = match chunk.iter().position(|&b| b == b'\n') {
+                Some(i) => (i + 1, true),
+                None => (chunk.len(), false),
+            };
+            let room = max.saturating_sub(self.buf.len());
+            if take > room + 1 {
+                too_long = true;
+            }
+            if !too_long {
+                self.buf.extend_from_slice(&chunk[..take]);
+            }
+            self.src.consume(take);
+            self.bytes_read += take as u64;
+            if done {
+                break;
+            }
+        }
+        if !any {
+            return Ok(None);
+        }
+        self.line_no += 1;
+        if self.buf.last() == Some(&b'\n') {
+            self.buf.pop();
+        }
+        if self.buf.last() == Some(&b'\r') {
+            self.buf.pop();
+        }
+        if self.buf.len() > max {
+            too_long = true;
+        }
+        Ok(Some(!too_long))
+    }
+
+    fn error(&mut self, line: usize, column: usize, kind: PgnErrorKind) -> PgnError {
+        self.builder = None;
+        PgnError { game: self.games, line, column, kind }
+    }
+
+    /// The next line as text, with the number it has in the file.
+    fn next_line(&mut self) -> Option<Result<(usize, String, usize), PgnError>> {
+        if let Some(p) = self.pending.take() {
+            return Some(Ok(p));
+        }
+        match self.read_line() {
+            Err(e) => {
+                self.finished = true;
+                self.games += 1;
+                let line = self.line_no + 1;
+                Some(Err(self.error(line, 1, PgnErrorKind::Io(e.to_string()))))
+            }
+            Ok(None) => None,
+            Ok(Some(ok)) => {
+                let mut bytes: &[u8] = &self.buf;
+                if self.at_start {
+                    self.at_start = false;
+                    if bytes.starts_with(&[0xEF, 0xBB, 0xBF]) {
+                        self.encoding = Some(TextEncoding::Utf8);
+                    } else if bytes.starts_with(&[0x84, 0x31, 0x95, 0x33]) {
+                        bytes = &bytes[4..];
+                        self.encoding = Some(TextEncoding::Gb18030);
+                    } else if bytes.starts_with(&[0xFF, 0xFE]) || bytes.starts_with(&[0xFE, 0xFF]) {
+                        self.finished = true;
+                        self.games += 1;
+                        return Some(Err(self.error(1, 1, PgnErrorKind::Utf16)));
+                    }
+                }
+                let (text, enc) = decode_line(bytes);
+                if let Some(enc) = enc {
+                    self.encoding = Some(enc);
+                }
+                if !ok {
+                    let limit = self.options.limits.max_line_len;
+                    let line = self.line_no;
+                    // The line is lost; report it in the current (or a new) game.
+                    if self.builder.is_none() {
+                        self.games += 1;
+                    }
+                    self.skipping = Some(false);
+                    return Some(Err(self.error(line, 1, PgnErrorKind::LineTooLong(limit))));
+                }
+                Some(Ok((self.line_no, text, 0)))
+            }
+        }
+    }
+}
+
+impl<R: BufRead> Iterator for Reader<R> {
+    type Item = Result<Game, PgnError>;
+
+    fn next(&mut self) -> Option<Result<Game, PgnError>> {
+        if self.finished {
+            return None;
+        }
+        loop {
+            let (line_no, text, offset) = match self.next_line() {
+                None => {
+                    self.finished = true;
+                    let builder = self.builder.take()?;
+                    return Some(builder.finish_at_end(self.line_no));
+                }
+                Some(Err(e)) => return Some(Err(e)),
+                Some(Ok(l)) => l,
+            };
+            let trimmed = text.trim_start();
+            let is_tag_line = trimmed.starts_with('[');
+            if let Some(prev_was_tag) = self.skipping {
+                // Skip to a tag line that follows a blank or move-text line: the next game.
+                if is_tag_line && !prev_was_tag {
+                    self.skipping = None;
+                } else {
+                    let blank = trimmed.is_empty();
+                    self.skipping = Some(is_tag_line && !blank);
+                    continue;
+                }
+            }
+            if self.builder.as_ref().is_some_and(|b| is_tag_line && b.has_moves() && b.comment.is_none()) {
+                // A tag line after move text: the previous game had no result.
+                self.pending = Some((line_no, text, offset));
+                let builder = self.builder.take().expect("checked");
+                return Some(builder.finish(None));
+            }
+            if self.builder.is_none() {
+                if trimmed.is_empty() {
+                    continue;
+                }
+                self.games += 1;
+                self.builder = Some(Builder::new(self.options, self.games));
+            }
+            let builder = self.builder.as_mut().expect("created above");
+            match builder.feed(line_no, &text, offset) {
+                Ok(Fed::More) => {}
+                Ok(Fed::Done(game, rest)) => {
+                    self.builder = None;
+                    if let Some(rest) = rest {
+                        self.pending = Some((line_no, text, rest));
+                    }
+                    return Some(Ok(game));
+                }
+                Err(Failure::Error(e)) => {
+                    self.builder = None;
+                    self.skipping = Some(is_tag_line);
+                    return Some(Err(e));
+                }
+                Err(Failure::RestartAt(e)) => {
+                    // An unclosed comment ran into the next game's tags: keep that line.
+                    self.builder = None;
+                    self.pending = Some((line_no, text, offset));
+                    return Some(Err(e));
+                }
+            }
+        }
+    }
+}
+
+enum Fed {
+    More,
+    /// The game ended at a result token; the rest of the line starts at this offset.
+    Done(Game, Option<usize>),
+}
+
+enum Failure {
+    Error(PgnError),
+    RestartAt(PgnError),
+}
+
+struct Frame {
+    line: Line,
+    pos: Position,
+    last: Option<(Move, Undo)>,
+    opened_at: usize,
+}
+
+/// One game being read.
+struct Builder {
+    options: ReaderOptions,
+    game: usize,
+    tags: Vec<(String, String)>,
+    notation: Option<Notation>,
+    convention: WxfConvention,
+    stack: Vec<Frame>,
+    moves: usize,
+    /// Inside a `{` comment: its text so far and the line it started on.
+    comment: Option<(String, usize)>,
+    /// Comments before the move text starts (e.g. between tags).
+    early_comments: Vec<String>,
+}
+
+fn is_tag_start(s: &str) -> bool {
+    let mut chars = s.trim_start().chars();
+    chars.next() == Some('[') && chars.next().is_some_and(|c| c.is_ascii_alphabetic())
+}
+
+fn column(text: &str, byte: usize) -> usize {
+    text[..byte.min(text.len())].chars().count() + 1
+}
+
+/// A column, counted in characters only when an error needs it.
+#[derive(Copy, Clone)]
+enum Col<'a> {
+    /// At this byte offset of the line.
+    At(&'a str, usize),
+    /// Already known.
+    Known(usize),
+}
+
+impl Col<'_> {
+    fn get(self) -> usize {
+        match self {
+            Col::At(text, byte) => column(text, byte),
+            Col::Known(c) => c,
+        }
+    }
+}
+
+const SPECIAL: &[char] = &['{', '}', '(', ')', ';', '$', '['];
+
+impl Builder {
+    fn new(options: ReaderOptions, game: usize) -> Builder {
+        Builder {
+            options,
+            game,
+            tags: Vec::new(),
+            notation: None,
+            convention: options.wxf_convention,
+            stack: Vec::new(),
+            moves: 0,
+            comment: None,
+            early_comments: Vec::new(),
+        }
+    }
+
+    fn has_moves(&self) -> bool {
+        self.moves > 0
+    }
+
+    fn err(&self, line: usize, column: Col<'_>, kind: PgnErrorKind) -> Failure {
+        Failure::Error(PgnError { game: self.game, line, column: column.get(), kind })
+    }
+
+    fn finish(mut self, result: Option<GameResult>) -> Result<Game, PgnError> {
+        if self.stack.len() > 1 {
+            let opened = self.stack.last().expect("nonempty").opened_at;
+            let line = opened;
+            return Err(PgnError { game: self.game, line, column: 1, kind: PgnErrorKind::UnterminatedVariation(opened) });
+        }
+        let mut mainline = match self.stack.pop() {
+            Some(frame) => frame.line,
+            None => Line::default(),
+        };
+        if !self.early_comments.is_empty() {
+            let mut c = std::mem::take(&mut self.early_comments);
+            c.append(&mut mainline.comments);
+            mainline.comments = c;
+        }
+        Ok(Game {
+            tags: self.tags,
+            notation: self.notation.unwrap_or(Notation::Iccs),
+            mainline,
+            result,
+        })
+    }
+
+    fn finish_at_end(self, last_line: usize) -> Result<Game, PgnError> {
+        if let Some((_, start)) = self.comment {
+            return Err(PgnError { game: self.game, line: last_line, column: 1, kind: PgnErrorKind::UnterminatedComment(start) });
+        }
+        self.finish(None)
+    }
+
+    fn push_comment(&mut self, text: String) {
+        match self.stack.last_mut() {
+            None => self.early_comments.push(text),
+            Some(frame) => match frame.line.moves.last_mut() {
+                Some(node) => node.comments.push(text),
+                None => frame.line.comments.push(text),
+            },
+        }
+    }
+
+    /// Sets up the main line when the move text starts.
+    fn start_moves(&mut self, line: usize, col: Col<'_>) -> Result<(), Failure> {
+        if !self.stack.is_empty() {
+            return Ok(());
+        }
+        let pos = match self.tags.iter().find(|(k, _)| k == "FEN") {
+            Some((_, fen)) if !fen.trim().is_empty() => {
+                Position::from_fen(fen).map_err(|e| self.err(line, col, PgnErrorKind::BadFen(e)))?
+            }
+            _ => Position::startpos(),
+        };
+        self.stack.push(Frame { line: Line::default(), pos, last: None, opened_at: line });
+        Ok(())
+    }
+
+    fn feed(&mut self, line_no: usize, text: &str, offset: usize) -> Result<Fed, Failure> {
+        let limits = self.options.limits;
+        let mut i = offset;
+        let bytes = text.as_bytes();
+        // Continue a `{` comment from an earlier line.
+        if let Some((mut body, start)) = self.comment.take() {
+            if is_tag_start(text) && !text.contains('}') {
+                return Err(Failure::RestartAt(PgnError {
+                    game: self.game,
+                    line: start,
+                    column: 1,
+                    kind: PgnErrorKind::UnterminatedComment(start),
+                }));
+            }
+            match text[i..].find('}') {
+                Some(end) => {
+                    body.push('\n');
+                    body.push_str(&text[i..i + end]);
+                    i += end + 1;
+                    if body.len() > limits.max_comment_len {
+                        return Err(self.err(start, Col::Known(1), PgnErrorKind::CommentTooLong(limits.max_comment_len)));
+                    }
+                    self.push_comment(body.trim().to_owned());
+                }
+                None => {
+                    body.push('\n');
+                    body.push_str(&text[i..]);
+                    if body.len() > limits.max_comment_len {
+                        return Err(self.err(start, Col::Known(1), PgnErrorKind::CommentTooLong(limits.max_comment_len)));
+                    }
+                    self.comment = Some((body, start));
+                    return Ok(Fed::More);
+                }
+            }
+        }
+        if text[i..].starts_with('%') && i == 0 {
+            return Ok(Fed::More); // escape line
+        }
+        while i < bytes.len() {
+            let c = text[i..].chars().next().expect("in bounds");
+            if c.is_whitespace() {
+                i += c.len_utf8();
+                continue;
+            }
+            let col = Col::At(text, i);
+            match c {
+                '[' => {
+                    if self.has_moves() || self.stack.len() > 1 {
+                        return Err(self.err(line_no, col, PgnErrorKind::BadTag("tag pair inside the move text")));
+                    }
+                    i = self.read_tag(text, i, line_no)?;
+                }
+                '{' => {
+                    let body_start = i + 1;
+                    match text[body_start..].find('}') {
+                        Some(end) => {
+                            if end > limits.max_comment_len {
+                                return Err(self.err(line_no, col, PgnErrorKind::CommentTooLong(limits.max_comment_len)));
+                            }
+                            self.push_comment(text[body_start..body_start + end].trim().to_owned());
+                            i = body_start + end + 1;
+                        }
+                        None => {
+                            let body = text[body_start..].to_owned();
+                            if body.len() > limits.max_comment_len {
+                                return Err(self.err(line_no, col, PgnErrorKind::CommentTooLong(limits.max_comment_len)));
+                            }
+                            self.comment = Some((body, line_no));
+                            return Ok(Fed::More);
+                        }
+                    }
+                }
+                ';' => {
+                    let body = text[i + 1..].trim();
+                    if body.len() > limits.max_comment_len {
+                        return Err(self.err(line_no, col, PgnErrorKind::CommentTooLong(limits.max_comment_len)));
+                    }
+                    self.push_comment(body.to_owned());
+                    return Ok(Fed::More);
+                }
+                '(' => {
+                    self.start_moves(line_no, col)?;
+                    if self.stack.len() > limits.max_variation_depth {
+                        return Err(self.err(line_no, col, PgnErrorKind::VariationTooDeep(limits.max_variation_depth)));
+                    }
+                    let parent = self.stack.last().expect("started");
+                    let Some((mv, undo)) = parent.last else {
+                        return Err(self.err(line_no, col, PgnErrorKind::VariationWithoutMove));
+                    };
+                    let mut pos = parent.pos.clone();
+                    pos.unmake_move(mv, undo);
+                    self.stack.push(Frame { line: Line::default(), pos, last: None, opened_at: line_no });
+                    i += 1;
+                }
+                ')' => {
+                    if self.stack.len() < 2 {
+                        return Err(self.err(line_no, col, PgnErrorKind::UnmatchedClose));
+                    }
+                    let child = self.stack.pop().expect("checked");
+                    let parent = self.stack.last_mut().expect("checked");
+                    parent.line.moves.last_mut().expect("a variation follows a move").variations.push(child.line);
+                    i += 1;
+                }
+                '$' => {
+                    let end = text[i + 1..].find(|c: char| !c.is_ascii_digit()).map_or(text.len(), |e| i + 1 + e);
+                    let nag = text[i + 1..end].parse::<u8>().ok();
+                    let node = self.stack.last_mut().and_then(|f| f.line.moves.last_mut());
+                    match (nag, node) {
+                        (Some(n), Some(node)) => node.nags.push(n),
+                        _ => return Err(self.err(line_no, col, PgnErrorKind::BadNag(text[i..end].to_owned()))),
+                    }
+                    i = end;
+                }
+                '}' => return Err(self.err(line_no, col, PgnErrorKind::BadNag("}".into()))),
+                _ => {
+                    let end = text[i..].find(|c: char| c.is_whitespace() || SPECIAL.contains(&c)).map_or(text.len(), |e| i + e);
+                    let word = &text[i..end];
+                    if let Ok(result) = word.parse::<GameResult>() {
+                        if self.stack.len() > 1 {
+                            let opened = self.stack.last().expect("nonempty").opened_at;
+                            return Err(self.err(line_no, col, PgnErrorKind::UnterminatedVariation(opened)));
+                        }
+                        let rest = text[end..].trim_start();
+                        let rest_at = (!rest.is_empty()).then(|| text.len() - rest.len());
+                        let builder = std::mem::replace(self, Builder::new(self.options, self.game));
+                        return builder.finish(Some(result)).map(|g| Fed::Done(g, rest_at)).map_err(Failure::Error);
+                    }
+                    i = self.read_word(text, i, end, line_no)?;
+                }
+            }
+        }
+        Ok(Fed::More)
+    }
+
+    /// Reads `[Name "value"]` starting at `i`; returns the offset after it.
+    fn read_tag(&mut self, text: &str, i: usize, line_no: usize) -> Result<usize, Failure> {
+        let col = Col::At(text, i);
+        let bad = |this: &Self, what| this.err(line_no, col, PgnErrorKind::BadTag(what));
+        let rest = &text[i + 1..];
+        let name_len = rest.find(|c: char| !(c.is_alphanumeric() || c == '_')).unwrap_or(rest.len());
+        if name_len == 0 {
+            return Err(bad(self, "expected a tag name after '['"));
+        }
+        let name = &rest[..name_len];
+        let after = rest[name_len..].trim_start();
+        let Some(value_text) = after.strip_prefix('"') else {
+            return Err(bad(self, "expected a quoted value"));
+        };
+        let mut value = String::new();
+        let mut chars = value_text.char_indices();
+        let mut close = None;
+        while let Some((j, c)) = chars.next() {
+            match c {
+                '\\' => match chars.next() {
+                    Some((_, e)) => value.push(e),
+                    None => break,
+                },
+                '"' => {
+                    close = Some(j);
+                    break;
+                }
+                _ => value.push(c),
+            }
+        }
+        let Some(close) = close else {
+            return Err(bad(self, "the value is not closed with '\"'"));
+        };
+        let tail = value_text[close + 1..].trim_start();
+        let Some(tail) = tail.strip_prefix(']') else {
+            return Err(bad(self, "expected ']'"));
+        };
+        if self.tags.len() >= self.options.limits.max_tags_per_game {
+            return Err(self.err(line_no, col, PgnErrorKind::TooManyTags(self.options.limits.max_tags_per_game)));
+        }
+        match name {
+            "Format" => self.notation = value.parse().ok(),
+            "WXFStyle" if value.eq_ignore_ascii_case("fsf") => self.convention = WxfConvention::Fsf,
+            "WXFStyle" if value.eq_ignore_ascii_case("official") => self.convention = WxfConvention::Official,
+            _ => self.tags.push((name.to_owned(), value)),
+        }
+        Ok(text.len() - tail.len())
+    }
+
+    /// Reads a move number, a move (with `!`/`?` suffixes) or a multi-word
+    /// Vietnamese move starting at `i` (first word ends at `end`).
+    fn read_word(&mut self, text: &str, i: usize, end: usize, line_no: usize) -> Result<usize, Failure> {
+        let col = Col::At(text, i);
+        let word = &text[i..end];
+        // Move numbers: "12." "12..." and "1.h2e2" (but "13.4" is a WXF move).
+        let digits = word.find(|c: char| !c.is_ascii_digit()).unwrap_or(word.len());
+        if digits > 0 {
+            let dots = word[digits..].find(|c| c != '.' && c != '。').map_or(word.len() - digits, |d| d);
+            let rest = &word[digits + dots..];
+            if dots > 0 && (rest.is_empty() || rest.chars().count() >= 2) {
+                return Ok(i + digits + dots);
+            }
+            if dots == 0 && rest.is_empty() {
+                return Ok(end); // a bare number: treat as a move number
+            }
+        }
+        self.start_moves(line_no, col)?;
+        // Annotation suffixes.
+        let core = word.trim_end_matches(['!', '?']);
+        let suffix = &word[core.len()..];
+        let nag = match suffix {
+            "" => None,
+            "!" => Some(1),
+            "?" => Some(2),
+            "!!" => Some(3),
+            "??" => Some(4),
+            "!?" => Some(5),
+            "?!" => Some(6),
+            _ => return Err(self.err(line_no, Col::At(text, i + core.len()), PgnErrorKind::BadNag(suffix.into()))),
+        };
+        let (mv, consumed_to) = self.resolve_move(text, core, end, line_no, col)?;
+        if self.moves >= self.options.limits.max_moves_per_game {
+            return Err(self.err(line_no, col, PgnErrorKind::TooManyMoves(self.options.limits.max_moves_per_game)));
+        }
+        self.moves += 1;
+        let frame = self.stack.last_mut().expect("started");
+        let undo = frame.pos.make_move(mv);
+        frame.last = Some((mv, undo));
+        let mut node = Node::new(mv);
+        node.nags.extend(nag);
+        frame.line.moves.push(node);
+        Ok(consumed_to)
+    }
+
+    fn ply_name(&self) -> String {
+        let pos = &self.stack.last().expect("started").pos;
+        match pos.side_to_move() {
+            xiangqi_core::Color::Red => format!("{}.", pos.fullmove_number()),
+            xiangqi_core::Color::Black => format!("{}...", pos.fullmove_number()),
+        }
+    }
+
+    fn resolve_move(
+        &mut self,
+        text: &str,
+        core: &str,
+        end: usize,
+        line_no: usize,
+        col: Col<'_>,
+    ) -> Result<(Move, usize), Failure> {
+        let notation = match self.notation {
+            Some(n) => n,
+            None => match crate::detect(core) {
+                Some(n) => *self.notation.insert(n),
+                None => {
+                    let e = ParseMoveError::new(None, core, 1, crate::SyntaxErrorKind::Unrecognised);
+                    return Err(self.move_err(line_no, col, e.into()));
+                }
+            },
+        };
+        let mut parsed = parse_text(core, Some(notation), self.convention);
+        let mut consumed_to = end;
+        let mut whole = std::borrow::Cow::Borrowed(core);
+        if parsed.is_err() {
+            // A Vietnamese move spans several words: "Pháo 2 bình 5".
+            if notation == Notation::Vietnamese || crate::detect(core) == Some(Notation::Vietnamese) {
+                let mut j = end;
+                for _ in 0..3 {
+                    let rest = &text[j..];
+                    let start = j + (rest.len() - rest.trim_start().len());
+                    let stop = text[start..].find(|c: char| c.is_whitespace() || SPECIAL.contains(&c)).map_or(text.len(), |e| start + e);
+                    if stop == start {
+                        break;
+                    }
+                    let w = whole.to_mut();
+                    w.push(' ');
+                    w.push_str(&text[start..stop]);
+                    j = stop;
+                    let attempt = parse_text(&whole, Some(Notation::Vietnamese), self.convention);
+                    if attempt.is_ok() {
+                        parsed = attempt;
+                        consumed_to = j;
+                        break;
+                    }
+                }
+            }
+        }
+        if parsed.is_err() {
+            // Tolerate a move in another notation than the game's.
+            if let Ok(other) = parse_text(core, None, self.convention) {
+                parsed = Ok(other);
+                whole = std::borrow::Cow::Borrowed(core);
+                consumed_to = end;
+            }
+        }
+        let mt = parsed.map_err(|e| self.move_err(line_no, col, e.into()))?;
+        let pos = &self.stack.last().expect("started").pos;
+        let mv = mt.resolve(pos, &whole).map_err(|e| self.move_err(line_no, col, e))?;
+        Ok((mv, consumed_to))
+    }
+
+    fn move_err(&self, line: usize, column: Col<'_>, error: MoveTextError) -> Failure {
+        self.err(line, column, PgnErrorKind::Move { ply_name: self.ply_name(), error })
+    }
+}

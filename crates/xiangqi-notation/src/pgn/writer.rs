@@ -1,0 +1,165 @@
+//! Writing games as PGN in any notation.
+
+use std::io;
+
+use xiangqi_core::{Color, Position};
+
+use super::game::{Game, GameResult, Line, ReplayError};
+use crate::{format_into, MoveTextError, Notation, Style, WxfConvention};
+
+/// How to write a game.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct WriteOptions {
+    /// Notation of the moves; written as the `[Format]` tag.
+    pub notation: Notation,
+    /// Style of each notation.
+    pub style: Style,
+    /// Wrap move text after this many characters (0: one line).
+    pub line_width: usize,
+}
+
+impl WriteOptions {
+    /// Default style, lines of 80 characters.
+    pub fn new(notation: Notation) -> WriteOptions {
+        WriteOptions { notation, style: Style::default(), line_width: 80 }
+    }
+}
+
+/// Why a game cannot be written.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum WriteError {
+    /// The output failed.
+    #[error("write error: {0}")]
+    Io(#[from] io::Error),
+    /// The moves cannot be replayed from the start position.
+    #[error("cannot write the game: {0}")]
+    Replay(#[from] ReplayError),
+    /// A move is illegal where it stands.
+    #[error("cannot write the game: {0}")]
+    Move(#[from] MoveTextError),
+    /// A comment holds both `}` and a line break, which PGN cannot express.
+    #[error("comment {0:?} contains both '}}' and a line break: PGN cannot hold it")]
+    Comment(String),
+}
+
+/// The game as PGN text (ending with a blank line).
+pub fn write_game(game: &Game, options: &WriteOptions) -> Result<String, WriteError> {
+    let mut out = String::new();
+    write_text(game, options, &mut out)?;
+    Ok(out)
+}
+
+/// Writes the game as PGN (UTF-8) to `out`.
+pub fn write_game_to<W: io::Write>(out: &mut W, game: &Game, options: &WriteOptions) -> Result<(), WriteError> {
+    let text = write_game(game, options)?;
+    out.write_all(text.as_bytes())?;
+    Ok(())
+}
+
+fn escape(value: &str) -> String {
+    value.replace('\\', "\\\\").replace('"', "\\\"")
+}
+
+/// Move-text tokens joined with spaces, no space inside parentheses, lines
+/// wrapped at `width`; a `;` comment ends its line.
+fn layout(tokens: &[String], width: usize, out: &mut String) {
+    let mut column = 0;
+    let mut prev: Option<&str> = None;
+    for token in tokens {
+        let len = token.chars().count();
+        let glue = prev == Some("(") || token == ")";
+        let after_line_comment = prev.is_some_and(|p| p.starts_with(';'));
+        if after_line_comment {
+            out.push('\n');
+            column = 0;
+        } else if let (Some(_), false) = (prev, glue) {
+            if width > 0 && column + 1 + len > width {
+                out.push('\n');
+                column = 0;
+            } else {
+                out.push(' ');
+                column += 1;
+            }
+        }
+        out.push_str(token);
+        column = match token.rfind('\n') {
+            Some(nl) => token[nl + 1..].chars().count(),
+            None => column + len,
+        };
+        prev = Some(token);
+    }
+    if prev.is_some_and(|p| p.starts_with(';')) {
+        out.push('\n');
+    }
+}
+
+fn write_text(game: &Game, options: &WriteOptions, out: &mut String) -> Result<(), WriteError> {
+    for (name, value) in &game.tags {
+        out.push_str(&format!("[{name} \"{}\"]\n", escape(value)));
+    }
+    out.push_str(&format!("[Format \"{}\"]\n", options.notation.pgn_format()));
+    if options.notation == Notation::Wxf && options.style.wxf.convention == WxfConvention::Fsf {
+        out.push_str("[WXFStyle \"fsf\"]\n");
+    }
+    out.push('\n');
+    let pos = game.start_position().map_err(ReplayError::from)?;
+    let mut tokens = Vec::new();
+    write_line(&game.mainline, pos, options, &mut tokens)?;
+    match game.result {
+        Some(r) => tokens.push(r.as_str().to_owned()),
+        // A game with nothing at all still needs a token to exist in the file.
+        None if tokens.is_empty() => tokens.push(GameResult::Unknown.as_str().to_owned()),
+        None => {}
+    }
+    layout(&tokens, options.line_width, out);
+    out.push_str("\n\n");
+    Ok(())
+}
+
+fn comment_token(text: &str) -> Result<String, WriteError> {
+    if !text.contains('}') {
+        Ok(format!("{{{text}}}"))
+    } else if !text.contains('\n') {
+        Ok(format!(";{text}"))
+    } else {
+        Err(WriteError::Comment(text.to_owned()))
+    }
+}
+
+fn write_line(
+    line: &Line,
+    mut pos: Position,
+    options: &WriteOptions,
+    tokens: &mut Vec<String>,
+) -> Result<(), WriteError> {
+    for c in &line.comments {
+        tokens.push(comment_token(c)?);
+    }
+    let mut need_number = true;
+    for node in &line.moves {
+        let number = pos.fullmove_number();
+        match pos.side_to_move() {
+            Color::Red => tokens.push(format!("{number}.")),
+            Color::Black if need_number => tokens.push(format!("{number}...")),
+            Color::Black => {}
+        }
+        let mut text = String::with_capacity(24);
+        format_into(&pos, node.mv, options.notation, &options.style, &mut text)?;
+        tokens.push(text);
+        for nag in &node.nags {
+            tokens.push(format!("${nag}"));
+        }
+        need_number = !node.comments.is_empty() || !node.variations.is_empty();
+        for c in &node.comments {
+            tokens.push(comment_token(c)?);
+        }
+        for v in &node.variations {
+            tokens.push("(".to_owned());
+            write_line(v, pos.clone(), options, tokens)?;
+            tokens.push(")".to_owned());
+        }
+        pos.make_move(node.mv);
+    }
+    Ok(())
+}

@@ -1,0 +1,478 @@
+//! The notation-neutral reading of a move text ([`MoveText`]) and its
+//! resolution against a position: the one place where file numbers,
+//! front/rear markers and step counts are turned into squares (N-MOVE-SHAPE).
+
+use xiangqi_core::{Color, File, Move, Piece, PieceKind, PlayError, Position, Rank, Square};
+
+use crate::error::MoveTextError;
+use crate::Notation;
+
+/// Which way a described move goes (N-MOVE-SHAPE).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Direction {
+    /// Towards the opponent.
+    Forward,
+    /// Back towards one's own side.
+    Backward,
+    /// Along the rank.
+    Sideways,
+}
+
+/// A front/rear style marker that stands for the origin file.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Marker {
+    /// The most advanced piece on the file (WXF `+`, `++`; 前; trước).
+    Front,
+    /// The rearmost piece on the file (WXF `-`, `--`; 后; sau).
+    Rear,
+    /// The middle one of three or five (official WXF `33`; 中; giữa).
+    Middle,
+    /// WXF letter + `+`: the front piece, or the second from the front when
+    /// four or five soldiers share the file (N-WXF-PAWNS).
+    WxfPlus,
+    /// WXF letter + `-`: the rear piece, or the second from the rear when
+    /// four or five soldiers share the file.
+    WxfMinus,
+    /// The n-th piece counted from the front, 1-based (N-WXF-FSF `13`, Chinese 二兵).
+    Nth(u8),
+}
+
+/// How a move text names its piece's origin.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Origin {
+    /// The file number as the mover counts it (N-FILES), 1-9.
+    File(u8),
+    /// A marker among the pieces of that kind on one file, with the file
+    /// when the text gives it.
+    Marked {
+        /// Which piece on the file.
+        marker: Marker,
+        /// The file, when written (`3+`, 前三); otherwise the file holding two or more.
+        file: Option<u8>,
+    },
+}
+
+/// A described move (WXF, Chinese, Vietnamese) read from text, before it is
+/// matched against a position.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Described {
+    /// The piece kind.
+    pub kind: PieceKind,
+    /// A second possible kind, when the text cannot tell (Vietnamese
+    /// `Tuong` without diacritics is general or elephant).
+    pub alt_kind: Option<PieceKind>,
+    /// Where the piece stands.
+    pub origin: Origin,
+    /// Which way it goes.
+    pub direction: Direction,
+    /// Steps (straight moves) or destination file (all other moves), 1-9.
+    pub number: u8,
+}
+
+/// A syntactically valid move text in some notation.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum MoveText {
+    /// ICCS coordinates.
+    Coordinates(Move),
+    /// A piece/file/direction/number description.
+    Described {
+        /// The notation it was read in.
+        notation: Notation,
+        /// The description.
+        description: Described,
+    },
+}
+
+impl MoveText {
+    /// The notation the text was written in.
+    pub fn notation(&self) -> Notation {
+        match self {
+            MoveText::Coordinates(_) => Notation::Iccs,
+            MoveText::Described { notation, .. } => *notation,
+        }
+    }
+
+    /// The legal move of `pos` this text names. `text` is only used in errors.
+    pub fn resolve(&self, pos: &Position, text: &str) -> Result<Move, MoveTextError> {
+        match self {
+            MoveText::Coordinates(mv) => match legality(pos, *mv) {
+                Ok(()) => Ok(*mv),
+                Err(reason) => Err(MoveTextError::Illegal {
+                    text: text.to_owned(),
+                    mv: *mv,
+                    reason,
+                }),
+            },
+            MoveText::Described { description, .. } => description.resolve(pos, text),
+        }
+    }
+}
+
+/// Whether `mv` is legal, and why not: the one-pass `is_legal` first, the
+/// detailed `check_legal` only for the reason.
+#[inline]
+pub(crate) fn legality(pos: &Position, mv: Move) -> Result<(), PlayError> {
+    if pos.is_legal(mv) {
+        Ok(())
+    } else {
+        pos.check_legal(mv)
+    }
+}
+
+/// The pieces of `piece` on `file`, from the front (nearest the opponent) back.
+pub(crate) fn on_file_front_first(pos: &Position, piece: Piece, file: File) -> ([Square; 5], usize) {
+    let mut out = [Square::A0; 5];
+    let mut n = 0;
+    for sq in pos.squares_of(piece).iter() {
+        if sq.file() == file && n < 5 {
+            out[n] = sq;
+            n += 1;
+        }
+    }
+    // Square sets iterate in index (= rank) order, so Red's front is last.
+    if piece.color == Color::Red {
+        out[..n].reverse();
+    }
+    (out, n)
+}
+
+/// Index (0-based, from the front) of the piece a marker picks among `n` on a file.
+fn marker_index(marker: Marker, n: usize) -> Option<usize> {
+    let i = match marker {
+        Marker::Front => 0,
+        Marker::Rear => n.checked_sub(1)?,
+        Marker::Middle if n % 2 == 1 && n >= 3 => n / 2,
+        Marker::Middle => return None,
+        Marker::WxfPlus if n <= 3 => 0,
+        Marker::WxfPlus => 1,
+        Marker::WxfMinus if n <= 3 => n.checked_sub(1)?,
+        Marker::WxfMinus => n - 2,
+        Marker::Nth(k) => (k as usize).checked_sub(1)?,
+    };
+    (i < n).then_some(i)
+}
+
+/// The destination of a described move from `from`, or why there is none.
+pub(crate) fn destination(
+    color: Color,
+    kind: PieceKind,
+    from: Square,
+    direction: Direction,
+    number: u8,
+) -> Result<Square, &'static str> {
+    let file = from.file().index() as i8;
+    let rank = from.rank().index() as i8;
+    let forward: i8 = if color == Color::Red { 1 } else { -1 };
+    let target_file = |n: u8| -> Result<i8, &'static str> {
+        File::from_number(n, color)
+            .map(|f| f.index() as i8)
+            .ok_or("the file number must be 1-9")
+    };
+    let (to_file, to_rank) = match direction {
+        Direction::Sideways => {
+            let tf = target_file(number)?;
+            if tf == file {
+                return Err("a sideways move must change file");
+            }
+            (tf, rank)
+        }
+        Direction::Forward | Direction::Backward => {
+            let sign = if direction == Direction::Forward { forward } else { -forward };
+            match kind {
+                PieceKind::Advisor | PieceKind::Elephant | PieceKind::Horse => {
+                    let tf = target_file(number)?;
+                    let df = (tf - file).abs();
+                    let dr = match (kind, df) {
+                        (PieceKind::Advisor, 1) => 1,
+                        (PieceKind::Elephant, 2) => 2,
+                        (PieceKind::Horse, 1) => 2,
+                        (PieceKind::Horse, 2) => 1,
+                        (PieceKind::Horse, _) => {
+                            return Err("a horse moves to a file one or two away")
+                        }
+                        (PieceKind::Advisor, _) => return Err("an advisor moves to a neighbouring file"),
+                        _ => return Err("an elephant moves to a file two away"),
+                    };
+                    (tf, rank + sign * dr)
+                }
+                _ => (file, rank + sign * number as i8),
+            }
+        }
+    };
+    if !(0..=9).contains(&to_rank) {
+        return Err("it would leave the board");
+    }
+    Ok(Square::new(
+        File::new(to_file as u8).ok_or("it would leave the board")?,
+        Rank::new(to_rank as u8).ok_or("it would leave the board")?,
+    ))
+}
+
+impl Described {
+    /// The legal move of `pos` this description names.
+    pub fn resolve(&self, pos: &Position, text: &str) -> Result<Move, MoveTextError> {
+        let mut first_error: Option<MoveTextError> = None;
+        let mut found: Option<Move> = None;
+        let mut extra = Vec::new();
+        for kind in std::iter::once(self.kind).chain(self.alt_kind) {
+            let r = self.resolve_kind(pos, text, kind);
+            match r {
+                Ok(mv) => {
+                    if found.is_some() {
+                        extra.push(mv);
+                    } else {
+                        found = Some(mv);
+                    }
+                }
+                Err(MoveTextError::Ambiguous { candidates, .. }) => extra.extend(candidates),
+                Err(e) => {
+                    // Prefer the most specific error: a concrete move over a missing piece.
+                    let better = match (&first_error, &e) {
+                        (None, _) => true,
+                        (Some(MoveTextError::NoSuchPiece { .. }), _) => true,
+                        _ => false,
+                    };
+                    if better {
+                        first_error = Some(e);
+                    }
+                }
+            }
+        }
+        match (found, extra.is_empty()) {
+            (Some(mv), true) => Ok(mv),
+            (found, _) if !extra.is_empty() => {
+                let mut candidates: Vec<Move> = found.into_iter().chain(extra).collect();
+                candidates.sort_by_key(|m| m.to_string());
+                Err(MoveTextError::Ambiguous {
+                    text: text.to_owned(),
+                    candidates,
+                })
+            }
+            _ => Err(first_error.expect("at least one kind was tried")),
+        }
+    }
+
+    fn resolve_kind(&self, pos: &Position, text: &str, kind: PieceKind) -> Result<Move, MoveTextError> {
+        let side = pos.side_to_move();
+        let piece = Piece::new(side, kind);
+        let no_piece = |where_: String| MoveTextError::NoSuchPiece {
+            text: text.to_owned(),
+            side,
+            kind,
+            where_,
+        };
+        // Origins to try, with whether the official middle-soldier rule applies.
+        let mut origins: [Square; 9] = [Square::A0; 9];
+        let mut n_origins = 0;
+        let mut middle: Option<Square> = None;
+        match self.origin {
+            Origin::File(number) => {
+                let file = File::from_number(number, side)
+                    .ok_or_else(|| no_piece(format!("on file {number}")))?;
+                let (list, n) = on_file_front_first(pos, piece, file);
+                if n == 0 {
+                    return Err(no_piece(format!("on file {number}")));
+                }
+                origins[..n].copy_from_slice(&list[..n]);
+                n_origins = n;
+                // N-WXF-PAWNS: P3 names the middle of three or five soldiers.
+                if kind == PieceKind::Soldier && n % 2 == 1 && n >= 3 {
+                    middle = Some(list[n / 2]);
+                }
+            }
+            Origin::Marked { marker, file } => {
+                let files: &[File] = &File::ALL;
+                let wanted = match file {
+                    Some(number) => Some(
+                        File::from_number(number, side)
+                            .ok_or_else(|| no_piece(format!("on file {number}")))?,
+                    ),
+                    None => None,
+                };
+                for &f in files {
+                    if wanted.is_some_and(|w| w != f) {
+                        continue;
+                    }
+                    let (list, n) = on_file_front_first(pos, piece, f);
+                    if n < 2 {
+                        continue;
+                    }
+                    if let Some(i) = marker_index(marker, n) {
+                        origins[n_origins] = list[i];
+                        n_origins += 1;
+                    }
+                }
+                if n_origins == 0 {
+                    let where_ = match file {
+                        Some(number) => format!("{} on file {number}", marker_words(marker)),
+                        None => format!("{} on a file holding two or more", marker_words(marker)),
+                    };
+                    return Err(no_piece(where_));
+                }
+            }
+        }
+        let mut legal: [Move; 9] = [Move::new(Square::A0, Square::A1); 9];
+        let mut n_legal = 0;
+        let mut first_illegal: Option<(Move, PlayError)> = None;
+        let mut impossible: Option<&'static str> = None;
+        for &from in &origins[..n_origins] {
+            match destination(side, kind, from, self.direction, self.number) {
+                Err(reason) => impossible = impossible.or(Some(reason)),
+                Ok(to) => {
+                    let mv = Move::new(from, to);
+                    match legality(pos, mv) {
+                        Ok(()) => {
+                            legal[n_legal] = mv;
+                            n_legal += 1;
+                        }
+                        Err(e) => {
+                            if first_illegal.is_none() {
+                                first_illegal = Some((mv, e));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        match n_legal {
+            1 => Ok(legal[0]),
+            0 => match (first_illegal, impossible) {
+                (Some((mv, reason)), _) => Err(MoveTextError::Illegal {
+                    text: text.to_owned(),
+                    mv,
+                    reason,
+                }),
+                (None, reason) => Err(MoveTextError::Impossible {
+                    text: text.to_owned(),
+                    side,
+                    kind,
+                    reason: reason.unwrap_or("no such move"),
+                }),
+            },
+            _ => {
+                if let Some(m) = middle {
+                    if let Some(mv) = legal[..n_legal].iter().find(|mv| mv.from() == m) {
+                        return Ok(*mv);
+                    }
+                }
+                Err(MoveTextError::Ambiguous {
+                    text: text.to_owned(),
+                    candidates: legal[..n_legal].to_vec(),
+                })
+            }
+        }
+    }
+}
+
+fn marker_words(marker: Marker) -> String {
+    match marker {
+        Marker::Front => "front piece".into(),
+        Marker::Rear => "rear piece".into(),
+        Marker::Middle => "middle piece".into(),
+        Marker::WxfPlus => "piece marked +".into(),
+        Marker::WxfMinus => "piece marked -".into(),
+        Marker::Nth(k) => format!("piece number {k} from the front"),
+    }
+}
+
+/// Everything a writer needs to know about a legal move (N-MOVE-SHAPE).
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct Situation {
+    pub color: Color,
+    pub kind: PieceKind,
+    /// Origin file number as the mover counts it.
+    pub file: u8,
+    /// Pieces of the same kind and side on the origin file (1-5).
+    pub on_file: u8,
+    /// 0-based index of the mover among them, from the front.
+    pub index: u8,
+    /// Files holding two or more soldiers of the mover (soldiers only, else 0).
+    pub doubled_files: u8,
+    /// N-WXF-FSF (2): the other piece on the file could make the same displacement.
+    pub other_could_mirror: bool,
+    pub direction: Direction,
+    pub number: u8,
+}
+
+/// Squares each kind may ever stand on, for the N-WXF-FSF displacement test.
+fn may_stand(color: Color, kind: PieceKind, sq: Square) -> bool {
+    match kind {
+        PieceKind::General | PieceKind::Advisor => sq.in_palace(color),
+        PieceKind::Elephant => sq.rank().is_own_half(color),
+        _ => true,
+    }
+}
+
+impl Situation {
+    /// Describes `mv`, which must be pseudo-legal in `pos` (a piece of the side to move on its origin).
+    pub(crate) fn of(pos: &Position, mv: Move) -> Option<Situation> {
+        let piece = pos.piece_at(mv.from())?;
+        let color = piece.color;
+        let kind = piece.kind;
+        let from = mv.from();
+        let to = mv.to();
+        let (list, n) = on_file_front_first(pos, piece, from.file());
+        let index = list[..n].iter().position(|&s| s == from)? as u8;
+        let doubled_files = if kind == PieceKind::Soldier && n >= 2 {
+            let mut counts = [0u8; 9];
+            for sq in pos.squares_of(piece).iter() {
+                counts[sq.file().index() as usize] += 1;
+            }
+            counts.iter().filter(|&&c| c >= 2).count() as u8
+        } else {
+            0
+        };
+        let df = to.file().index() as i8 - from.file().index() as i8;
+        let dr = to.rank().index() as i8 - from.rank().index() as i8;
+        let other_could_mirror = n == 2 && {
+            let other = list[1 - index as usize];
+            let f = other.file().index() as i8 + df;
+            let r = other.rank().index() as i8 + dr;
+            Square::from_coords(f as u8, r as u8)
+                .filter(|_| (0..9).contains(&f) && (0..10).contains(&r))
+                .is_some_and(|sq| may_stand(color, kind, sq))
+        };
+        let forward = if color == Color::Red { dr } else { -dr };
+        let (direction, number) = if dr == 0 {
+            (Direction::Sideways, to.file().number_for(color))
+        } else {
+            let direction = if forward > 0 { Direction::Forward } else { Direction::Backward };
+            if df == 0 {
+                (direction, dr.unsigned_abs())
+            } else {
+                (direction, to.file().number_for(color))
+            }
+        };
+        Some(Situation {
+            color,
+            kind,
+            file: from.file().number_for(color),
+            on_file: n as u8,
+            index,
+            doubled_files,
+            other_could_mirror,
+            direction,
+            number,
+        })
+    }
+
+    pub(crate) fn is_front(&self) -> bool {
+        self.index == 0
+    }
+
+    pub(crate) fn is_rear(&self) -> bool {
+        self.index + 1 == self.on_file
+    }
+}
+
+/// The legal move `mv` of `pos` described, or why it cannot be written.
+pub(crate) fn situation(pos: &Position, mv: Move) -> Result<Situation, MoveTextError> {
+    if let Err(reason) = legality(pos, mv) {
+        return Err(MoveTextError::Illegal {
+            text: mv.to_string(),
+            mv,
+            reason,
+        });
+    }
+    Ok(Situation::of(pos, mv).expect("a legal move has a piece of the side to move"))
+}

@@ -1,0 +1,185 @@
+//! WXF move text (N-WXF, N-WXF-TANDEM, N-WXF-AE, N-WXF-PAWNS, N-WXF-FSF).
+//!
+//! ```
+//! use xiangqi_core::Position;
+//! use xiangqi_notation::{format, parse, Notation, Style};
+//!
+//! let pos = Position::startpos();
+//! let mv = parse(&pos, "C2=5", Notation::Wxf).unwrap();
+//! assert_eq!(mv.to_string(), "h2e2");
+//! assert_eq!(parse(&pos, "c2.5", Notation::Wxf).unwrap(), mv); // '.' and lower case too
+//! assert_eq!(format(&pos, "h0g2".parse().unwrap(), Notation::Wxf, &Style::default()).unwrap(), "H2+3");
+//! ```
+
+use xiangqi_core::{Color, PieceKind};
+
+use crate::error::{ParseMoveError, SyntaxErrorKind};
+use crate::style::{SidewaysSign, WxfConvention, WxfStyle};
+use crate::text::{Described, Direction, Marker, Origin, Situation};
+use crate::Notation;
+
+fn digit(n: u8) -> char {
+    (b'0' + n) as char
+}
+
+/// Appends the WXF text of a described legal move.
+pub(crate) fn write(s: &Situation, style: &WxfStyle, out: &mut String) {
+    let letter = {
+        let c = s.kind.wxf_char();
+        if style.black_lowercase && s.color == Color::Black {
+            c.to_ascii_lowercase()
+        } else {
+            c
+        }
+    };
+    let file = digit(s.file);
+    let keeps_file = matches!(s.kind, PieceKind::Advisor | PieceKind::Elephant) || s.on_file == 1;
+    let marker = |s: &Situation| if s.is_front() { '+' } else { '-' };
+    if keeps_file {
+        out.push(letter);
+        out.push(file);
+    } else if s.kind == PieceKind::Soldier {
+        write_soldier_origin(s, style, letter, out);
+    } else if style.convention == WxfConvention::Fsf && !s.other_could_mirror {
+        out.push(letter);
+        out.push(file);
+    } else {
+        out.push(letter);
+        out.push(marker(s));
+    }
+    out.push(match s.direction {
+        Direction::Forward => '+',
+        Direction::Backward => '-',
+        Direction::Sideways => match style.sideways {
+            SidewaysSign::Equals => '=',
+            SidewaysSign::Dot => '.',
+        },
+    });
+    out.push(digit(s.number));
+}
+
+/// The first two characters for a soldier sharing its file (N-WXF-PAWNS, N-WXF-FSF (1)).
+fn write_soldier_origin(s: &Situation, style: &WxfStyle, letter: char, out: &mut String) {
+    let file = digit(s.file);
+    let n = s.on_file;
+    let multi = s.doubled_files >= 2;
+    match style.convention {
+        WxfConvention::Fsf => {
+            if n >= 3 || multi {
+                out.push(digit(s.index + 1));
+                out.push(file);
+            } else if s.other_could_mirror {
+                out.push(letter);
+                out.push(if s.is_front() { '+' } else { '-' });
+            } else {
+                out.push(letter);
+                out.push(file);
+            }
+        }
+        WxfConvention::Official => {
+            let (a, b) = if multi {
+                let second = if s.is_front() {
+                    '+'
+                } else if s.is_rear() {
+                    '-'
+                } else {
+                    file
+                };
+                (file, second)
+            } else {
+                match (n, s.index) {
+                    (2 | 3, 0) => (letter, '+'),
+                    (2 | 3, i) if i + 1 == n => (letter, '-'),
+                    (4 | 5, 0) => ('+', '+'),
+                    (4 | 5, 1) => (letter, '+'),
+                    (4 | 5, i) if i + 1 == n => ('-', '-'),
+                    (4 | 5, i) if i + 2 == n => (letter, '-'),
+                    _ => (letter, file), // the middle of three or five
+                }
+            };
+            out.push(a);
+            out.push(b);
+        }
+    }
+}
+
+fn letter_kind(c: char) -> Option<PieceKind> {
+    PieceKind::from_letter(c)
+}
+
+/// Reads WXF text. `convention` decides the two-digit forms `11`/`33`, the
+/// only ones whose meaning differs between the conventions.
+pub(crate) fn read(text: &str, convention: WxfConvention) -> Result<Described, ParseMoveError> {
+    let err = |pos: usize, kind| ParseMoveError::new(Some(Notation::Wxf), text, pos, kind);
+    let t = text.trim();
+    let offset = text.len() - text.trim_start().len();
+    // Positions are counted in characters of the original text.
+    let lead = text[..offset].chars().count();
+    let mut buf = [' '; 8];
+    let mut len = 0;
+    for c in t.chars().take(8) {
+        buf[len] = c;
+        len += 1;
+    }
+    let chars = &buf[..len];
+    if chars.is_empty() {
+        return Err(err(1, SyntaxErrorKind::Empty));
+    }
+    let at = |i: usize| chars.get(i).copied();
+    let pos = |i: usize| lead + i + 1;
+    let c0 = chars[0];
+    let c1 = at(1).ok_or_else(|| err(pos(1), SyntaxErrorKind::ExpectedFile))?;
+    let (kind, origin) = if c0.is_ascii_alphabetic() {
+        let kind = letter_kind(c0).ok_or_else(|| err(pos(0), SyntaxErrorKind::UnknownPiece))?;
+        let origin = match c1 {
+            '1'..='9' => Origin::File(c1 as u8 - b'0'),
+            '+' => Origin::Marked { marker: Marker::WxfPlus, file: None },
+            '-' => Origin::Marked { marker: Marker::WxfMinus, file: None },
+            _ => return Err(err(pos(1), SyntaxErrorKind::ExpectedFile)),
+        };
+        (kind, origin)
+    } else {
+        let origin = match (c0, c1) {
+            ('+', '+') => Origin::Marked { marker: Marker::Front, file: None },
+            ('-', '-') => Origin::Marked { marker: Marker::Rear, file: None },
+            ('1'..='9', '+') => Origin::Marked { marker: Marker::WxfPlus, file: Some(c0 as u8 - b'0') },
+            ('1'..='9', '-') => Origin::Marked { marker: Marker::WxfMinus, file: Some(c0 as u8 - b'0') },
+            ('1'..='9', '1'..='9') => {
+                let (a, b) = (c0 as u8 - b'0', c1 as u8 - b'0');
+                if a == b && convention == WxfConvention::Official {
+                    Origin::Marked { marker: Marker::Middle, file: Some(b) }
+                } else if a <= 5 {
+                    Origin::Marked { marker: Marker::Nth(a), file: Some(b) }
+                } else {
+                    return Err(err(pos(0), SyntaxErrorKind::ExpectedFile));
+                }
+            }
+            ('+' | '-' | '1'..='9', _) => return Err(err(pos(1), SyntaxErrorKind::ExpectedFile)),
+            _ => return Err(err(pos(0), SyntaxErrorKind::UnknownPiece)),
+        };
+        (PieceKind::Soldier, origin)
+    };
+    let c2 = at(2).ok_or_else(|| err(pos(2), SyntaxErrorKind::ExpectedDirection))?;
+    let (direction, num_at) = match c2 {
+        '+' => (Direction::Forward, 3),
+        '-' => (Direction::Backward, 3),
+        '=' | '.' => (Direction::Sideways, 3),
+        // "C25": no sign means sideways, only after a letter and a file digit.
+        '1'..='9' if matches!(origin, Origin::File(_)) && chars.len() == 3 => (Direction::Sideways, 2),
+        _ => return Err(err(pos(2), SyntaxErrorKind::ExpectedDirection)),
+    };
+    let number = match at(num_at) {
+        Some(c @ '1'..='9') => c as u8 - b'0',
+        _ => return Err(err(pos(num_at), SyntaxErrorKind::ExpectedNumber)),
+    };
+    if chars.len() > num_at + 1 {
+        return Err(err(pos(num_at + 1), SyntaxErrorKind::TrailingText));
+    }
+    Ok(Described {
+        kind,
+        alt_kind: None,
+        origin,
+        direction,
+        number,
+    })
+}

@@ -1,0 +1,206 @@
+//! Engine contracts: legal moves only, determinism, limits, stop, repetition rules.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use xiangqi_core::{Move, MoveList, Position};
+use xiangqi_search::{replay, AlwaysDraw, Engine, Limits, Score};
+
+/// A small deterministic generator (xorshift64).
+struct Rng(u64);
+
+impl Rng {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        (self.0 % n as u64) as usize
+    }
+}
+
+/// Positions reached by random play from the start, of varied length.
+fn random_positions(count: usize, seed: u64) -> Vec<Position> {
+    let mut rng = Rng(seed);
+    let mut out = Vec::with_capacity(count);
+    while out.len() < count {
+        let mut pos = Position::startpos();
+        let plies = 2 + rng.below(120);
+        let mut moves = MoveList::new();
+        for _ in 0..plies {
+            pos.legal_moves(&mut moves);
+            if moves.is_empty() {
+                break;
+            }
+            let mv = moves[rng.below(moves.len())];
+            pos.play(mv).unwrap();
+        }
+        out.push(pos);
+    }
+    out
+}
+
+#[test]
+fn never_returns_an_illegal_move() {
+    let mut engine = Engine::new(4);
+    for (i, pos) in random_positions(150, 0x5eed).iter().enumerate() {
+        let limits = if i % 2 == 0 {
+            Limits::depth(1 + (i % 3) as u32)
+        } else {
+            Limits::nodes(300 + 37 * i as u64)
+        };
+        let r = engine.search(pos, &[], &limits, |_| {});
+        match r.best_move {
+            Some(mv) => {
+                assert!(pos.is_legal(mv), "{pos:?}: illegal best move {mv}");
+                assert_eq!(r.pv.first(), Some(&mv), "{pos:?}");
+                let mut p = pos.clone();
+                for &m in &r.pv {
+                    p.play(m).unwrap_or_else(|e| panic!("{pos:?}: pv {:?}: {e}", r.pv));
+                }
+            }
+            None => assert!(!pos.has_legal_move(), "{pos:?}: no move returned"),
+        }
+    }
+}
+
+#[test]
+fn fixed_depth_and_nodes_are_deterministic() {
+    let positions = random_positions(4, 7);
+    for pos in &positions {
+        for limits in [Limits::depth(4), Limits::nodes(3000)] {
+            let mut a = Engine::new(2);
+            let mut b = Engine::new(2);
+            let ra = a.search(pos, &[], &limits, |_| {});
+            let rb = b.search(pos, &[], &limits, |_| {});
+            assert_eq!((ra.best_move, ra.score, ra.nodes, &ra.pv), (rb.best_move, rb.score, rb.nodes, &rb.pv));
+        }
+    }
+}
+
+#[test]
+fn node_limit_is_respected() {
+    let mut engine = Engine::new(2);
+    let r = engine.search(&Position::startpos(), &[], &Limits::nodes(5000), |_| {});
+    // The limit is checked at every node once depth 1 is complete.
+    assert!(r.nodes <= 5000, "{}", r.nodes);
+    assert!(r.depth >= 2);
+}
+
+#[test]
+fn info_callback_reports_each_iteration() {
+    let mut engine = Engine::new(2);
+    let mut depths = Vec::new();
+    let r = engine.search(&Position::startpos(), &[], &Limits::depth(5), |i| {
+        assert!(!i.pv.is_empty() && i.nodes > 0);
+        depths.push(i.depth);
+    });
+    assert_eq!(depths, [1, 2, 3, 4, 5]);
+    assert_eq!(r.depth, 5);
+}
+
+#[test]
+fn stop_handle_ends_an_infinite_search() {
+    let mut engine = Engine::new(8);
+    let stop = engine.stop_handle();
+    let stopper = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(100));
+        stop.stop();
+    });
+    let start = Instant::now();
+    let limits = Limits {
+        infinite: true,
+        ..Limits::default()
+    };
+    let r = engine.search(&Position::startpos(), &[], &limits, |_| {});
+    let took = start.elapsed();
+    stopper.join().unwrap();
+    assert!(took < Duration::from_secs(5), "stop took {took:?}");
+    assert!(Position::startpos().is_legal(r.best_move.unwrap()));
+    // The flag is lowered again: the next search runs normally.
+    assert!(!engine.stop_handle().is_stopped());
+    assert_eq!(engine.search(&Position::startpos(), &[], &Limits::depth(3), |_| {}).depth, 3);
+}
+
+#[test]
+fn stop_before_start_still_gives_a_move() {
+    let mut engine = Engine::new(1);
+    engine.stop_handle().stop();
+    let r = engine.search(&Position::startpos(), &[], &Limits::default(), |_| {});
+    assert!(r.best_move.is_some() && r.depth >= 1);
+}
+
+#[test]
+fn move_time_is_honoured() {
+    let mut engine = Engine::new(8);
+    let start = Instant::now();
+    let r = engine.search(&Position::startpos(), &[], &Limits::move_time(Duration::from_millis(150)), |_| {});
+    assert!(r.best_move.is_some());
+    // Generous bound: CI machines are slow and shared.
+    assert!(start.elapsed() < Duration::from_millis(1500), "{:?}", start.elapsed());
+}
+
+#[test]
+fn ban_and_search_moves_restrict_the_root() {
+    let mut engine = Engine::new(2);
+    let pos = Position::startpos();
+    let only: Move = "a3a4".parse().unwrap();
+    let r = engine.search(&pos, &[], &Limits { depth: Some(3), search_moves: vec![only], ..Limits::default() }, |_| {});
+    assert_eq!(r.best_move, Some(only));
+    let mut all = MoveList::new();
+    pos.legal_moves(&mut all);
+    let keep: Move = "h2e2".parse().unwrap();
+    let banned: Vec<Move> = all.iter().copied().filter(|&m| m != keep).collect();
+    let r = engine.search(&pos, &[], &Limits { depth: Some(3), ban_moves: banned, ..Limits::default() }, |_| {});
+    assert_eq!(r.best_move, Some(keep));
+}
+
+/// Red is lost unless it keeps checking with the chariot (a8a9 / a9a8); the
+/// cycle has already been played once, so checking again repeats it.
+fn perpetual_check_setup() -> (Position, Vec<Position>) {
+    let start = Position::from_fen("5k3/R8/9/5P3/9/9/8r/9/6r2/3K5 w - - 0 1").unwrap();
+    let moves: Vec<Move> = ["a8a9", "f9f8", "a9a8", "f8f9"].iter().map(|m| m.parse().unwrap()).collect();
+    replay(&start, &moves).unwrap()
+}
+
+#[test]
+fn perpetual_check_is_avoided() {
+    let (root, history) = perpetual_check_setup();
+    let check: Move = "a8a9".parse().unwrap();
+    // Chess rules (repetition = draw): the perpetual is the only way to survive.
+    let mut chess = Engine::new(4);
+    chess.set_repetition_judge(Box::new(AlwaysDraw));
+    let r = chess.search(&root, &history, &Limits::depth(5), |_| {});
+    assert_eq!((r.best_move, r.score), (Some(check), Score::Cp(0)));
+    // Xiangqi rules (R-REP-PERP-CHECK): repeating the checks loses, so Red deviates.
+    let mut engine = Engine::new(4);
+    let r = engine.search(&root, &history, &Limits::depth(5), |_| {});
+    assert_ne!(r.best_move, Some(check));
+    // Deviating leaves Red lost, but not by rule.
+    assert!(matches!(r.score, Score::Mate(n) if n < 0) || matches!(r.score, Score::Cp(v) if v < -500), "{:?}", r.score);
+}
+
+#[test]
+fn opponent_forced_into_perpetual_check_is_a_win() {
+    // Same game one ply earlier: Black to move after a8a9+ with the cycle played once.
+    let (root, mut history) = perpetual_check_setup();
+    history.push(root.clone());
+    let pos = root.after("a8a9".parse().unwrap()).unwrap();
+    // Black's only move f9f8 lets Red repeat the check, which Red may not do forever.
+    let mut engine = Engine::new(4);
+    let r = engine.search(&pos, &history, &Limits::depth(4), |_| {});
+    assert_eq!(r.best_move, Some("f9f8".parse().unwrap()));
+    assert!(matches!(r.score, Score::Mate(n) if n > 0), "{:?}", r.score);
+}
+
+#[test]
+fn engine_is_send_for_search_threads() {
+    fn is_send<T: Send>() {}
+    is_send::<Engine>();
+    let engine = Arc::new(std::sync::Mutex::new(Engine::new(1)));
+    let e = Arc::clone(&engine);
+    std::thread::spawn(move || {
+        e.lock().unwrap().search(&Position::startpos(), &[], &Limits::depth(2), |_| {});
+    })
+    .join()
+    .unwrap();
+}
