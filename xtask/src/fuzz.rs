@@ -7,7 +7,7 @@ use std::process::Command;
 
 use anyhow::{bail, Result};
 
-use crate::run::{cargo, exec, output, project_root};
+use crate::run::{cargo, exec, output, project_root, target_dir};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -63,7 +63,10 @@ fn targets() -> Result<Vec<String>> {
         .collect())
 }
 
-fn run_targets(seconds: u64, only: Option<&str>) -> Result<()> {
+/// Runs the chosen targets. With `scratch_corpus`, new inputs go to a corpus
+/// under the target directory (seeded read-only from `fuzz/corpus/<target>`),
+/// so a smoke run leaves the source tree unchanged.
+fn run_targets(seconds: u64, only: Option<&str>, scratch_corpus: bool) -> Result<()> {
     ensure_cargo_fuzz()?;
     let all = targets()?;
     let chosen: Vec<&String> = match only {
@@ -79,14 +82,18 @@ fn run_targets(seconds: u64, only: Option<&str>) -> Result<()> {
     let max_time = format!("-max_total_time={seconds}");
     for target in chosen {
         eprintln!("fuzzing {target} for {seconds} s");
-        exec(&mut cargo_fuzz(&[
-            "run",
-            "--fuzz-dir",
-            &fuzz_dir_arg(),
-            target,
-            "--",
-            &max_time,
-        ]))?;
+        let mut cmd = cargo_fuzz(&["run", "--fuzz-dir", &fuzz_dir_arg(), target]);
+        if scratch_corpus {
+            let scratch = target_dir().join("fuzz-corpus").join(target);
+            std::fs::create_dir_all(&scratch)?;
+            cmd.arg(&scratch);
+            let seeds = project_root().join("fuzz").join("corpus").join(target);
+            if seeds.is_dir() {
+                cmd.arg(seeds);
+            }
+        }
+        cmd.args(["--", &max_time]);
+        exec(&mut cmd)?;
     }
     Ok(())
 }
@@ -96,7 +103,7 @@ pub fn smoke(seconds: u64) -> Result<Option<String>> {
     if fuzz_dir().is_none() {
         return Ok(Some("no fuzz/ directory".into()));
     }
-    run_targets(seconds, None)?;
+    run_targets(seconds, None, true)?;
     Ok(None)
 }
 
@@ -104,5 +111,5 @@ pub fn run(args: Args) -> Result<()> {
     if fuzz_dir().is_none() {
         bail!("there is no fuzz/ directory with a Cargo.toml (cargo fuzz init creates one)");
     }
-    run_targets(args.seconds, args.target.as_deref())
+    run_targets(args.seconds, args.target.as_deref(), false)
 }

@@ -8,8 +8,8 @@ use xiangqi_core::{Move, MoveList, Position, Undo, START_FEN};
 use crate::encoding;
 use crate::errors::{int_arg, to_py, IllegalMoveError};
 use crate::notation;
-use crate::verdict::PyVerdict;
 use crate::types::{MoveArg, PyColor, PyMove, PyPiece, PyPieceKind, PySquare, SquareArg};
+use crate::verdict::PyVerdict;
 
 /// A xiangqi board: the position, and the moves played since it was set up.
 ///
@@ -458,9 +458,9 @@ impl PyBoard {
         let mut board = PyBoard::from_position(self.root.clone());
         for text in state.split_ascii_whitespace() {
             let mv: Move = text.parse().map_err(to_py)?;
-            board.push_checked(mv).map_err(|e| {
-                IllegalMoveError::new_err(format!("cannot restore the board: {e}"))
-            })?;
+            board
+                .push_checked(mv)
+                .map_err(|e| IllegalMoveError::new_err(format!("cannot restore the board: {e}")))?;
         }
         *self = board;
         Ok(())

@@ -66,11 +66,7 @@ fn geometrically_possible(from: usize, to: usize) -> bool {
             && same_half
             && is_elephant_point(f0, r0)
             && is_elephant_point(f1, r1))
-        || (df == 1
-            && dr == 1
-            && same_half
-            && is_advisor_point(f0, r0)
-            && is_advisor_point(f1, r1))
+        || (df == 1 && dr == 1 && same_half && is_advisor_point(f0, r0) && is_advisor_point(f1, r1))
 }
 
 fn table() -> &'static MoveTable {
@@ -152,9 +148,7 @@ pub fn decode_move(index: &Bound<'_, PyAny>) -> PyResult<PyMove> {
         .and_then(|i| table().moves.get(i).copied())
         .map(PyMove)
         .ok_or_else(|| {
-            PyValueError::new_err(format!(
-                "move index {i} is not in 0..{MOVE_ENCODING_SIZE}"
-            ))
+            PyValueError::new_err(format!("move index {i} is not in 0..{MOVE_ENCODING_SIZE}"))
         })
 }
 

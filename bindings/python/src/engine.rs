@@ -202,7 +202,9 @@ fn limits(
         let d = int_arg(depth, "depth")?;
         let max = i64::from(xiangqi_search::MAX_DEPTH);
         if !(1..=max).contains(&d) {
-            return Err(PyValueError::new_err(format!("depth {d} is not in 1..={max}")));
+            return Err(PyValueError::new_err(format!(
+                "depth {d} is not in 1..={max}"
+            )));
         }
         limits.depth = Some(d as u32);
     }
@@ -273,7 +275,11 @@ impl PyEngine {
             }
         })
         .map_or_else(
-            || Err(PyRuntimeError::new_err("the search thread ended without a result")),
+            || {
+                Err(PyRuntimeError::new_err(
+                    "the search thread ended without a result",
+                ))
+            },
             |result| match interrupted.take() {
                 Some(e) => Err(e),
                 None => Ok(PyAnalysis { result, turn }),
@@ -293,7 +299,9 @@ impl PyEngine {
         };
         let max = xiangqi_search::MAX_HASH_MB as i64;
         if !(1..=max).contains(&mb) {
-            return Err(PyValueError::new_err(format!("hash_mb {mb} is not in 1..={max}")));
+            return Err(PyValueError::new_err(format!(
+                "hash_mb {mb} is not in 1..={max}"
+            )));
         }
         let engine = Engine::new(mb as usize);
         let stop = engine.stop_handle();

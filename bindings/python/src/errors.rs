@@ -79,10 +79,7 @@ pub fn to_py<E: ToPyErr>(err: E) -> PyErr {
 /// `OverflowError` from argument conversion) and non-integers a `TypeError`.
 pub fn int_arg(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<i64> {
     let int = obj.cast::<PyInt>().map_err(|_| {
-        PyTypeError::new_err(format!(
-            "{what} must be an int, not {}",
-            type_name(obj)
-        ))
+        PyTypeError::new_err(format!("{what} must be an int, not {}", type_name(obj)))
     })?;
     int.extract::<i64>()
         .map_err(|_| PyValueError::new_err(format!("{what} {int} is out of range")))

@@ -28,11 +28,11 @@ mod _xiangqi {
     #[pymodule_export]
     use crate::encoding::{decode_move, encode_move, fens_to_numpy};
     #[pymodule_export]
+    use crate::engine::{PyAnalysis, PyEngine, PyScore};
+    #[pymodule_export]
     use crate::errors::{
         AmbiguousMoveError, IllegalMoveError, InvalidFenError, InvalidMoveError, PgnError,
     };
-    #[pymodule_export]
-    use crate::engine::{PyAnalysis, PyEngine, PyScore};
     #[pymodule_export]
     use crate::notation::detect_notation;
     #[pymodule_export]
@@ -56,4 +56,3 @@ mod _xiangqi {
         m.add("RULE_SETS", presets)
     }
 }
-

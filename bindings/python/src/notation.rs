@@ -32,9 +32,9 @@ fn flag(key: &str, value: &Bound<'_, PyAny>) -> PyResult<bool> {
 }
 
 fn word(key: &str, value: &Bound<'_, PyAny>) -> PyResult<String> {
-    value.extract::<String>().map_err(|_| {
-        PyTypeError::new_err(format!("{key} must be a str, not {}", type_name(value)))
-    })
+    value
+        .extract::<String>()
+        .map_err(|_| PyTypeError::new_err(format!("{key} must be a str, not {}", type_name(value))))
 }
 
 /// The keywords a notation style accepts (documented in docs/python.md).

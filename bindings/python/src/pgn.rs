@@ -32,7 +32,10 @@ impl Read for PyFileReader {
     fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
         if self.pending.is_empty() {
             let chunk = Python::attach(|py| -> PyResult<Vec<u8>> {
-                let data = self.file.bind(py).call_method1("read", (buf.len().max(1),))?;
+                let data = self
+                    .file
+                    .bind(py)
+                    .call_method1("read", (buf.len().max(1),))?;
                 if let Ok(bytes) = data.cast::<PyBytes>() {
                     Ok(bytes.as_bytes().to_vec())
                 } else if let Ok(text) = data.cast::<PyString>() {
@@ -263,17 +266,22 @@ impl PyGame {
     }
 
     /// The game as PGN text with moves in `notation` (default ICCS), lines
-    /// wrapped at `line_width` (0: one line), styled by `**style`.
-    #[pyo3(signature = (notation = "iccs", line_width = 80, **style))]
+    /// wrapped at `line_width` characters (default 80; 0: one line), styled by `**style`.
+    #[pyo3(signature = (notation = "iccs", line_width = None, **style))]
     fn to_pgn(
         &self,
         notation: &str,
-        line_width: usize,
+        line_width: Option<&Bound<'_, PyAny>>,
         style: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<String> {
         let mut options = WriteOptions::new(notation::fixed_notation(notation)?);
         options.style = notation::style(style)?;
-        options.line_width = line_width;
+        if let Some(width) = line_width {
+            let width = crate::errors::int_arg(width, "line_width")?;
+            options.line_width = usize::try_from(width).map_err(|_| {
+                PyValueError::new_err(format!("line_width {width} must not be negative"))
+            })?;
+        }
         pgn::write_game(&self.0, &options).map_err(to_py)
     }
 
@@ -293,7 +301,8 @@ impl PyGame {
 
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
         let py = slf.py();
-        let text = slf.borrow().to_pgn("iccs", 0, None)?;
+        let py_zero = 0i32.into_pyobject(py)?;
+        let text = slf.borrow().to_pgn("iccs", Some(py_zero.as_any()), None)?;
         let from_pgn = py.get_type::<PyGame>().getattr("from_pgn")?;
         (from_pgn, (text,)).into_pyobject(py)
     }

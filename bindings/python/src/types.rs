@@ -12,7 +12,15 @@ use xiangqi_core as core;
 use crate::errors::{int_arg, to_py, type_name};
 
 /// The two sides. Red moves first.
-#[pyclass(module = "xiangqi", name = "Color", eq, eq_int, hash, frozen, from_py_object)]
+#[pyclass(
+    module = "xiangqi",
+    name = "Color",
+    eq,
+    eq_int,
+    hash,
+    frozen,
+    from_py_object
+)]
 #[derive(Copy, Clone, PartialEq, Eq, Hash)]
 pub enum PyColor {
     /// Red, whose pieces start on ranks 0-3.
@@ -75,7 +83,15 @@ impl PyColor {
 }
 
 /// The seven kinds of piece.
-#[pyclass(module = "xiangqi", name = "PieceKind", eq, eq_int, hash, frozen, from_py_object)]
+#[pyclass(
+    module = "xiangqi",
+    name = "PieceKind",
+    eq,
+    eq_int,
+    hash,
+    frozen,
+    from_py_object
+)]
 #[derive(Copy, Clone, PartialEq, Eq, Hash)]
 pub enum PyPieceKind {
     /// 帥/將 (king).
@@ -166,7 +182,11 @@ impl PyPieceKind {
     }
 
     fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
-        reduce_by_name(py, py.get_type::<PyPieceKind>(), variant_name(self.__str__()))
+        reduce_by_name(
+            py,
+            py.get_type::<PyPieceKind>(),
+            variant_name(self.__str__()),
+        )
     }
 }
 
@@ -289,7 +309,15 @@ impl PyPiece {
 
 /// One of the 90 points of the board, named `a0` (Red's left corner) to
 /// `i9`; the index is `rank * 9 + file`.
-#[pyclass(module = "xiangqi", name = "Square", eq, ord, hash, frozen, from_py_object)]
+#[pyclass(
+    module = "xiangqi",
+    name = "Square",
+    eq,
+    ord,
+    hash,
+    frozen,
+    from_py_object
+)]
 #[derive(Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct PySquare(pub core::Square);
 

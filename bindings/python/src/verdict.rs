@@ -105,7 +105,8 @@ impl PyVerdict {
         format!(
             "Verdict(outcome='{}', reason={}, ply={})",
             self.outcome(),
-            self.reason().map_or("None".to_owned(), |r| format!("'{r}'")),
+            self.reason()
+                .map_or("None".to_owned(), |r| format!("'{r}'")),
             self.0.ply
         )
     }

@@ -27,3 +27,21 @@ def legal_records() -> List[Dict[str, Any]]:
 @pytest.fixture(scope="session")
 def perft_records() -> List[Dict[str, Any]]:
     return load_jsonl("perft.jsonl")
+
+
+@pytest.fixture(scope="session")
+def wxf_records() -> List[Dict[str, Any]]:
+    return load_jsonl("wxf.jsonl")
+
+
+@pytest.fixture(scope="session")
+def ending_records() -> List[Dict[str, Any]]:
+    return load_jsonl("endings.jsonl")
+
+
+DATA = Path(__file__).resolve().parent / "data"
+
+
+@pytest.fixture(scope="session")
+def sample_pgn() -> Path:
+    return DATA / "sample.pgn"

@@ -74,8 +74,47 @@ def test_board_methods(a: Any, b: Any) -> None:
     call(board.copy, stack=a)
     if not (isinstance(a, int) and 4 <= a <= 10):  # deep perft is slow, not wrong
         call(board.perft, a)
+    call(board.san, a, b)
+    call(board.san, "h9g7", a)
+    call(board.san, "h9g7", "wxf", **{"simplified": a})
+    call(board.variation_san, [a, b])
+    call(board.parse_move, a)
+    call(board.parse_move, a, b)
+    call(board.push_text, a)
+    call(board.outcome, a)
     # Whatever happened, the board is still consistent.
     assert Board(board.fen()) == board
+
+
+@settings(max_examples=200, deadline=None)
+@given(junk, junk)
+def test_pgn_and_engine(a: Any, b: Any) -> None:
+    import io
+
+    import xiangqi.pgn
+
+    for source in (a, io.StringIO(a) if isinstance(a, str) else a, a if isinstance(a, bytes) else b""):
+        try:
+            for _ in xiangqi.pgn.read_games(source, errors=b):
+                pass
+        except (*DOCUMENTED, OSError):
+            pass
+    call(xiangqi.pgn.Game.from_pgn, a)
+    text = f'[Event "x"]\n[FEN "{a}"]\n\n1. {b} *\n' if isinstance(a, str) else a
+    call(xiangqi.pgn.Game.from_pgn, text)
+    game = xiangqi.pgn.Game.from_pgn('[Event "x"]\n\n1. h2e2 h9g7 *\n')
+    call(game.to_pgn, a)
+    call(game.to_pgn, "wxf", a)
+    call(game.adjudicate, a)
+    call(game.set_header, a, b)
+    call(xiangqi.pgn.Game.from_board, a, b)
+    engine = xiangqi.Engine(hash_mb=1)
+    call(xiangqi.Engine, a)
+    shallow = a if not isinstance(a, int) or isinstance(a, bool) or not 3 <= a else 2
+    call(engine.analyse, Board(), depth=shallow)
+    call(engine.analyse, Board(), nodes=a if not isinstance(a, int) or a < 5000 else 10)
+    call(engine.analyse, a, depth=1)
+    call(engine.play, Board(), movetime=a if not isinstance(a, (int, float)) or a < 0.05 else 0.01)
 
 
 @settings(max_examples=150, deadline=None)

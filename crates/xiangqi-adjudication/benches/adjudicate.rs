@@ -10,9 +10,11 @@ use xiangqi_core::{Move, Position};
 /// A deterministic pseudo-random game of `plies` plies that never ends
 /// (moves that would end it are skipped).
 fn long_game(plies: usize) -> (Position, Vec<Move>, RuleSet) {
-    let mut rules = RuleSet::default();
-    rules.no_capture_limit = None;
-    rules.material = MaterialRule::Off;
+    let rules = RuleSet {
+        no_capture_limit: None,
+        material: MaterialRule::Off,
+        ..RuleSet::default()
+    };
     let start = Position::startpos();
     let mut game = Game::new(start.clone(), rules.clone());
     let mut seed: u64 = 0x2545_f491_4f6c_dd1d;

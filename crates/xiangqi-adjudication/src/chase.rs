@@ -259,4 +259,3 @@ pub fn classify_ply(before: &Position, after: &Position, threats_on_checks: bool
         chasers,
     }
 }
-

@@ -297,7 +297,11 @@ impl OnlineGame {
         for side in Color::ALL {
             if let Some(since) = self.away_since[side.index()] {
                 let t = since.saturating_add(self.rules.abandon_after_ms);
-                consider(2 * u128::from(t) + 1, t.saturating_add(1), Deadline::Abandon(side));
+                consider(
+                    2 * u128::from(t) + 1,
+                    t.saturating_add(1),
+                    Deadline::Abandon(side),
+                );
             }
         }
         best
@@ -351,7 +355,9 @@ impl OnlineGame {
     fn apply_deadline(&mut self, deadline: Deadline, at: u64) {
         let ply = self.game.ply();
         match deadline {
-            Deadline::FirstMove(side) => self.cancel_unmoved(side, at, "first-move deadline passed"),
+            Deadline::FirstMove(side) => {
+                self.cancel_unmoved(side, at, "first-move deadline passed")
+            }
             Deadline::Flag(side) if !self.has_moved[side.index()] => {
                 self.cancel_unmoved(side, at, "clock ran out")
             }

@@ -273,7 +273,12 @@ impl Game {
 
     /// The board rules after a ply, in the order of R-END-ORDER. `captured`:
     /// the ply was a capture, the only way material can become dead.
-    fn evaluate(&self, repetition: Option<Repetition>, last: Option<Move>, captured: bool) -> Verdict {
+    fn evaluate(
+        &self,
+        repetition: Option<Repetition>,
+        last: Option<Move>,
+        captured: bool,
+    ) -> Verdict {
         let pos = &self.position;
         let ply = self.ply();
         let to_move = pos.side_to_move();
@@ -294,8 +299,12 @@ impl Game {
             }
             BoardStatus::Stalemate => {
                 let (outcome, result) = match self.rules.stalemate {
-                    StalemateRule::Loses => (Outcome::win_for(!to_move), format!("{} wins", !to_move)),
-                    StalemateRule::Draw => (Outcome::Draw, "draw (stalemate-draw option)".to_string()),
+                    StalemateRule::Loses => {
+                        (Outcome::win_for(!to_move), format!("{} wins", !to_move))
+                    }
+                    StalemateRule::Draw => {
+                        (Outcome::Draw, "draw (stalemate-draw option)".to_string())
+                    }
                 };
                 let detail = format!(
                     "{after}{to_move} is not in check but has no legal move: {result} (R-END-STALEMATE)"

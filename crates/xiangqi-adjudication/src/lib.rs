@@ -46,7 +46,9 @@ mod rules;
 mod verdict;
 
 pub use chase::{classify_ply, is_unprotected, threats, threats_after, PlyClass, PlyKind, Threats};
-pub use clock::{ClockError, ClockEvent, OnlineGame, ParseTimeControlError, TimeControl, TimedEvent};
+pub use clock::{
+    ClockError, ClockEvent, OnlineGame, ParseTimeControlError, TimeControl, TimedEvent,
+};
 pub use game::{Game, GameError, GameRecord};
 pub use identity::PieceIds;
 pub use material::{is_bare, is_dead, is_drawn_extended, is_insufficient};

@@ -43,7 +43,11 @@ pub fn is_drawn_extended(pos: &Position) -> bool {
     let elephants = |c: Color| count(pos, c, PieceKind::Elephant);
     match cannons {
         [1, 0] | [0, 1] => {
-            let owner = if cannons[0] == 1 { Color::Red } else { Color::Black };
+            let owner = if cannons[0] == 1 {
+                Color::Red
+            } else {
+                Color::Black
+            };
             let other = owner.opposite();
             if advisors(owner) > 0 {
                 return false;
@@ -80,7 +84,6 @@ pub fn is_insufficient(pos: &Position, rule: MaterialRule) -> bool {
 
 /// R-DRAW-MATERIAL-TIMEOUT: `side` has only its general, advisors and elephants.
 pub fn is_bare(pos: &Position, side: Color) -> bool {
-    !pos
-        .pieces()
+    !pos.pieces()
         .any(|(_, p)| p.color == side && p.kind.can_cross_river())
 }

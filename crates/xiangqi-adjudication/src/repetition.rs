@@ -114,7 +114,11 @@ fn conduct(span: &[PlyRecord], side: Color, rules: &CycleRules) -> SideConduct {
     let (pieces, targets) = if perpetual_check {
         (mine().fold(0, |m, r| m | r.checkers), 0)
     } else if perpetual_chase {
-        let targets = if rules.chinese { any_chased } else { all_chased };
+        let targets = if rules.chinese {
+            any_chased
+        } else {
+            all_chased
+        };
         (mine().fold(0, |m, r| m | r.chasers), targets)
     } else {
         (0, 0)

@@ -280,7 +280,14 @@ impl Verdict {
 impl fmt::Display for Verdict {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.reason {
-            Some(r) => write!(f, "{} ({}) at ply {}: {}", self.result(), r, self.ply, self.detail),
+            Some(r) => write!(
+                f,
+                "{} ({}) at ply {}: {}",
+                self.result(),
+                r,
+                self.ply,
+                self.detail
+            ),
             None => write!(f, "* ongoing at ply {}", self.ply),
         }
     }

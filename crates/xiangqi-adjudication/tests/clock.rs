@@ -37,7 +37,10 @@ fn r_clock_flag_timeout_is_a_loss() {
     // Red has 9 000 ms left from 2 000 ms: it flags at 11 000 ms.
     assert_eq!(g.poll(10_999).unwrap().outcome, Outcome::Ongoing);
     let v = g.poll(11_000).unwrap().clone();
-    assert_eq!((v.outcome, v.reason, v.ply), (Outcome::Black, Some(Reason::Timeout), 2));
+    assert_eq!(
+        (v.outcome, v.reason, v.ply),
+        (Outcome::Black, Some(Reason::Timeout), 2)
+    );
     assert_eq!(g.clocks(), [0, 9_000]);
     assert_eq!(g.rated(), Some(true));
 }
@@ -57,14 +60,20 @@ fn r_draw_material_timeout_is_only_an_option() {
         g.poll(10_000).unwrap().clone()
     };
     let v = play(RuleSet::preset(Preset::Online));
-    assert_eq!((v.outcome, v.reason), (Outcome::Black, Some(Reason::Timeout)));
+    assert_eq!(
+        (v.outcome, v.reason),
+        (Outcome::Black, Some(Reason::Timeout))
+    );
     let mut rules = RuleSet::preset(Preset::Online);
     rules.clock = Some(ClockRules {
         timeout_draw_on_bare_material: true,
         ..ClockRules::ONLINE
     });
     let v = play(rules);
-    assert_eq!((v.outcome, v.reason), (Outcome::Draw, Some(Reason::Timeout)));
+    assert_eq!(
+        (v.outcome, v.reason),
+        (Outcome::Draw, Some(Reason::Timeout))
+    );
 }
 
 #[test]
@@ -72,7 +81,10 @@ fn r_clock_cancel_flag_before_the_flagged_sides_first_move() {
     let mut g = game(30_000);
     g.play(Color::Red, mv("h2e2"), 10_000).unwrap();
     let v = g.poll(40_000).unwrap().clone();
-    assert_eq!((v.outcome, v.reason), (Outcome::Cancelled, Some(Reason::Cancelled)));
+    assert_eq!(
+        (v.outcome, v.reason),
+        (Outcome::Cancelled, Some(Reason::Cancelled))
+    );
     assert_eq!(v.rated(), Some(false));
     assert!(v.detail.contains("black"), "{}", v.detail);
 }
@@ -83,7 +95,10 @@ fn r_clock_abandon_45001_ms_loses_45000_does_not() {
     g.leave(Color::Black, 10_000).unwrap();
     assert_eq!(g.poll(55_000).unwrap().outcome, Outcome::Ongoing);
     let v = g.poll(55_001).unwrap();
-    assert_eq!((v.outcome, v.reason), (Outcome::Red, Some(Reason::Abandonment)));
+    assert_eq!(
+        (v.outcome, v.reason),
+        (Outcome::Red, Some(Reason::Abandonment))
+    );
 
     // A return at exactly 45 000 ms away cancels the count.
     let mut g = opened(600_000);
@@ -98,7 +113,10 @@ fn r_clock_abandon_before_the_first_move_cancels() {
     g.play(Color::Red, mv("h2e2"), 1_000).unwrap();
     g.leave(Color::Black, 2_000).unwrap();
     let v = g.poll(47_001).unwrap();
-    assert_eq!((v.outcome, v.reason), (Outcome::Cancelled, Some(Reason::Cancelled)));
+    assert_eq!(
+        (v.outcome, v.reason),
+        (Outcome::Cancelled, Some(Reason::Cancelled))
+    );
 }
 
 #[test]
@@ -108,13 +126,19 @@ fn r_clock_abandon_a_flag_before_the_abandonment_deadline_wins() {
     let mut g = opened(10_000);
     g.leave(Color::Red, 2_000).unwrap();
     let v = g.poll(100_000).unwrap().clone();
-    assert_eq!((v.outcome, v.reason), (Outcome::Black, Some(Reason::Timeout)));
+    assert_eq!(
+        (v.outcome, v.reason),
+        (Outcome::Black, Some(Reason::Timeout))
+    );
     assert!(v.detail.contains("11000 ms"), "{}", v.detail);
     // With more time on the clock, the abandonment comes first.
     let mut g = opened(600_000);
     g.leave(Color::Red, 2_000).unwrap();
     let v = g.poll(700_000).unwrap();
-    assert_eq!((v.outcome, v.reason), (Outcome::Black, Some(Reason::Abandonment)));
+    assert_eq!(
+        (v.outcome, v.reason),
+        (Outcome::Black, Some(Reason::Abandonment))
+    );
 }
 
 #[test]
@@ -123,7 +147,10 @@ fn r_clock_abandon_both_away_earliest_deadline_loses_equal_cancels() {
     g.leave(Color::Red, 3_000).unwrap();
     g.leave(Color::Black, 4_000).unwrap();
     let v = g.poll(60_000).unwrap();
-    assert_eq!((v.outcome, v.reason), (Outcome::Black, Some(Reason::Abandonment)));
+    assert_eq!(
+        (v.outcome, v.reason),
+        (Outcome::Black, Some(Reason::Abandonment))
+    );
     let mut g = opened(600_000);
     g.leave(Color::Red, 3_000).unwrap();
     g.leave(Color::Black, 3_000).unwrap();
@@ -146,14 +173,20 @@ fn r_clock_draw_offer_lapses_when_the_receiver_moves() {
     // A fresh offer accepted: draw by agreement.
     g.offer_draw(Color::Red, 7_000).unwrap();
     let v = g.accept_draw(Color::Black, 7_100).unwrap();
-    assert_eq!((v.outcome, v.reason, v.ply), (Outcome::Draw, Some(Reason::Agreement), 4));
+    assert_eq!(
+        (v.outcome, v.reason, v.ply),
+        (Outcome::Draw, Some(Reason::Agreement), 4)
+    );
 }
 
 #[test]
 fn r_clock_resign_loses_whatever_the_position() {
     let mut g = game(600_000);
     let v = g.resign(Color::Red, 500).unwrap();
-    assert_eq!((v.outcome, v.reason, v.ply), (Outcome::Black, Some(Reason::Resignation), 0));
+    assert_eq!(
+        (v.outcome, v.reason, v.ply),
+        (Outcome::Black, Some(Reason::Resignation), 0)
+    );
     assert_eq!(g.rated(), Some(true));
 }
 
@@ -171,9 +204,21 @@ fn r_clock_move_increment_and_clocks() {
 fn r_clock_move_errors_wrong_side_after_the_end_out_of_order() {
     let mut g = opened(600_000);
     let err = g.play(Color::Black, mv("h7h0"), 3_000).unwrap_err();
-    assert!(matches!(err, ClockError::NotYourTurn { ply: 3, .. }), "{err}");
+    assert!(
+        matches!(err, ClockError::NotYourTurn { ply: 3, .. }),
+        "{err}"
+    );
     let err = g.poll(2_500).unwrap_err();
-    assert!(matches!(err, ClockError::OutOfOrder { at: 2_500, last: 3_000 }), "{err}");
+    assert!(
+        matches!(
+            err,
+            ClockError::OutOfOrder {
+                at: 2_500,
+                last: 3_000
+            }
+        ),
+        "{err}"
+    );
     g.resign(Color::Black, 4_000).unwrap();
     let err = g.play(Color::Red, mv("h0g2"), 5_000).unwrap_err();
     assert!(
@@ -188,7 +233,10 @@ fn r_clock_move_at_the_flag_millisecond_goes_to_the_flag() {
     let mut g = opened(10_000);
     // Red's flag falls at 11 000 ms: a move at that millisecond is too late.
     let err = g.play(Color::Red, mv("h0g2"), 11_000).unwrap_err();
-    assert!(matches!(err, ClockError::Game(GameError::GameOver { .. })), "{err}");
+    assert!(
+        matches!(err, ClockError::Game(GameError::GameOver { .. })),
+        "{err}"
+    );
     assert_eq!(g.verdict().reason, Some(Reason::Timeout));
     // One millisecond earlier it counts.
     let mut g = opened(10_000);
@@ -217,8 +265,8 @@ fn r_clock_no_clock_model_in_the_asian_preset() {
         base_ms: 60_000,
         increment_ms: 0,
     };
-    let err = OnlineGame::new(Position::startpos(), RuleSet::preset(Preset::Asian), tc, 0)
-        .unwrap_err();
+    let err =
+        OnlineGame::new(Position::startpos(), RuleSet::preset(Preset::Asian), tc, 0).unwrap_err();
     assert_eq!(err, ClockError::NoClockModel);
 }
 
@@ -252,7 +300,10 @@ fn r_clock_cancel_optional_first_move_deadline() {
     let mut g = game_with(600_000, 0, rules.clone());
     assert_eq!(g.poll(19_999).unwrap().outcome, Outcome::Ongoing);
     let v = g.poll(20_000).unwrap();
-    assert_eq!((v.outcome, v.reason), (Outcome::Cancelled, Some(Reason::Cancelled)));
+    assert_eq!(
+        (v.outcome, v.reason),
+        (Outcome::Cancelled, Some(Reason::Cancelled))
+    );
     // After its first move a side has its whole clock.
     let mut g = game_with(600_000, 0, rules);
     g.play(Color::Red, mv("h2e2"), 1_000).unwrap();

@@ -47,8 +47,12 @@ fn check_all(preset: Preset) {
             .iter()
             .map(|m| m.as_str().unwrap())
             .collect();
-        let game = common::play(case["start_fen"].as_str().unwrap(), &moves.join(" "), &rules)
-            .unwrap_or_else(|e| panic!("{id}: {e}"));
+        let game = common::play(
+            case["start_fen"].as_str().unwrap(),
+            &moves.join(" "),
+            &rules,
+        )
+        .unwrap_or_else(|e| panic!("{id}: {e}"));
         let v = game.verdict();
         assert_eq!(
             v.reason,

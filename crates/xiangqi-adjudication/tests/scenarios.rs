@@ -21,7 +21,11 @@ fn twice(cycle: &str) -> String {
 
 fn threatened(fen: &str) -> Vec<String> {
     let pos = Position::from_fen(fen).unwrap();
-    threats(&pos).victims.iter().map(|s| s.to_string()).collect()
+    threats(&pos)
+        .victims
+        .iter()
+        .map(|s| s.to_string())
+        .collect()
 }
 
 // --- R-REP-PERP-CHECK ----------------------------------------------------------
@@ -34,7 +38,10 @@ fn r_rep_perp_check_by_a_chariot() {
         "i0i9 d9d8 i9i8 d8d9 i8i9 d9d8 i9i8 d8d9 i8i9",
         &online(),
     );
-    assert_eq!((v.outcome, v.reason, v.ply), (Outcome::Black, Some(Reason::PerpetualCheck), 9));
+    assert_eq!(
+        (v.outcome, v.reason, v.ply),
+        (Outcome::Black, Some(Reason::PerpetualCheck), 9)
+    );
     let red = v.repetition.unwrap().red;
     assert_eq!(red.conduct, Conduct::PerpetualCheck);
     assert_eq!(red.pieces.len(), 1);
@@ -50,11 +57,17 @@ fn r_rep_perp_check_by_alternating_pieces() {
         &twice("e3d3 d6e6 d3e3 e6d6"),
         &online(),
     );
-    assert_eq!((v.outcome, v.reason, v.ply), (Outcome::Black, Some(Reason::PerpetualCheck), 8));
+    assert_eq!(
+        (v.outcome, v.reason, v.ply),
+        (Outcome::Black, Some(Reason::PerpetualCheck), 8)
+    );
     let rep = v.repetition.unwrap();
     assert_eq!(rep.red.checks, 4);
     let kinds: Vec<&str> = rep.red.pieces.iter().map(|p| p.kind.name()).collect();
-    assert!(kinds.contains(&"cannon") && kinds.contains(&"chariot"), "{kinds:?}");
+    assert!(
+        kinds.contains(&"cannon") && kinds.contains(&"chariot"),
+        "{kinds:?}"
+    );
     assert_eq!(rep.black.conduct, Conduct::None);
 }
 
@@ -66,7 +79,10 @@ fn r_rep_verdict_mutual_perpetual_check_is_a_draw() {
         &twice("e3f3 f6e6 f3e3 e6f6"),
         &online(),
     );
-    assert_eq!((v.outcome, v.reason), (Outcome::Draw, Some(Reason::MutualPerpetualCheck)));
+    assert_eq!(
+        (v.outcome, v.reason),
+        (Outcome::Draw, Some(Reason::MutualPerpetualCheck))
+    );
     let rep = v.repetition.unwrap();
     assert_eq!(rep.red.conduct, Conduct::PerpetualCheck);
     assert_eq!(rep.black.conduct, Conduct::PerpetualCheck);
@@ -82,7 +98,10 @@ fn r_rep_perp_chase_unprotected_horse_by_a_chariot() {
         &twice("h9h7 b7c9 h7h9 c9b7"),
         &online(),
     );
-    assert_eq!((v.outcome, v.reason, v.ply), (Outcome::Black, Some(Reason::PerpetualChase), 8));
+    assert_eq!(
+        (v.outcome, v.reason, v.ply),
+        (Outcome::Black, Some(Reason::PerpetualChase), 8)
+    );
     let red = v.repetition.unwrap().red;
     assert_eq!(red.targets.len(), 1);
     assert_eq!(red.targets[0].kind.name(), "horse");
@@ -96,7 +115,10 @@ fn r_rep_chase_real_cannon_on_a_protected_chariot_is_a_chase() {
     // A cannon on a chariot counts even when the chariot is protected.
     let fen = "9/5k2C/4n4/2r1p4/9/9/9/9/9/3K5 w - - 0 1";
     let v = verdict(fen, &twice("i8i6 c6c8 i6i8 c8c6"), &online());
-    assert_eq!((v.outcome, v.reason), (Outcome::Black, Some(Reason::PerpetualChase)));
+    assert_eq!(
+        (v.outcome, v.reason),
+        (Outcome::Black, Some(Reason::PerpetualChase))
+    );
     assert_eq!(v.repetition.unwrap().red.targets[0].kind.name(), "chariot");
 }
 
@@ -109,7 +131,10 @@ fn r_rep_chase_real_chariot_on_a_protected_horse_is_not_a_chase() {
         &twice("h9h7 b7c9 h7h9 c9b7"),
         &online(),
     );
-    assert_eq!((v.outcome, v.reason), (Outcome::Draw, Some(Reason::ThreefoldRepetition)));
+    assert_eq!(
+        (v.outcome, v.reason),
+        (Outcome::Draw, Some(Reason::ThreefoldRepetition))
+    );
     let rep = v.repetition.unwrap();
     assert_eq!(rep.red.chases, 0);
     // Black's chariot attacks Red's when the horse leaves rank 9, but Red's
@@ -130,7 +155,10 @@ fn r_rep_verdict_check_versus_chase_the_checker_loses() {
         &twice("a3d3 f6d6 d3a3 d6f6"),
         &online(),
     );
-    assert_eq!((v.outcome, v.reason), (Outcome::Black, Some(Reason::PerpetualCheck)));
+    assert_eq!(
+        (v.outcome, v.reason),
+        (Outcome::Black, Some(Reason::PerpetualCheck))
+    );
     let rep = v.repetition.unwrap();
     assert_eq!(rep.red.conduct, Conduct::PerpetualCheck);
     assert_eq!(rep.black.conduct, Conduct::PerpetualChase);
@@ -146,7 +174,10 @@ fn r_rep_perp_chase_broken_once_in_the_cycle_is_a_draw() {
         "h9h7 b7c9 h7h9 c9b7 h9h6 b7c9 h6h9 c9b7",
         &online(),
     );
-    assert_eq!((v.outcome, v.reason, v.ply), (Outcome::Draw, Some(Reason::ThreefoldRepetition), 8));
+    assert_eq!(
+        (v.outcome, v.reason, v.ply),
+        (Outcome::Draw, Some(Reason::ThreefoldRepetition), 8)
+    );
     let red = v.repetition.unwrap().red;
     assert_eq!((red.chases, red.plies), (3, 4));
 }
@@ -161,7 +192,10 @@ fn r_rep_perp_chase_different_pieces_in_turn_is_allowed() {
         &twice("h9h7 e8d8 h7h9 d8e8"),
         &online(),
     );
-    assert_eq!((v.outcome, v.reason), (Outcome::Draw, Some(Reason::ThreefoldRepetition)));
+    assert_eq!(
+        (v.outcome, v.reason),
+        (Outcome::Draw, Some(Reason::ThreefoldRepetition))
+    );
     assert_eq!(v.repetition.unwrap().red.chases, 4);
 }
 
@@ -177,7 +211,11 @@ fn r_rep_chinese_counts_checks_and_chases_together() {
     let mut chinese = online();
     chinese.chinese = true;
     let v = verdict(fen, &moves, &chinese);
-    assert_eq!((v.outcome, v.reason), (Outcome::Black, Some(Reason::PerpetualChase)), "{v}");
+    assert_eq!(
+        (v.outcome, v.reason),
+        (Outcome::Black, Some(Reason::PerpetualChase)),
+        "{v}"
+    );
 }
 
 #[test]
@@ -189,7 +227,10 @@ fn r_rep_enforce_draw_only_makes_every_repetition_a_draw() {
         "i0i9 e9e8 i9i8 e8e9 i8i9 e9e8 i9i8 e8e9 i8i9",
         &rules,
     );
-    assert_eq!((v.outcome, v.reason), (Outcome::Draw, Some(Reason::ThreefoldRepetition)));
+    assert_eq!(
+        (v.outcome, v.reason),
+        (Outcome::Draw, Some(Reason::ThreefoldRepetition))
+    );
 }
 
 #[test]
@@ -199,8 +240,13 @@ fn r_rep_enforce_forbid_repeat_rejects_the_offending_ply() {
     let fen = "4k4/9/9/9/9/9/9/9/9/5K2R w - - 0 1";
     let mut game = play(fen, "i0i9 e9e8 i9i8 e8e9 i8i9 e9e8 i9i8 e8e9", &rules).unwrap();
     let err = game.push("i8i9".parse().unwrap()).unwrap_err();
-    assert!(matches!(err, GameError::ForbiddenRepetition { ply: 9, .. }), "{err}");
-    assert!(!game.permitted_moves().contains(&"i8i9".parse::<Move>().unwrap()));
+    assert!(
+        matches!(err, GameError::ForbiddenRepetition { ply: 9, .. }),
+        "{err}"
+    );
+    assert!(!game
+        .permitted_moves()
+        .contains(&"i8i9".parse::<Move>().unwrap()));
     // Another move is fine and the game goes on.
     game.push("i8h8".parse().unwrap()).unwrap();
     assert_eq!(game.verdict().outcome, Outcome::Ongoing);
@@ -216,11 +262,19 @@ fn pikafish_option_any_check_in_the_span_draws() {
     let fen = "9/3k5/9/9/9/7r1/R8/1n7/4R4/5K3 w - - 0 1";
     let moves = twice("e1e2 b2d1 e2e1 d1b2");
     let v = verdict(fen, &moves, &online());
-    assert_eq!((v.outcome, v.reason), (Outcome::Black, Some(Reason::PerpetualChase)), "{v}");
+    assert_eq!(
+        (v.outcome, v.reason),
+        (Outcome::Black, Some(Reason::PerpetualChase)),
+        "{v}"
+    );
     let rep = v.repetition.unwrap();
     assert_eq!((rep.black.checks, rep.black.plies), (2, 4));
     let v = verdict(fen, &moves, &RuleSet::preset(Preset::Pikafish));
-    assert_eq!((v.outcome, v.reason), (Outcome::Draw, Some(Reason::ThreefoldRepetition)), "{v}");
+    assert_eq!(
+        (v.outcome, v.reason),
+        (Outcome::Draw, Some(Reason::ThreefoldRepetition)),
+        "{v}"
+    );
     // Perpetual check still outranks the option (check versus chase).
     let v = verdict(
         "9/3k5/9/5c3/9/9/R8/3CK4/3r5/3n5 w - - 0 1",
@@ -303,9 +357,17 @@ fn shuffle_game(plies: usize) -> (Position, Vec<Move>) {
         if rank % 2 == 0 {
             files.reverse();
         }
-        path.extend(files.into_iter().map(|f| xiangqi_core::Square::from_coords(f, rank).unwrap()));
+        path.extend(
+            files
+                .into_iter()
+                .map(|f| xiangqi_core::Square::from_coords(f, rank).unwrap()),
+        );
     }
-    let walk: Vec<_> = path.iter().chain(path.iter().rev().skip(1)).copied().collect();
+    let walk: Vec<_> = path
+        .iter()
+        .chain(path.iter().rev().skip(1))
+        .copied()
+        .collect();
     let mut moves = Vec::new();
     let mut black_up = true;
     for pair in walk.windows(2) {
@@ -327,7 +389,10 @@ fn r_draw_nocapture_exactly_at_ply_120_not_119() {
     let v = verdict(&fen, &text[..119].join(" "), &online());
     assert_eq!(v.outcome, Outcome::Ongoing, "{v}");
     let v = verdict(&fen, &text.join(" "), &online());
-    assert_eq!((v.outcome, v.reason, v.ply), (Outcome::Draw, Some(Reason::NoCaptureRule), 120));
+    assert_eq!(
+        (v.outcome, v.reason, v.ply),
+        (Outcome::Draw, Some(Reason::NoCaptureRule), 120)
+    );
     assert!(v.detail.contains("120 plies"), "{}", v.detail);
 }
 
@@ -350,7 +415,10 @@ fn r_draw_nocapture_limit_is_a_parameter() {
     let v = verdict(fen, "i5i4 f9f8 i4i3", &rules);
     assert_eq!((v.reason, v.ply), (Some(Reason::NoCaptureRule), 3));
     rules.no_capture_limit = None;
-    assert_eq!(verdict(fen, "i5i4 f9f8 i4i3", &rules).outcome, Outcome::Ongoing);
+    assert_eq!(
+        verdict(fen, "i5i4 f9f8 i4i3", &rules).outcome,
+        Outcome::Ongoing
+    );
 }
 
 // --- R-END-ORDER ------------------------------------------------------------------
@@ -358,14 +426,27 @@ fn r_draw_nocapture_limit_is_a_parameter() {
 #[test]
 fn r_end_order_moves_after_the_end_are_errors_naming_the_ply() {
     let err = play("5k3/9/9/9/8R/9/9/9/9/4K4 w - - 0 1", "i5f5 f9e9", &online()).unwrap_err();
-    assert!(matches!(err, GameError::GameOver { ply: 2, ended_at: 1, .. }), "{err}");
+    assert!(
+        matches!(
+            err,
+            GameError::GameOver {
+                ply: 2,
+                ended_at: 1,
+                ..
+            }
+        ),
+        "{err}"
+    );
     assert!(err.to_string().contains("ply 2"), "{err}");
 }
 
 #[test]
 fn r_end_order_illegal_moves_are_errors_naming_the_ply() {
     let err = play(xiangqi_core::START_FEN, "h2e2 h9g7 e2e9", &online()).unwrap_err();
-    assert!(matches!(err, GameError::IllegalMove { ply: 3, .. }), "{err}");
+    assert!(
+        matches!(err, GameError::IllegalMove { ply: 3, .. }),
+        "{err}"
+    );
 }
 
 #[test]
@@ -373,16 +454,29 @@ fn r_end_order_repetition_before_no_capture_and_the_fairy_order() {
     // EX-REP-1 with the counter so high that ply 9 also completes 120.
     let fen = "4k4/9/9/9/9/9/9/9/9/5K2R w - - 111 1";
     let moves = "i0i9 e9e8 i9i8 e8e9 i8i9 e9e8 i9i8 e8e9 i8i9";
-    assert_eq!(verdict(fen, moves, &online()).reason, Some(Reason::PerpetualCheck));
+    assert_eq!(
+        verdict(fen, moves, &online()).reason,
+        Some(Reason::PerpetualCheck)
+    );
     let mut rules = online();
     rules.order = xiangqi_adjudication::EndOrder::NoCaptureFirst;
-    assert_eq!(verdict(fen, moves, &rules).reason, Some(Reason::NoCaptureRule));
+    assert_eq!(
+        verdict(fen, moves, &rules).reason,
+        Some(Reason::NoCaptureRule)
+    );
 }
 
 #[test]
 fn r_end_mate_at_the_start_position_is_reported_at_ply_0() {
-    let v = verdict("6P2/2R1PR3/3k5/6P2/6N2/8C/9/4K4/9/9 b - - 0 1", "", &online());
-    assert_eq!((v.outcome, v.reason, v.ply), (Outcome::Red, Some(Reason::Stalemate), 0));
+    let v = verdict(
+        "6P2/2R1PR3/3k5/6P2/6N2/8C/9/4K4/9/9 b - - 0 1",
+        "",
+        &online(),
+    );
+    assert_eq!(
+        (v.outcome, v.reason, v.ply),
+        (Outcome::Red, Some(Reason::Stalemate), 0)
+    );
 }
 
 #[test]
@@ -393,5 +487,39 @@ fn r_draw_material_ext_is_an_option() {
     let fen = "5k3/9/9/2n6/2b6/9/9/9/2C6/4K4 w - - 0 1";
     assert_eq!(verdict(fen, "c1c6", &online()).outcome, Outcome::Ongoing);
     let v = verdict(fen, "c1c6", &RuleSet::preset(Preset::Pikafish));
-    assert_eq!((v.outcome, v.reason), (Outcome::Draw, Some(Reason::InsufficientMaterial)));
+    assert_eq!(
+        (v.outcome, v.reason),
+        (Outcome::Draw, Some(Reason::InsufficientMaterial))
+    );
+}
+
+// --- Found by cross-checking random cycles against pyffish 0.0.90 -------------
+
+#[test]
+fn fairy_preset_counts_threats_on_checking_plies() {
+    // Red's chariot c4-f4 alternately checks (f4 on the black general's file)
+    // and attacks the unprotected elephant c5. Written rule: "one check, one
+    // chase" is allowed (5.5); Fairy-Stockfish counts the checking ply's
+    // threat too (5.9) and calls it a perpetual chase.
+    let fen = "9/9/3a1k3/9/2b6/2R6/9/1C7/2RK5/1r7 w - - 0 1";
+    let moves = twice("c4f4 f7e7 f4c4 e7f7");
+    let v = verdict(fen, &moves, &RuleSet::preset(Preset::Asian));
+    assert_eq!((v.outcome, v.reason), (Outcome::Draw, Some(Reason::ThreefoldRepetition)), "{v}");
+    let v = verdict(fen, &moves, &RuleSet::preset(Preset::Fairy));
+    assert_eq!((v.outcome, v.reason), (Outcome::Black, Some(Reason::PerpetualChase)), "{v}");
+}
+
+#[test]
+fn r_rep_chase_new_moving_along_the_attack_line_renews_nothing() {
+    // b0b7 attacks the horse on a7 anew; after a7b9 the chariot already
+    // attacks b9 down the b-file, so b7b0 (along that file) is no new threat
+    // (R-REP-CHASE-NEW). pyffish 0.0.90 counts it (its discovered-attack test
+    // treats the moved chariot as uncovering itself) and calls it a chase.
+    let v = verdict(
+        "3k5/8C/n8/9/9/9/9/9/5K3/1R7 w - - 0 1",
+        &twice("b0b7 a7b9 b7b0 b9a7"),
+        &RuleSet::preset(Preset::Asian),
+    );
+    assert_eq!((v.outcome, v.reason), (Outcome::Draw, Some(Reason::ThreefoldRepetition)), "{v}");
+    assert_eq!(v.repetition.unwrap().red.chases, 2);
 }

@@ -18,13 +18,19 @@ fn online() -> RuleSet {
 #[test]
 fn ex_end_stalemate_no_legal_move_loses() {
     let v = verdict("5k3/9/8R/9/9/9/9/9/9/4K4 w - - 0 1", "i7i8", &online());
-    assert_eq!((v.outcome, v.reason, v.ply), (Outcome::Red, Some(Reason::Stalemate), 1));
+    assert_eq!(
+        (v.outcome, v.reason, v.ply),
+        (Outcome::Red, Some(Reason::Stalemate), 1)
+    );
 }
 
 #[test]
 fn ex_end_fg_mate_with_the_facing_rule() {
     let v = verdict("5k3/9/9/9/8R/9/9/9/9/4K4 w - - 0 1", "i5f5", &online());
-    assert_eq!((v.outcome, v.reason, v.ply), (Outcome::Red, Some(Reason::Checkmate), 1));
+    assert_eq!(
+        (v.outcome, v.reason, v.ply),
+        (Outcome::Red, Some(Reason::Checkmate), 1)
+    );
 }
 
 #[test]
@@ -63,7 +69,10 @@ fn ex_rep_2_check_every_other_ply_is_a_draw() {
         "a0a9 e9e8 a9a0 e8e9 a0a9 e9e8 a9a0 e8e9",
         &online(),
     );
-    assert_eq!((v.outcome, v.reason, v.ply), (Outcome::Draw, Some(Reason::ThreefoldRepetition), 8));
+    assert_eq!(
+        (v.outcome, v.reason, v.ply),
+        (Outcome::Draw, Some(Reason::ThreefoldRepetition), 8)
+    );
     assert_eq!(v.repetition.unwrap().occurrences, vec![0, 4, 8]);
 }
 
@@ -74,7 +83,10 @@ fn ex_rep_3_perpetual_chase_of_an_unprotected_cannon() {
         "b5d6 c8c7 d6b5 c7c8 b5d6 c8c7 d6b5 c7c8",
         &online(),
     );
-    assert_eq!((v.outcome, v.reason, v.ply), (Outcome::Black, Some(Reason::PerpetualChase), 8));
+    assert_eq!(
+        (v.outcome, v.reason, v.ply),
+        (Outcome::Black, Some(Reason::PerpetualChase), 8)
+    );
     let red = v.repetition.unwrap().red;
     assert_eq!(red.conduct, Conduct::PerpetualChase);
     assert_eq!(red.chases, 4);
@@ -90,7 +102,10 @@ fn ex_rep_4_protected_cannon_is_not_chased() {
         "b5d6 c8c7 d6b5 c7c8 b5d6 c8c7 d6b5 c7c8",
         &online(),
     );
-    assert_eq!((v.outcome, v.reason, v.ply), (Outcome::Draw, Some(Reason::ThreefoldRepetition), 8));
+    assert_eq!(
+        (v.outcome, v.reason, v.ply),
+        (Outcome::Draw, Some(Reason::ThreefoldRepetition), 8)
+    );
     assert_eq!(v.repetition.unwrap().red.chases, 0);
 }
 
@@ -102,7 +117,10 @@ fn ex_nc_1_draw_when_the_counter_reaches_120() {
     let v = verdict(fen, "i5i4 f9f8", &online());
     assert_eq!(v.outcome, Outcome::Ongoing);
     let v = verdict(fen, "i5i4 f9f8 i4i3", &online());
-    assert_eq!((v.outcome, v.reason, v.ply), (Outcome::Draw, Some(Reason::NoCaptureRule), 3));
+    assert_eq!(
+        (v.outcome, v.reason, v.ply),
+        (Outcome::Draw, Some(Reason::NoCaptureRule), 3)
+    );
 }
 
 #[test]
@@ -120,7 +138,10 @@ fn ex_nc_2_a_capture_resets_the_counter() {
 #[test]
 fn ex_nc_3_mate_on_the_last_counted_ply_stands() {
     let v = verdict("5k3/9/9/9/8R/9/9/9/9/4K4 w - - 119 80", "i5f5", &online());
-    assert_eq!((v.outcome, v.reason, v.ply), (Outcome::Red, Some(Reason::Checkmate), 1));
+    assert_eq!(
+        (v.outcome, v.reason, v.ply),
+        (Outcome::Red, Some(Reason::Checkmate), 1)
+    );
 }
 
 const EX_NC_4_FEN: &str = "5k3/4a4/5a3/9/9/9/9/9/9/2R1K3R w - - 98 80";
@@ -131,7 +152,10 @@ const EX_NC_4_MOVES: &str = "i0i9 f9f8 i9i8 f8f9 c0c9 e8d9 i8i9 f9f8 c9c8 f7e8 i
 fn ex_nc_4_default_counts_every_check() {
     let moves: Vec<&str> = EX_NC_4_MOVES.split_whitespace().collect();
     let v = verdict(EX_NC_4_FEN, &moves[..22].join(" "), &online());
-    assert_eq!((v.outcome, v.reason, v.ply), (Outcome::Draw, Some(Reason::NoCaptureRule), 22));
+    assert_eq!(
+        (v.outcome, v.reason, v.ply),
+        (Outcome::Draw, Some(Reason::NoCaptureRule), 22)
+    );
 }
 
 #[test]
@@ -143,7 +167,10 @@ fn ex_nc_4_check_cap_voids_the_eleventh_check_and_its_reply() {
     assert_eq!(game.no_capture_count(), 118);
     assert_eq!(game.verdict().outcome, Outcome::Ongoing);
     let v = verdict(EX_NC_4_FEN, EX_NC_4_MOVES, &rules);
-    assert_eq!((v.outcome, v.reason, v.ply), (Outcome::Draw, Some(Reason::NoCaptureRule), 24));
+    assert_eq!(
+        (v.outcome, v.reason, v.ply),
+        (Outcome::Draw, Some(Reason::NoCaptureRule), 24)
+    );
     // The asian preset has the cap on.
     let v = verdict(EX_NC_4_FEN, EX_NC_4_MOVES, &RuleSet::preset(Preset::Asian));
     assert_eq!(v.ply, 24);
@@ -153,8 +180,15 @@ fn ex_nc_4_check_cap_voids_the_eleventh_check_and_its_reply() {
 
 #[test]
 fn ex_mat_1_capture_of_the_last_attacker_is_a_draw() {
-    let v = verdict("3aka3/9/4b4/9/9/2c6/9/4B4/4A4/4K4 w - - 0 1", "e2c4", &online());
-    assert_eq!((v.outcome, v.reason, v.ply), (Outcome::Draw, Some(Reason::InsufficientMaterial), 1));
+    let v = verdict(
+        "3aka3/9/4b4/9/9/2c6/9/4B4/4A4/4K4 w - - 0 1",
+        "e2c4",
+        &online(),
+    );
+    assert_eq!(
+        (v.outcome, v.reason, v.ply),
+        (Outcome::Draw, Some(Reason::InsufficientMaterial), 1)
+    );
 }
 
 #[test]
@@ -178,7 +212,10 @@ fn ex_clock_1_red_never_moves_cancelled() {
     let mut g = clock_game(60_000);
     assert_eq!(g.poll(59_999).unwrap().outcome, Outcome::Ongoing);
     let v = g.poll(60_000).unwrap().clone();
-    assert_eq!((v.outcome, v.reason), (Outcome::Cancelled, Some(Reason::Cancelled)));
+    assert_eq!(
+        (v.outcome, v.reason),
+        (Outcome::Cancelled, Some(Reason::Cancelled))
+    );
     assert_eq!(v.rated(), Some(false));
     assert_eq!(v.result(), "*");
 }
@@ -189,14 +226,18 @@ fn ex_clock_2_black_flags_before_its_first_move_cancelled() {
     g.play(Color::Red, "h2e2".parse().unwrap(), 5_000).unwrap();
     assert_eq!(g.poll(64_999).unwrap().outcome, Outcome::Ongoing);
     let v = g.poll(65_000).unwrap();
-    assert_eq!((v.outcome, v.reason), (Outcome::Cancelled, Some(Reason::Cancelled)));
+    assert_eq!(
+        (v.outcome, v.reason),
+        (Outcome::Cancelled, Some(Reason::Cancelled))
+    );
 }
 
 #[test]
 fn ex_clock_3_flag_after_both_moved_is_a_timeout_loss() {
     let mut g = clock_game(60_000);
     g.play(Color::Red, "h2e2".parse().unwrap(), 1_000).unwrap();
-    g.play(Color::Black, "h9g7".parse().unwrap(), 2_000).unwrap();
+    g.play(Color::Black, "h9g7".parse().unwrap(), 2_000)
+        .unwrap();
     g.play(Color::Red, "h0g2".parse().unwrap(), 3_000).unwrap();
     // Black has 59 000 ms left when its clock starts again at 3 000 ms.
     assert_eq!(g.poll(61_999).unwrap().outcome, Outcome::Ongoing);
@@ -210,12 +251,16 @@ fn ex_clock_3_flag_after_both_moved_is_a_timeout_loss() {
 fn ex_clock_4_away_44_s_goes_on_away_too_long_loses() {
     let mut g = clock_game(600_000);
     g.play(Color::Red, "h2e2".parse().unwrap(), 1_000).unwrap();
-    g.play(Color::Black, "h9g7".parse().unwrap(), 2_000).unwrap();
+    g.play(Color::Black, "h9g7".parse().unwrap(), 2_000)
+        .unwrap();
     g.leave(Color::Black, 100_000).unwrap();
     g.return_to_board(Color::Black, 144_000).unwrap();
     assert_eq!(g.poll(199_000).unwrap().outcome, Outcome::Ongoing);
     g.leave(Color::Black, 200_000).unwrap();
     assert_eq!(g.poll(245_000).unwrap().outcome, Outcome::Ongoing);
     let v = g.poll(245_001).unwrap();
-    assert_eq!((v.outcome, v.reason), (Outcome::Red, Some(Reason::Abandonment)));
+    assert_eq!(
+        (v.outcome, v.reason),
+        (Outcome::Red, Some(Reason::Abandonment))
+    );
 }

@@ -23,7 +23,11 @@ fn move_list(value: Option<&Value>) -> Result<Vec<Move>, String> {
         Some(Value::String(s)) => s.split_whitespace().map(str::to_string).collect(),
         Some(Value::Array(items)) => items
             .iter()
-            .map(|m| m.as_str().map(str::to_string).ok_or(format!("move {m} is not a string")))
+            .map(|m| {
+                m.as_str()
+                    .map(str::to_string)
+                    .ok_or(format!("move {m} is not a string"))
+            })
             .collect::<Result<_, _>>()?,
         Some(other) => return Err(format!("moves must be a list or a string, got {other}")),
     };
@@ -91,7 +95,13 @@ fn run_case(case: &Value) -> Result<(), String> {
     let prefix = move_list(field(case, &["moves", "prefix"]))?;
     let continuation = move_list(field(
         case,
-        &["continuation", "recorded_continuation", "cycle", "repeat", "line"],
+        &[
+            "continuation",
+            "recorded_continuation",
+            "cycle",
+            "repeat",
+            "line",
+        ],
     ))?;
     let (want, want_reason) = expected(case)?;
     let mut game = Game::new(start, RuleSet::preset(preset));

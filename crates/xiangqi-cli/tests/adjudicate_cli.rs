@@ -30,7 +30,8 @@ fn json_lines(args: &[&str]) -> Vec<Value> {
 }
 
 fn temp_file(name: &str, contents: &str) -> PathBuf {
-    let path = std::env::temp_dir().join(format!("xiangqi-adjudicate-{}-{name}", std::process::id()));
+    let path =
+        std::env::temp_dir().join(format!("xiangqi-adjudicate-{}-{name}", std::process::id()));
     std::fs::write(&path, contents).unwrap();
     path
 }
@@ -46,7 +47,10 @@ fn cli_json_perpetual_check_fields() {
     assert_eq!(v["reason"], "perpetual_check");
     assert_eq!(v["ply"], 9);
     let detail = v["detail"].as_str().unwrap();
-    assert!(detail.contains("red") && detail.contains("chariot on i9"), "{detail}");
+    assert!(
+        detail.contains("red") && detail.contains("chariot on i9"),
+        "{detail}"
+    );
     assert_eq!(v["repetition"]["red"]["conduct"], "perpetual_check");
 }
 
@@ -61,7 +65,13 @@ fn cli_ongoing_game_has_null_reason() {
 
 #[test]
 fn cli_text_output_names_result_reason_and_ply() {
-    let (code, out, _) = run(&["adjudicate", "--fen", "5k3/9/8R/9/9/9/9/9/9/4K4 w - - 0 1", "--moves", "i7i8"]);
+    let (code, out, _) = run(&[
+        "adjudicate",
+        "--fen",
+        "5k3/9/8R/9/9/9/9/9/9/4K4 w - - 0 1",
+        "--moves",
+        "i7i8",
+    ]);
     assert_eq!(code, 0);
     assert!(out.starts_with("1-0 stalemate at ply 1"), "{out}");
 }
@@ -80,17 +90,44 @@ fn run(args: &[&str]) -> (i32, String, String) {
 fn cli_no_capture_plies_overrides_the_preset() {
     let fen = "5k3/9/9/9/8R/9/9/9/9/3K5 w - - 117 80";
     let v = &json_lines(&["--fen", fen, "--moves", "i5i4 f9f8 i4i3"])[0];
-    assert_eq!((v["reason"].as_str(), v["ply"].as_u64()), (Some("no_capture_rule"), Some(3)));
-    let v = &json_lines(&["--fen", fen, "--moves", "i5i4 f9f8", "--no-capture-plies", "119"])[0];
-    assert_eq!((v["reason"].as_str(), v["ply"].as_u64()), (Some("no_capture_rule"), Some(2)));
-    let v = &json_lines(&["--fen", fen, "--moves", "i5i4 f9f8 i4i3", "--no-capture-plies", "0"])[0];
+    assert_eq!(
+        (v["reason"].as_str(), v["ply"].as_u64()),
+        (Some("no_capture_rule"), Some(3))
+    );
+    let v = &json_lines(&[
+        "--fen",
+        fen,
+        "--moves",
+        "i5i4 f9f8",
+        "--no-capture-plies",
+        "119",
+    ])[0];
+    assert_eq!(
+        (v["reason"].as_str(), v["ply"].as_u64()),
+        (Some("no_capture_rule"), Some(2))
+    );
+    let v = &json_lines(&[
+        "--fen",
+        fen,
+        "--moves",
+        "i5i4 f9f8 i4i3",
+        "--no-capture-plies",
+        "0",
+    ])[0];
     assert_eq!(v["outcome"], "ongoing");
 }
 
 #[test]
 fn cli_rules_presets_are_accepted_and_unknown_ones_rejected() {
     for preset in ["online", "asian", "pikafish", "fairy", "plain"] {
-        let v = &json_lines(&["--fen", EX_REP_1_FEN, "--moves", EX_REP_1_MOVES, "--rules", preset])[0];
+        let v = &json_lines(&[
+            "--fen",
+            EX_REP_1_FEN,
+            "--moves",
+            EX_REP_1_MOVES,
+            "--rules",
+            preset,
+        ])[0];
         assert_eq!(v["reason"], "perpetual_check", "{preset}");
     }
     let (code, _, err) = run(&["adjudicate", "--rules", "klingon"]);
@@ -101,7 +138,11 @@ fn cli_rules_presets_are_accepted_and_unknown_ones_rejected() {
 #[test]
 fn cli_moves_after_the_end_are_an_error_naming_the_ply() {
     let (code, _, err) = run(&[
-        "adjudicate", "--fen", "5k3/9/9/9/8R/9/9/9/9/4K4 w - - 0 1", "--moves", "i5f5 f9e9",
+        "adjudicate",
+        "--fen",
+        "5k3/9/9/9/8R/9/9/9/9/4K4 w - - 0 1",
+        "--moves",
+        "i5f5 f9e9",
     ]);
     assert_eq!(code, 2);
     assert!(
@@ -115,12 +156,18 @@ fn cli_clock_events_give_clocks_and_rated() {
     let events = temp_file(
         "events.jsonl",
         concat!(
-            r#"{"at":3000,"event":"move","side":"red","move":"h2e2"}"#, "\n",
-            r#"{"at":4000,"event":"move","side":"black","move":"h9g7"}"#, "\n",
-            r#"{"at":4000,"event":"leave","side":"black"}"#, "\n",
-            r#"{"at":5000,"event":"offer_draw","side":"red"}"#, "\n",
-            r#"{"at":48000,"event":"return","side":"black"}"#, "\n",
-            r#"{"at":49001,"event":"poll"}"#, "\n",
+            r#"{"at":3000,"event":"move","side":"red","move":"h2e2"}"#,
+            "\n",
+            r#"{"at":4000,"event":"move","side":"black","move":"h9g7"}"#,
+            "\n",
+            r#"{"at":4000,"event":"leave","side":"black"}"#,
+            "\n",
+            r#"{"at":5000,"event":"offer_draw","side":"red"}"#,
+            "\n",
+            r#"{"at":48000,"event":"return","side":"black"}"#,
+            "\n",
+            r#"{"at":49001,"event":"poll"}"#,
+            "\n",
         ),
     );
     let path = events.to_str().unwrap();
@@ -133,19 +180,29 @@ fn cli_clock_events_give_clocks_and_rated() {
     let events = temp_file(
         "abandon.jsonl",
         concat!(
-            r#"{"at":3000,"event":"move","side":"red","move":"h2e2"}"#, "\n",
-            r#"{"at":4000,"event":"move","side":"black","move":"h9g7"}"#, "\n",
-            r#"{"at":4000,"event":"leave","side":"black"}"#, "\n",
-            r#"{"at":49001,"event":"poll"}"#, "\n",
+            r#"{"at":3000,"event":"move","side":"red","move":"h2e2"}"#,
+            "\n",
+            r#"{"at":4000,"event":"move","side":"black","move":"h9g7"}"#,
+            "\n",
+            r#"{"at":4000,"event":"leave","side":"black"}"#,
+            "\n",
+            r#"{"at":49001,"event":"poll"}"#,
+            "\n",
         ),
     );
     let v = &json_lines(&["--clock", "600000", "--events", events.to_str().unwrap()])[0];
-    assert_eq!((v["outcome"].as_str(), v["reason"].as_str()), (Some("red"), Some("abandonment")));
+    assert_eq!(
+        (v["outcome"].as_str(), v["reason"].as_str()),
+        (Some("red"), Some("abandonment"))
+    );
     assert_eq!(v["rated"], true);
 
     let events = temp_file("cancel.jsonl", "{\"at\":60000,\"event\":\"poll\"}\n");
     let v = &json_lines(&["--clock", "60000", "--events", events.to_str().unwrap()])[0];
-    assert_eq!((v["outcome"].as_str(), v["result"].as_str()), (Some("cancelled"), Some("*")));
+    assert_eq!(
+        (v["outcome"].as_str(), v["result"].as_str()),
+        (Some("cancelled"), Some("*"))
+    );
     assert_eq!(v["reason"], "cancelled");
     assert_eq!(v["rated"], false);
 }
@@ -155,14 +212,25 @@ fn cli_clock_events_out_of_time_order_are_an_error() {
     let events = temp_file(
         "order.jsonl",
         concat!(
-            r#"{"at":3000,"event":"move","side":"red","move":"h2e2"}"#, "\n",
-            r#"{"at":2000,"event":"poll"}"#, "\n",
+            r#"{"at":3000,"event":"move","side":"red","move":"h2e2"}"#,
+            "\n",
+            r#"{"at":2000,"event":"poll"}"#,
+            "\n",
         ),
     );
-    let (code, _, err) = run(&["adjudicate", "--clock", "60000", "--events", events.to_str().unwrap()]);
+    let (code, _, err) = run(&[
+        "adjudicate",
+        "--clock",
+        "60000",
+        "--events",
+        events.to_str().unwrap(),
+    ]);
     assert_eq!(code, 2);
     assert!(err.starts_with("error:"), "{err}");
-    assert!(err.contains("line 2: event at 2000 ms comes before the previous event"), "{err}");
+    assert!(
+        err.contains("line 2: event at 2000 ms comes before the previous event"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -177,6 +245,12 @@ fn cli_pgn_with_many_games_gives_one_json_line_per_game() {
     );
     let lines = json_lines(&["--pgn", pgn.to_str().unwrap()]);
     assert_eq!(lines.len(), 2);
-    assert_eq!((lines[0]["game"].as_u64(), lines[0]["reason"].as_str()), (Some(1), Some("perpetual_check")));
-    assert_eq!((lines[1]["game"].as_u64(), lines[1]["outcome"].as_str()), (Some(2), Some("ongoing")));
+    assert_eq!(
+        (lines[0]["game"].as_u64(), lines[0]["reason"].as_str()),
+        (Some(1), Some("perpetual_check"))
+    );
+    assert_eq!(
+        (lines[1]["game"].as_u64(), lines[1]["outcome"].as_str()),
+        (Some(2), Some("ongoing"))
+    );
 }

@@ -15,7 +15,12 @@ fn session(protocol: &str, script: &str) -> Vec<String> {
         .timeout(std::time::Duration::from_secs(60))
         .output()
         .expect("runs");
-    assert!(out.status.success(), "exit {:?}: {}", out.status, String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "exit {:?}: {}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
     String::from_utf8(out.stdout)
         .expect("utf-8")
         .lines()
@@ -27,7 +32,9 @@ fn session(protocol: &str, script: &str) -> Vec<String> {
 fn assert_uci_info(line: &str, depth: u32) {
     let w: Vec<&str> = line.split_whitespace().collect();
     assert_eq!(&w[..3], ["info", "depth", &depth.to_string()], "{line}");
-    let keys = ["seldepth", "multipv", "score", "nodes", "nps", "hashfull", "time", "pv"];
+    let keys = [
+        "seldepth", "multipv", "score", "nodes", "nps", "hashfull", "time", "pv",
+    ];
     let mut at = 3;
     for k in keys {
         assert_eq!(w.get(at), Some(&k), "{line}: expected {k}");
@@ -35,7 +42,8 @@ fn assert_uci_info(line: &str, depth: u32) {
     }
     assert!(matches!(w[8], "cp" | "mate"), "{line}");
     for m in &w[at - 1..] {
-        m.parse::<Move>().unwrap_or_else(|_| panic!("{line}: bad pv move {m}"));
+        m.parse::<Move>()
+            .unwrap_or_else(|_| panic!("{line}: bad pv move {m}"));
     }
 }
 
@@ -47,12 +55,24 @@ fn bestmove(line: &str) -> Move {
 
 #[test]
 fn uci_transcript() {
-    let lines = session("uci", "uci\nisready\nucinewgame\nposition startpos moves h2e2\ngo depth 3\n");
+    let lines = session(
+        "uci",
+        "uci\nisready\nucinewgame\nposition startpos moves h2e2\ngo depth 3\n",
+    );
     assert!(lines[0].starts_with("id name xiangqi "));
     assert!(lines[1].starts_with("id author "));
-    assert_eq!(lines[2], "option name Hash type spin default 16 min 1 max 32768");
-    assert_eq!(lines[3], "option name Threads type spin default 1 min 1 max 1");
-    assert_eq!(lines[4], "option name MultiPV type spin default 1 min 1 max 1");
+    assert_eq!(
+        lines[2],
+        "option name Hash type spin default 16 min 1 max 32768"
+    );
+    assert_eq!(
+        lines[3],
+        "option name Threads type spin default 1 min 1 max 1"
+    );
+    assert_eq!(
+        lines[4],
+        "option name MultiPV type spin default 1 min 1 max 1"
+    );
     assert_eq!(lines[5], "option name Clear Hash type button");
     assert_eq!(lines[6], "uciok");
     assert_eq!(lines[7], "readyok");
@@ -83,7 +103,10 @@ isready
 go depth 2
 ";
     let lines = session("uci", script);
-    let errors: Vec<&String> = lines.iter().filter(|l| l.starts_with("info string error: ")).collect();
+    let errors: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info string error: "))
+        .collect();
     assert_eq!(errors.len(), 9, "{lines:?}");
     assert!(errors[0].contains("unknown command \"hello\""));
     assert!(errors[1].contains("h2e3") && errors[1].contains("position unchanged"));
@@ -99,15 +122,24 @@ go depth 2
 fn uci_overlong_line_is_skipped() {
     let script = format!("position {}\nisready\n", "x".repeat(100_000));
     let lines = session("uci", &script);
-    assert!(lines[0].starts_with("info string error: line of 100010 bytes"), "{lines:?}");
+    assert!(
+        lines[0].starts_with("info string error: line of 100010 bytes"),
+        "{lines:?}"
+    );
     assert_eq!(lines[1], "readyok");
 }
 
 #[test]
 fn uci_stop_and_isready_during_infinite_search() {
-    let lines = session("uci", "position startpos\ngo infinite\nisready\nstop\nisready\n");
+    let lines = session(
+        "uci",
+        "position startpos\ngo infinite\nisready\nstop\nisready\n",
+    );
     let ready = lines.iter().position(|l| l == "readyok").expect("readyok");
-    let best = lines.iter().position(|l| l.starts_with("bestmove")).expect("bestmove");
+    let best = lines
+        .iter()
+        .position(|l| l.starts_with("bestmove"))
+        .expect("bestmove");
     // The first readyok comes while searching, before the answer to stop.
     assert!(ready < best, "{lines:?}");
     assert!(Position::startpos().is_legal(bestmove(&lines[best])));
@@ -121,13 +153,19 @@ fn uci_clock_and_mate_report() {
         "uci",
         "position fen 5k3/9/9/9/8R/9/9/9/9/4K4 w - - 0 1\ngo wtime 2000 btime 2000 winc 10 binc 10\n",
     );
-    assert!(lines.iter().any(|l| l.contains(" score mate 1 ")), "{lines:?}");
+    assert!(
+        lines.iter().any(|l| l.contains(" score mate 1 ")),
+        "{lines:?}"
+    );
     assert_eq!(bestmove(lines.last().unwrap()).to_string(), "i5f5");
 }
 
 #[test]
 fn uci_no_legal_move_answers_none() {
-    let lines = session("uci", "position fen 5k3/8R/9/9/9/9/9/9/9/4K4 b - - 0 1\ngo depth 3\n");
+    let lines = session(
+        "uci",
+        "position fen 5k3/8R/9/9/9/9/9/9/9/4K4 b - - 0 1\ngo depth 3\n",
+    );
     assert_eq!(lines, ["bestmove (none)"]);
 }
 
@@ -138,19 +176,28 @@ fn ucci_transcript() {
     assert!(lines[0].starts_with("id name xiangqi "));
     assert!(lines[1].starts_with("id author "));
     assert_eq!(lines[2], "option usemillisec type check default false");
-    assert_eq!(lines[3], "option hashsize type spin min 1 max 32768 default 16");
+    assert_eq!(
+        lines[3],
+        "option hashsize type spin min 1 max 32768 default 16"
+    );
     assert_eq!(lines[4], "option newgame type button");
     assert_eq!(lines[5], "ucciok");
     assert_eq!(lines[6], "readyok");
     for (i, d) in (7..9).zip(1..) {
         let w: Vec<&str> = lines[i].split_whitespace().collect();
         assert_eq!(&w[..3], ["info", "depth", &d.to_string()], "{}", lines[i]);
-        assert_eq!((w[3], w[5], w[7], w[9], w[11], w[13]), ("seldepth", "score", "time", "nodes", "nps", "pv"));
+        assert_eq!(
+            (w[3], w[5], w[7], w[9], w[11], w[13]),
+            ("seldepth", "score", "time", "nodes", "nps", "pv")
+        );
         w[6].parse::<i32>().unwrap();
     }
     let mv = bestmove(&lines[9]);
     assert_eq!(lines.len(), 10);
-    assert!(!["h9g7", "b9c7"].contains(&mv.to_string().as_str()), "banned move {mv} played");
+    assert!(
+        !["h9g7", "b9c7"].contains(&mv.to_string().as_str()),
+        "banned move {mv} played"
+    );
 }
 
 #[test]
@@ -159,17 +206,32 @@ fn ucci_time_bye_and_errors() {
     let lines = session("ucci", script);
     assert!(lines[0].contains("bad move \"zz99\""), "{lines:?}");
     assert!(lines[1].contains("a0a5 is not legal"), "{lines:?}");
-    assert!(lines.iter().any(|l| l == "info string error: unknown command \"foo\""));
+    assert!(lines
+        .iter()
+        .any(|l| l == "info string error: unknown command \"foo\""));
     let pos = Position::startpos().after("h2e2".parse().unwrap()).unwrap();
     assert!(pos.is_legal(bestmove(lines.last().unwrap())));
     assert_eq!(session("ucci", "ucci\nbye\n").last().unwrap(), "bye");
-    assert_eq!(session("ucci", "position fen 5k3/8R/9/9/9/9/9/9/9/4K4 b - - 0 1\ngo depth 2\n"), ["nobestmove"]);
+    assert_eq!(
+        session(
+            "ucci",
+            "position fen 5k3/8R/9/9/9/9/9/9/9/4K4 b - - 0 1\ngo depth 2\n"
+        ),
+        ["nobestmove"]
+    );
 }
 
 #[test]
 fn analyze_json() {
     let out = xiangqi()
-        .args(["analyze", "--fen", "5k3/9/9/9/8R/9/9/9/9/4K4 w - - 0 1", "--depth", "3", "--json"])
+        .args([
+            "analyze",
+            "--fen",
+            "5k3/9/9/9/8R/9/9/9/9/4K4 w - - 0 1",
+            "--depth",
+            "3",
+            "--json",
+        ])
         .output()
         .unwrap();
     assert!(out.status.success());
@@ -181,7 +243,14 @@ fn analyze_json() {
     assert!(v["nodes"].as_u64().unwrap() > 0);
 
     let out = xiangqi()
-        .args(["analyze", "--moves", "h2e2 h9g7", "--nodes", "2000", "--json"])
+        .args([
+            "analyze",
+            "--moves",
+            "h2e2 h9g7",
+            "--nodes",
+            "2000",
+            "--json",
+        ])
         .output()
         .unwrap();
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
@@ -192,10 +261,16 @@ fn analyze_json() {
 
 #[test]
 fn analyze_errors() {
-    let out = xiangqi().args(["analyze", "--fen", "bad", "--depth", "2"]).output().unwrap();
+    let out = xiangqi()
+        .args(["analyze", "--fen", "bad", "--depth", "2"])
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).starts_with("error: cannot read --fen"));
-    let out = xiangqi().args(["analyze", "--moves", "h2e2 h2e3", "--depth", "2"]).output().unwrap();
+    let out = xiangqi()
+        .args(["analyze", "--moves", "h2e2 h2e3", "--depth", "2"])
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("h2e3"));
     // A limit is required.
@@ -206,16 +281,49 @@ fn analyze_errors() {
 #[test]
 fn bench_signature_is_stable() {
     let run = || {
-        let out = xiangqi().args(["bench", "--depth", "2", "--json"]).output().unwrap();
+        let out = xiangqi()
+            .args(["bench", "--depth", "2", "--json"])
+            .output()
+            .unwrap();
         assert!(out.status.success());
         serde_json::from_slice::<serde_json::Value>(&out.stdout).unwrap()
     };
     let (a, b) = (run(), run());
     assert_eq!(a["total_nodes"], b["total_nodes"]);
-    let sum: u64 = a["positions"].as_array().unwrap().iter().map(|p| p["nodes"].as_u64().unwrap()).sum();
+    let sum: u64 = a["positions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["nodes"].as_u64().unwrap())
+        .sum();
     assert_eq!(a["total_nodes"].as_u64(), Some(sum));
     assert!(a["nps"].as_u64().unwrap() > 0);
     let text = xiangqi().args(["bench", "--depth", "1"]).output().unwrap();
     let text = String::from_utf8(text.stdout).unwrap();
     assert!(text.contains("total nodes: ") && text.contains("nodes/s: "));
+}
+
+#[test]
+fn analyze_notation() {
+    let out = xiangqi()
+        .args([
+            "analyze",
+            "--fen",
+            "5k3/9/9/9/8R/9/9/9/9/4K4 w - - 0 1",
+            "--depth",
+            "2",
+            "--notation",
+            "wxf",
+            "--json",
+        ])
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["pv"], serde_json::json!(["i5f5"]));
+    assert_eq!(v["pv_text"], serde_json::json!(["R1=4"]));
+    let out = xiangqi()
+        .args(["analyze", "--depth", "1", "--notation", "klingon"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
 }

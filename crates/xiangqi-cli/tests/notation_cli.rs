@@ -7,31 +7,71 @@ fn xiangqi() -> Command {
 }
 
 fn torture() -> String {
-    concat!(env!("CARGO_MANIFEST_DIR"), "/../xiangqi-notation/tests/fixtures/torture.pgn").to_owned()
+    concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../xiangqi-notation/tests/fixtures/torture.pgn"
+    )
+    .to_owned()
 }
 
 fn stdout(cmd: &mut Command) -> String {
     let out = cmd.output().unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     String::from_utf8(out.stdout).unwrap()
 }
 
 #[test]
 fn convert_json_reports_input_iccs_output_and_fen_after() {
-    let out = stdout(xiangqi().args(["convert", "--to", "chinese", "--traditional", "--json", "C2=5", "h9g7", "马二进三"]));
+    let out = stdout(xiangqi().args([
+        "convert",
+        "--to",
+        "chinese",
+        "--traditional",
+        "--json",
+        "C2=5",
+        "h9g7",
+        "马二进三",
+    ]));
     let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
-    assert_eq!(v["moves"][0], serde_json::json!({"input": "C2=5", "iccs": "h2e2", "output": "炮二平五"}));
+    assert_eq!(
+        v["moves"][0],
+        serde_json::json!({"input": "C2=5", "iccs": "h2e2", "output": "炮二平五"})
+    );
     assert_eq!(v["moves"][1]["output"], "馬8進7");
     assert_eq!(v["moves"][2]["iccs"], "h0g2");
     assert_eq!(v["moves"][2]["output"], "傌二進三");
-    assert_eq!(v["fen_after"], "rnbakab1r/9/1c4nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C1N2/9/RNBAKAB1R b - - 3 2");
+    assert_eq!(
+        v["fen_after"],
+        "rnbakab1r/9/1c4nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C1N2/9/RNBAKAB1R b - - 3 2"
+    );
 }
 
 #[test]
 fn convert_text_output_one_move_per_line() {
-    let out = stdout(xiangqi().args(["convert", "--from", "iccs", "--to", "vietnamese", "h2e2", "h9g7"]));
+    let out = stdout(xiangqi().args([
+        "convert",
+        "--from",
+        "iccs",
+        "--to",
+        "vietnamese",
+        "h2e2",
+        "h9g7",
+    ]));
     assert_eq!(out, "Pháo 2 bình 5\nMã 8 tiến 7\n");
-    let out = stdout(xiangqi().args(["convert", "--to", "wxf", "Pháo", "2", "bình", "5", "Ma 8 tien 7"]));
+    let out = stdout(xiangqi().args([
+        "convert",
+        "--to",
+        "wxf",
+        "Pháo",
+        "2",
+        "bình",
+        "5",
+        "Ma 8 tien 7",
+    ]));
     assert_eq!(out, "C2=5\nH8+7\n", "unquoted Vietnamese words are grouped");
     let out = stdout(xiangqi().args(["convert", "--to", "chinese", "h2e2"]));
     assert_eq!(out, "炮二平五\n");
@@ -42,39 +82,70 @@ fn convert_wxf_style_fsf_and_fen() {
     let fen = "3k5/9/2P3P2/2P3P2/6P2/9/9/9/9/4K4 w - - 0 1";
     let out = stdout(xiangqi().args(["convert", "--fen", fen, "--to", "wxf", "g5f5"]));
     assert_eq!(out, "3-=4\n");
-    let out = stdout(xiangqi().args(["convert", "--fen", fen, "--to", "wxf", "--wxf-style", "fsf", "g5f5"]));
+    let out = stdout(xiangqi().args([
+        "convert",
+        "--fen",
+        fen,
+        "--to",
+        "wxf",
+        "--wxf-style",
+        "fsf",
+        "g5f5",
+    ]));
     assert_eq!(out, "33=4\n");
 }
 
 #[test]
 fn convert_errors_exit_2_with_a_message() {
-    let out = xiangqi().args(["convert", "--to", "wxf", "h2e2", "R1+4"]).output().unwrap();
+    let out = xiangqi()
+        .args(["convert", "--to", "wxf", "h2e2", "R1+4"])
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.starts_with("error: move 2 (\"R1+4\")"), "{err}");
-    let out = xiangqi().args(["convert", "--from", "chinese", "--to", "wxf", "h2e2"]).output().unwrap();
+    let out = xiangqi()
+        .args(["convert", "--from", "chinese", "--to", "wxf", "h2e2"])
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("at character 1"));
 }
 
 #[test]
 fn pgn_check_one_line_per_game_with_the_error_line() {
-    let out = xiangqi().args(["pgn", "check", &torture()]).output().unwrap();
+    let out = xiangqi()
+        .args(["pgn", "check", &torture()])
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(2), "a broken game fails the check");
     let text = String::from_utf8(out.stdout).unwrap();
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines.len(), 5, "{text}");
-    assert_eq!(lines[0], "1\t红方 vs 黑方 (Torture 1: UTF-8, CRLF, BOM)\t8 plies\t1-0\tchinese");
-    assert!(lines[2].starts_with("3\terror: line 23, column 9: "), "{}", lines[2]);
+    assert_eq!(
+        lines[0],
+        "1\t红方 vs 黑方 (Torture 1: UTF-8, CRLF, BOM)\t8 plies\t1-0\tchinese"
+    );
+    assert!(
+        lines[2].starts_with("3\terror: line 23, column 9: "),
+        "{}",
+        lines[2]
+    );
     assert!(lines[3].starts_with("4\t胡榮華 vs 楊官璘"), "{}", lines[3]);
     assert!(String::from_utf8_lossy(&out.stderr).contains("1 of 5 games"));
 }
 
 #[test]
 fn pgn_check_json_lines() {
-    let out = xiangqi().args(["pgn", "check", "--json", &torture()]).output().unwrap();
+    let out = xiangqi()
+        .args(["pgn", "check", "--json", &torture()])
+        .output()
+        .unwrap();
     let text = String::from_utf8(out.stdout).unwrap();
-    let rows: Vec<serde_json::Value> = text.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let rows: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
     assert_eq!(rows.len(), 5);
     assert_eq!(rows[0]["plies"], 8);
     assert_eq!(rows[0]["result"], "1-0");
@@ -90,7 +161,15 @@ fn pgn_convert_writes_a_file_that_reads_back() {
     std::fs::create_dir_all(&dir).unwrap();
     let out_path = dir.join("out.pgn");
     let out = xiangqi()
-        .args(["pgn", "convert", &torture(), "--to", "wxf", "-o", out_path.to_str().unwrap()])
+        .args([
+            "pgn",
+            "convert",
+            &torture(),
+            "--to",
+            "wxf",
+            "-o",
+            out_path.to_str().unwrap(),
+        ])
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2), "the broken game is reported");
@@ -112,5 +191,7 @@ fn pgn_reads_standard_input() {
         .output()
         .unwrap();
     assert!(out.status.success());
-    assert!(String::from_utf8(out.stdout).unwrap().contains("1. 炮二平五 马8进7 *"));
+    assert!(String::from_utf8(out.stdout)
+        .unwrap()
+        .contains("1. 炮二平五 马8进7 *"));
 }

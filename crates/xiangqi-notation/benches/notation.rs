@@ -22,7 +22,9 @@ fn sample() -> Vec<(Position, Vec<Move>)> {
                 break;
             }
             out.push((pos.clone(), moves.clone()));
-            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
             pos.make_move(moves[(seed >> 33) as usize % moves.len()]);
         }
     }
@@ -38,7 +40,9 @@ fn random_game(seed: u64, plies: usize) -> Game {
         if moves.is_empty() {
             break;
         }
-        s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        s = s
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
         let mv = moves[(s >> 33) as usize % moves.len()];
         game.mainline.moves.push(Node::new(mv));
         pos.make_move(mv);
@@ -86,7 +90,10 @@ fn bench_moves(c: &mut Criterion) {
     let mut group = c.benchmark_group("parse");
     group.throughput(Throughput::Elements(total as u64));
     group.bench_function("baseline_core_fromstr_and_check_legal", |b| {
-        let texts: Vec<Vec<String>> = sample.iter().map(|(_, m)| m.iter().map(|m| m.to_string()).collect()).collect();
+        let texts: Vec<Vec<String>> = sample
+            .iter()
+            .map(|(_, m)| m.iter().map(|m| m.to_string()).collect())
+            .collect();
         b.iter(|| {
             for ((pos, _), texts) in sample.iter().zip(&texts) {
                 for t in texts {
@@ -101,7 +108,10 @@ fn bench_moves(c: &mut Criterion) {
         let texts: Vec<Vec<String>> = sample
             .iter()
             .map(|(pos, moves)| {
-                moves.iter().map(|&m| xiangqi_notation::format(pos, m, notation, &style).unwrap()).collect()
+                moves
+                    .iter()
+                    .map(|&m| xiangqi_notation::format(pos, m, notation, &style).unwrap())
+                    .collect()
             })
             .collect();
         group.bench_function(notation.name(), |b| {
@@ -143,7 +153,9 @@ fn bench_pgn(c: &mut Criterion) {
         }
         group.bench_function(notation.name(), |b| {
             b.iter(|| {
-                let n = Reader::new(&bytes[..]).map(|g| g.unwrap().plies()).sum::<usize>();
+                let n = Reader::new(&bytes[..])
+                    .map(|g| g.unwrap().plies())
+                    .sum::<usize>();
                 black_box(n)
             })
         });

@@ -24,17 +24,65 @@ const NUMERALS: [char; 9] = ['一', '二', '三', '四', '五', '六', '七', '�
 fn piece_char(color: Color, kind: PieceKind, style: &ChineseStyle) -> char {
     let red = color == Color::Red;
     match (style.script, kind) {
-        (Script::Simplified, PieceKind::General) => if red { '帅' } else { '将' },
-        (Script::Traditional, PieceKind::General) => if red { '帥' } else { '將' },
-        (_, PieceKind::Advisor) => if red { '仕' } else { '士' },
-        (_, PieceKind::Elephant) => if red { '相' } else { '象' },
-        (_, PieceKind::Soldier) => if red { '兵' } else { '卒' },
+        (Script::Simplified, PieceKind::General) => {
+            if red {
+                '帅'
+            } else {
+                '将'
+            }
+        }
+        (Script::Traditional, PieceKind::General) => {
+            if red {
+                '帥'
+            } else {
+                '將'
+            }
+        }
+        (_, PieceKind::Advisor) => {
+            if red {
+                '仕'
+            } else {
+                '士'
+            }
+        }
+        (_, PieceKind::Elephant) => {
+            if red {
+                '相'
+            } else {
+                '象'
+            }
+        }
+        (_, PieceKind::Soldier) => {
+            if red {
+                '兵'
+            } else {
+                '卒'
+            }
+        }
         (Script::Simplified, PieceKind::Chariot) => '车',
         (Script::Simplified, PieceKind::Horse) => '马',
         (Script::Simplified, PieceKind::Cannon) => '炮',
-        (Script::Traditional, PieceKind::Chariot) => if red && style.red_black_sets { '俥' } else { '車' },
-        (Script::Traditional, PieceKind::Horse) => if red && style.red_black_sets { '傌' } else { '馬' },
-        (Script::Traditional, PieceKind::Cannon) => if !red && style.red_black_sets { '砲' } else { '炮' },
+        (Script::Traditional, PieceKind::Chariot) => {
+            if red && style.red_black_sets {
+                '俥'
+            } else {
+                '車'
+            }
+        }
+        (Script::Traditional, PieceKind::Horse) => {
+            if red && style.red_black_sets {
+                '傌'
+            } else {
+                '馬'
+            }
+        }
+        (Script::Traditional, PieceKind::Cannon) => {
+            if !red && style.red_black_sets {
+                '砲'
+            } else {
+                '炮'
+            }
+        }
     }
 }
 
@@ -50,7 +98,11 @@ fn push_number(color: Color, n: u8, out: &mut String) {
 /// Appends the Chinese text of a described legal move.
 pub(crate) fn write(s: &Situation, style: &ChineseStyle, out: &mut String) {
     let piece = piece_char(s.color, s.kind, style);
-    let rear = if style.script == Script::Traditional { '後' } else { '后' };
+    let rear = if style.script == Script::Traditional {
+        '後'
+    } else {
+        '后'
+    };
     let keeps_file = matches!(s.kind, PieceKind::Advisor | PieceKind::Elephant) || s.on_file == 1;
     let position_marker = |s: &Situation| -> char {
         if s.is_front() {
@@ -128,7 +180,10 @@ fn direction_of(c: char) -> Option<Direction> {
 
 /// Whether `c` is a character only Chinese move text uses (for detection).
 pub(crate) fn is_chinese_char(c: char) -> bool {
-    piece_of(c).is_some() || direction_of(c).is_some() || matches!(c, '前' | '後' | '后' | '中') || NUMERALS.contains(&c)
+    piece_of(c).is_some()
+        || direction_of(c).is_some()
+        || matches!(c, '前' | '後' | '后' | '中')
+        || NUMERALS.contains(&c)
 }
 
 /// Reads Chinese move text: 炮二平五, 前车进三, 前三平四, 前兵三平四, 二兵平四.
@@ -158,12 +213,26 @@ pub(crate) fn read(text: &str) -> Result<Described, ParseMoveError> {
         if let Some(kind) = piece_of(c1) {
             // 前车 …, or 前兵三 … (the older five-character form).
             match at(2).and_then(|(_, c)| number_of(c)) {
-                Some(file) if n == 5 => (kind, Origin::Marked { marker, file: Some(file) }, 3),
+                Some(file) if n == 5 => (
+                    kind,
+                    Origin::Marked {
+                        marker,
+                        file: Some(file),
+                    },
+                    3,
+                ),
                 _ => (kind, Origin::Marked { marker, file: None }, 2),
             }
         } else if let Some(file) = number_of(c1) {
             // 前三平四: soldiers doubled on two files, the piece left out.
-            (PieceKind::Soldier, Origin::Marked { marker, file: Some(file) }, 2)
+            (
+                PieceKind::Soldier,
+                Origin::Marked {
+                    marker,
+                    file: Some(file),
+                },
+                2,
+            )
         } else {
             return Err(err(p1, SyntaxErrorKind::UnknownPiece));
         }

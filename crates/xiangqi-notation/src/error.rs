@@ -34,7 +34,9 @@ impl fmt::Display for SyntaxErrorKind {
             SyntaxErrorKind::Unrecognised => "not a move in any known notation",
             SyntaxErrorKind::UnknownPiece => "unknown piece",
             SyntaxErrorKind::ExpectedFile => "expected a file number or a front/rear marker",
-            SyntaxErrorKind::ExpectedDirection => "expected a direction (forward, backward, sideways)",
+            SyntaxErrorKind::ExpectedDirection => {
+                "expected a direction (forward, backward, sideways)"
+            }
             SyntaxErrorKind::ExpectedNumber => "expected a number 1-9",
             SyntaxErrorKind::TrailingText => "unexpected text after the move",
         })

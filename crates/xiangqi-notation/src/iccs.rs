@@ -8,7 +8,7 @@
 //! assert_eq!(parse(&pos, "H2-E2", Notation::Iccs).unwrap().to_string(), "h2e2");
 //! ```
 
-use xiangqi_core::Move;
+use xiangqi_core::{Move, Square};
 
 use crate::error::{ParseMoveError, SyntaxErrorKind};
 use crate::Notation;
@@ -29,26 +29,29 @@ pub(crate) fn read(text: &str) -> Result<Move, ParseMoveError> {
     }
     let b = &b[..len];
     let dash = usize::from(b.get(2) == Some(&'-'));
-    let checks: [(usize, fn(char) -> bool); 4] = [
-        (0, |c| matches!(c.to_ascii_lowercase(), 'a'..='i')),
-        (1, |c| c.is_ascii_digit()),
-        (2, |c| matches!(c.to_ascii_lowercase(), 'a'..='i')),
-        (3, |c| c.is_ascii_digit()),
-    ];
-    for (i, ok) in checks {
+    let is_file = |c: char| matches!(c.to_ascii_lowercase(), 'a'..='i');
+    // File, rank, file, rank (the second square after the optional dash).
+    for i in 0..4 {
         let at = if i >= 2 { i + dash } else { i };
-        match b.get(at) {
-            Some(&c) if ok(c) => {}
-            Some(_) => return Err(err(at, SyntaxErrorKind::ExpectedFile)),
-            None => return Err(err(at, SyntaxErrorKind::ExpectedFile)),
+        let ok = match b.get(at) {
+            Some(&c) if i % 2 == 0 => is_file(c),
+            Some(c) => c.is_ascii_digit(),
+            None => false,
+        };
+        if !ok {
+            return Err(err(at, SyntaxErrorKind::ExpectedFile));
         }
     }
     if b.len() > 4 + dash {
         return Err(err(4 + dash, SyntaxErrorKind::TrailingText));
     }
-    // The shape is right; the core parser owns the conversion (and rejects a null move).
-    t.parse::<Move>()
-        .map_err(|_| err(2 + dash, SyntaxErrorKind::ExpectedFile))
+    // The shape is checked above, so the squares exist.
+    let square =
+        |f: char, r: char| Square::from_coords(f.to_ascii_lowercase() as u8 - b'a', r as u8 - b'0');
+    match (square(b[0], b[1]), square(b[2 + dash], b[3 + dash])) {
+        (Some(from), Some(to)) if from != to => Ok(Move::new(from, to)),
+        _ => Err(err(2 + dash, SyntaxErrorKind::ExpectedFile)),
+    }
 }
 
 /// Whether `text` has the shape of ICCS coordinates.

@@ -77,12 +77,16 @@ pub fn detect(text: &str) -> Option<Notation> {
     if iccs::looks_like(t) {
         return Some(Notation::Iccs);
     }
-    let word: String = t.chars().take_while(|c| c.is_alphabetic() || ('\u{300}'..='\u{36f}').contains(c)).collect();
+    let word: String = t
+        .chars()
+        .take_while(|c| c.is_alphabetic() || ('\u{300}'..='\u{36f}').contains(c))
+        .collect();
     if word.chars().count() >= 2 && vietnamese::is_piece_word(&word) {
         return Some(Notation::Vietnamese);
     }
     let n = t.chars().count();
-    let wxf_start = xiangqi_core::PieceKind::from_letter(first).is_some() || matches!(first, '+' | '-' | '1'..='9');
+    let wxf_start = xiangqi_core::PieceKind::from_letter(first).is_some()
+        || matches!(first, '+' | '-' | '1'..='9');
     if t.is_ascii() && (3..=4).contains(&n) && wxf_start {
         return Some(Notation::Wxf);
     }
@@ -163,7 +167,12 @@ pub fn parse_with(
 /// assert_eq!(format(&pos, "d5f5".parse().unwrap(), Notation::Wxf, &style).unwrap(), "R+=4");
 /// assert_eq!(format(&pos, "d2d1".parse().unwrap(), Notation::Chinese, &style).unwrap(), "后车退一");
 /// ```
-pub fn format(pos: &Position, mv: Move, notation: Notation, style: &Style) -> Result<String, MoveTextError> {
+pub fn format(
+    pos: &Position,
+    mv: Move,
+    notation: Notation,
+    style: &Style,
+) -> Result<String, MoveTextError> {
     let mut out = String::with_capacity(16);
     format_into(pos, mv, notation, style, &mut out)?;
     Ok(out)

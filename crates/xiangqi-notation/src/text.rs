@@ -2,7 +2,9 @@
 //! resolution against a position: the one place where file numbers,
 //! front/rear markers and step counts are turned into squares (N-MOVE-SHAPE).
 
-use xiangqi_core::{Color, File, Move, Piece, PieceKind, PlayError, Position, Rank, Square};
+use xiangqi_core::{
+    Color, File, Move, MoveList, Piece, PieceKind, PlayError, Position, Rank, Square,
+};
 
 use crate::error::MoveTextError;
 use crate::Notation;
@@ -108,19 +110,40 @@ impl MoveText {
     }
 }
 
-/// Whether `mv` is legal, and why not: the one-pass `is_legal` first, the
-/// detailed `check_legal` only for the reason.
+/// Whether `mv` is legal (R-LEGAL-SELFCHECK, R-LEGAL-FACING), and why not.
+///
+/// Move text is checked one move at a time, where the core's whole-board
+/// `is_legal` (which computes every pin) costs as much as generating all
+/// moves. Composing the core's primitives instead: the piece's pseudo-legal
+/// moves, then whether the own general is attacked after the move (the
+/// core's `is_attacked` includes the facing generals). The detailed
+/// `check_legal` runs only to say why a move is illegal; a unit test checks
+/// this agrees with `is_legal` on every pseudo-legal move of many positions.
 #[inline]
 pub(crate) fn legality(pos: &Position, mv: Move) -> Result<(), PlayError> {
-    if pos.is_legal(mv) {
-        Ok(())
-    } else {
-        pos.check_legal(mv)
+    let us = pos.side_to_move();
+    let own = pos.piece_at(mv.from()).is_some_and(|p| p.color == us);
+    let mut pseudo = MoveList::new();
+    if own {
+        pos.pseudo_legal_moves_from(mv.from(), &mut pseudo);
     }
+    if own && pseudo.contains(mv) {
+        let mut after = pos.clone();
+        after.make_move(mv);
+        if !after.is_attacked(after.general(us), !us) {
+            return Ok(());
+        }
+    }
+    // The reason (and, should the two tests ever disagree, the core's verdict).
+    pos.check_legal(mv)
 }
 
 /// The pieces of `piece` on `file`, from the front (nearest the opponent) back.
-pub(crate) fn on_file_front_first(pos: &Position, piece: Piece, file: File) -> ([Square; 5], usize) {
+pub(crate) fn on_file_front_first(
+    pos: &Position,
+    piece: Piece,
+    file: File,
+) -> ([Square; 5], usize) {
     let mut out = [Square::A0; 5];
     let mut n = 0;
     for sq in pos.squares_of(piece).iter() {
@@ -177,7 +200,11 @@ pub(crate) fn destination(
             (tf, rank)
         }
         Direction::Forward | Direction::Backward => {
-            let sign = if direction == Direction::Forward { forward } else { -forward };
+            let sign = if direction == Direction::Forward {
+                forward
+            } else {
+                -forward
+            };
             match kind {
                 PieceKind::Advisor | PieceKind::Elephant | PieceKind::Horse => {
                     let tf = target_file(number)?;
@@ -190,7 +217,9 @@ pub(crate) fn destination(
                         (PieceKind::Horse, _) => {
                             return Err("a horse moves to a file one or two away")
                         }
-                        (PieceKind::Advisor, _) => return Err("an advisor moves to a neighbouring file"),
+                        (PieceKind::Advisor, _) => {
+                            return Err("an advisor moves to a neighbouring file")
+                        }
                         _ => return Err("an elephant moves to a file two away"),
                     };
                     (tf, rank + sign * dr)
@@ -227,12 +256,7 @@ impl Described {
                 Err(MoveTextError::Ambiguous { candidates, .. }) => extra.extend(candidates),
                 Err(e) => {
                     // Prefer the most specific error: a concrete move over a missing piece.
-                    let better = match (&first_error, &e) {
-                        (None, _) => true,
-                        (Some(MoveTextError::NoSuchPiece { .. }), _) => true,
-                        _ => false,
-                    };
-                    if better {
+                    if matches!(first_error, None | Some(MoveTextError::NoSuchPiece { .. })) {
                         first_error = Some(e);
                     }
                 }
@@ -252,7 +276,12 @@ impl Described {
         }
     }
 
-    fn resolve_kind(&self, pos: &Position, text: &str, kind: PieceKind) -> Result<Move, MoveTextError> {
+    fn resolve_kind(
+        &self,
+        pos: &Position,
+        text: &str,
+        kind: PieceKind,
+    ) -> Result<Move, MoveTextError> {
         let side = pos.side_to_move();
         let piece = Piece::new(side, kind);
         let no_piece = |where_: String| MoveTextError::NoSuchPiece {
@@ -436,7 +465,11 @@ impl Situation {
         let (direction, number) = if dr == 0 {
             (Direction::Sideways, to.file().number_for(color))
         } else {
-            let direction = if forward > 0 { Direction::Forward } else { Direction::Backward };
+            let direction = if forward > 0 {
+                Direction::Forward
+            } else {
+                Direction::Backward
+            };
             if df == 0 {
                 (direction, dr.unsigned_abs())
             } else {
@@ -475,4 +508,53 @@ pub(crate) fn situation(pos: &Position, mv: Move) -> Result<Situation, MoveTextE
         });
     }
     Ok(Situation::of(pos, mv).expect("a legal move has a piece of the side to move"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `legality` agrees with the core's `is_legal` on every pseudo-legal move
+    /// (and on moves of the wrong side) of positions from random playouts.
+    #[test]
+    fn legality_agrees_with_core_is_legal() {
+        let mut seed = 99u64;
+        let mut checked = 0;
+        for _ in 0..20 {
+            let mut pos = Position::startpos();
+            for _ in 0..120 {
+                let mut pseudo = MoveList::new();
+                pos.pseudo_legal_moves(&mut pseudo);
+                for &mv in pseudo.iter() {
+                    assert_eq!(
+                        legality(&pos, mv).is_ok(),
+                        pos.is_legal(mv),
+                        "{} {mv}",
+                        pos.to_fen()
+                    );
+                    checked += 1;
+                }
+                let mut theirs = pos.clone();
+                theirs.make_null_move();
+                let mut other = MoveList::new();
+                theirs.pseudo_legal_moves(&mut other);
+                for &mv in other.iter() {
+                    assert!(
+                        legality(&pos, mv).is_err(),
+                        "{} {mv} moves the wrong side",
+                        pos.to_fen()
+                    );
+                }
+                let moves = pos.legal_move_vec();
+                if moves.is_empty() {
+                    break;
+                }
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                pos.make_move(moves[(seed >> 33) as usize % moves.len()]);
+            }
+        }
+        assert!(checked > 50_000);
+    }
 }

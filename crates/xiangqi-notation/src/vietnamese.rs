@@ -138,7 +138,10 @@ impl Tokens {
 
 fn tokens(text: &str) -> Result<Tokens, ParseMoveError> {
     let err = |pos: usize, kind| ParseMoveError::new(Some(Notation::Vietnamese), text, pos, kind);
-    let mut out = Tokens { items: [Token::default(); 5], len: 0 };
+    let mut out = Tokens {
+        items: [Token::default(); 5],
+        len: 0,
+    };
     let mut current: Option<Token> = None;
     let mut current_is_digit = false;
     for (i, c) in text.chars().enumerate() {
@@ -212,7 +215,9 @@ pub(crate) fn is_piece_word(word: &str) -> bool {
 pub(crate) fn read(text: &str) -> Result<Described, ParseMoveError> {
     let err = |pos: usize, kind| ParseMoveError::new(Some(Notation::Vietnamese), text, pos, kind);
     let first = text.trim_start().chars().next();
-    if matches!(first, Some('+' | '-' | '1'..='9')) || (text.trim().len() <= 4 && text.is_ascii() && !text.contains(' ')) {
+    if matches!(first, Some('+' | '-' | '1'..='9'))
+        || (text.trim().len() <= 4 && text.is_ascii() && !text.contains(' '))
+    {
         return crate::wxf::read(text, WxfConvention::Official).map_err(|mut e| {
             e.notation = Some(Notation::Vietnamese);
             e
@@ -222,13 +227,22 @@ pub(crate) fn read(text: &str) -> Result<Described, ParseMoveError> {
     let end = text.chars().count() + 1;
     let tok = |i: usize| toks.get(i);
     let t0 = tok(0).ok_or_else(|| err(1, SyntaxErrorKind::Empty))?;
-    let (kind, alt_kind) =
-        piece_kinds(t0.as_str(), t0.hint).ok_or_else(|| err(t0.position, SyntaxErrorKind::UnknownPiece))?;
+    let (kind, alt_kind) = piece_kinds(t0.as_str(), t0.hint)
+        .ok_or_else(|| err(t0.position, SyntaxErrorKind::UnknownPiece))?;
     let t1 = tok(1).ok_or_else(|| err(end, SyntaxErrorKind::ExpectedFile))?;
     let origin = match t1.as_str() {
-        "truoc" => Origin::Marked { marker: Marker::Front, file: None },
-        "sau" => Origin::Marked { marker: Marker::Rear, file: None },
-        "giua" => Origin::Marked { marker: Marker::Middle, file: None },
+        "truoc" => Origin::Marked {
+            marker: Marker::Front,
+            file: None,
+        },
+        "sau" => Origin::Marked {
+            marker: Marker::Rear,
+            file: None,
+        },
+        "giua" => Origin::Marked {
+            marker: Marker::Middle,
+            file: None,
+        },
         s => match s.as_bytes() {
             [d @ b'1'..=b'9'] => Origin::File(d - b'0'),
             _ => return Err(err(t1.position, SyntaxErrorKind::ExpectedFile)),

@@ -133,23 +133,47 @@ pub(crate) fn read(text: &str, convention: WxfConvention) -> Result<Described, P
         let kind = letter_kind(c0).ok_or_else(|| err(pos(0), SyntaxErrorKind::UnknownPiece))?;
         let origin = match c1 {
             '1'..='9' => Origin::File(c1 as u8 - b'0'),
-            '+' => Origin::Marked { marker: Marker::WxfPlus, file: None },
-            '-' => Origin::Marked { marker: Marker::WxfMinus, file: None },
+            '+' => Origin::Marked {
+                marker: Marker::WxfPlus,
+                file: None,
+            },
+            '-' => Origin::Marked {
+                marker: Marker::WxfMinus,
+                file: None,
+            },
             _ => return Err(err(pos(1), SyntaxErrorKind::ExpectedFile)),
         };
         (kind, origin)
     } else {
         let origin = match (c0, c1) {
-            ('+', '+') => Origin::Marked { marker: Marker::Front, file: None },
-            ('-', '-') => Origin::Marked { marker: Marker::Rear, file: None },
-            ('1'..='9', '+') => Origin::Marked { marker: Marker::WxfPlus, file: Some(c0 as u8 - b'0') },
-            ('1'..='9', '-') => Origin::Marked { marker: Marker::WxfMinus, file: Some(c0 as u8 - b'0') },
+            ('+', '+') => Origin::Marked {
+                marker: Marker::Front,
+                file: None,
+            },
+            ('-', '-') => Origin::Marked {
+                marker: Marker::Rear,
+                file: None,
+            },
+            ('1'..='9', '+') => Origin::Marked {
+                marker: Marker::WxfPlus,
+                file: Some(c0 as u8 - b'0'),
+            },
+            ('1'..='9', '-') => Origin::Marked {
+                marker: Marker::WxfMinus,
+                file: Some(c0 as u8 - b'0'),
+            },
             ('1'..='9', '1'..='9') => {
                 let (a, b) = (c0 as u8 - b'0', c1 as u8 - b'0');
                 if a == b && convention == WxfConvention::Official {
-                    Origin::Marked { marker: Marker::Middle, file: Some(b) }
+                    Origin::Marked {
+                        marker: Marker::Middle,
+                        file: Some(b),
+                    }
                 } else if a <= 5 {
-                    Origin::Marked { marker: Marker::Nth(a), file: Some(b) }
+                    Origin::Marked {
+                        marker: Marker::Nth(a),
+                        file: Some(b),
+                    }
                 } else {
                     return Err(err(pos(0), SyntaxErrorKind::ExpectedFile));
                 }
@@ -165,7 +189,9 @@ pub(crate) fn read(text: &str, convention: WxfConvention) -> Result<Described, P
         '-' => (Direction::Backward, 3),
         '=' | '.' => (Direction::Sideways, 3),
         // "C25": no sign means sideways, only after a letter and a file digit.
-        '1'..='9' if matches!(origin, Origin::File(_)) && chars.len() == 3 => (Direction::Sideways, 2),
+        '1'..='9' if matches!(origin, Origin::File(_)) && chars.len() == 3 => {
+            (Direction::Sideways, 2)
+        }
         _ => return Err(err(pos(2), SyntaxErrorKind::ExpectedDirection)),
     };
     let number = match at(num_at) {

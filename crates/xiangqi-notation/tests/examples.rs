@@ -23,15 +23,24 @@ fn simplified() -> Style {
 }
 
 fn traditional() -> Style {
-    Style { chinese: ChineseStyle::traditional(), ..Style::default() }
+    Style {
+        chinese: ChineseStyle::traditional(),
+        ..Style::default()
+    }
 }
 
 fn fsf() -> Style {
-    Style { wxf: WxfStyle::fsf(), ..Style::default() }
+    Style {
+        wxf: WxfStyle::fsf(),
+        ..Style::default()
+    }
 }
 
 fn plain_vi() -> Style {
-    Style { vietnamese: VietnameseStyle { diacritics: false }, ..Style::default() }
+    Style {
+        vietnamese: VietnameseStyle { diacritics: false },
+        ..Style::default()
+    }
 }
 
 /// Asserts that `iccs` is written as `text` in `notation`/`style` and that
@@ -39,9 +48,21 @@ fn plain_vi() -> Style {
 #[track_caller]
 fn same(pos: &Position, iccs: &str, notation: Notation, style: &Style, text: &str) {
     let m = mv(iccs);
-    assert_eq!(format(pos, m, notation, style).unwrap(), text, "{iccs} in {notation}");
-    assert_eq!(parse_with(pos, text, notation, style).unwrap(), m, "{text} read as {notation}");
-    assert_eq!(parse_with(pos, text, None, style).unwrap(), m, "{text} auto-detected");
+    assert_eq!(
+        format(pos, m, notation, style).unwrap(),
+        text,
+        "{iccs} in {notation}"
+    );
+    assert_eq!(
+        parse_with(pos, text, notation, style).unwrap(),
+        m,
+        "{text} read as {notation}"
+    );
+    assert_eq!(
+        parse_with(pos, text, None, style).unwrap(),
+        m,
+        "{text} auto-detected"
+    );
 }
 
 #[test]
@@ -51,9 +72,29 @@ fn seed_h2e2_is_c2_5_and_pao_er_ping_wu() {
     same(&pos, "h2e2", Notation::Wxf, &simplified(), "C2=5");
     same(&pos, "h2e2", Notation::Chinese, &simplified(), "炮二平五");
     same(&pos, "h2e2", Notation::Chinese, &traditional(), "炮二平五");
-    same(&pos, "h2e2", Notation::Vietnamese, &simplified(), "Pháo 2 bình 5");
-    same(&pos, "h2e2", Notation::Vietnamese, &plain_vi(), "Phao 2 binh 5");
-    for text in ["H2-E2", "h2-e2", "C2.5", "c25", "Phao 2 binh 5", "PHÁO 2 BÌNH 5", "  pháo2.bình5 "] {
+    same(
+        &pos,
+        "h2e2",
+        Notation::Vietnamese,
+        &simplified(),
+        "Pháo 2 bình 5",
+    );
+    same(
+        &pos,
+        "h2e2",
+        Notation::Vietnamese,
+        &plain_vi(),
+        "Phao 2 binh 5",
+    );
+    for text in [
+        "H2-E2",
+        "h2-e2",
+        "C2.5",
+        "c25",
+        "Phao 2 binh 5",
+        "PHÁO 2 BÌNH 5",
+        "  pháo2.bình5 ",
+    ] {
         assert_eq!(parse(&pos, text, None).unwrap(), mv("h2e2"), "{text}");
     }
 }
@@ -64,9 +105,18 @@ fn seed_h0g2_is_h2_plus_3_and_ma_er_jin_san() {
     same(&pos, "h0g2", Notation::Wxf, &simplified(), "H2+3");
     same(&pos, "h0g2", Notation::Chinese, &traditional(), "傌二進三");
     same(&pos, "h0g2", Notation::Chinese, &simplified(), "马二进三");
-    same(&pos, "h0g2", Notation::Vietnamese, &simplified(), "Mã 2 tiến 3");
+    same(
+        &pos,
+        "h0g2",
+        Notation::Vietnamese,
+        &simplified(),
+        "Mã 2 tiến 3",
+    );
     assert_eq!(parse(&pos, "N2+3", Notation::Wxf).unwrap(), mv("h0g2"));
-    assert_eq!(parse(&pos, "馬二進三", Notation::Chinese).unwrap(), mv("h0g2"));
+    assert_eq!(
+        parse(&pos, "馬二進三", Notation::Chinese).unwrap(),
+        mv("h0g2")
+    );
 }
 
 #[test]
@@ -75,10 +125,30 @@ fn seed_black_h9g7_is_h8_plus_7_and_ma_8_jin_7() {
     same(&pos, "h9g7", Notation::Wxf, &simplified(), "H8+7");
     same(&pos, "h9g7", Notation::Chinese, &traditional(), "馬8進7");
     same(&pos, "h9g7", Notation::Chinese, &simplified(), "马8进7");
-    same(&pos, "h9g7", Notation::Vietnamese, &simplified(), "Mã 8 tiến 7");
-    assert_eq!(parse(&pos, "馬８進７", None).unwrap(), mv("h9g7"), "full-width digits");
-    assert_eq!(parse(&pos, "马八进七", None).unwrap(), mv("h9g7"), "Chinese numerals for Black");
-    let lower = Style { wxf: WxfStyle { black_lowercase: true, ..WxfStyle::default() }, ..Style::default() };
+    same(
+        &pos,
+        "h9g7",
+        Notation::Vietnamese,
+        &simplified(),
+        "Mã 8 tiến 7",
+    );
+    assert_eq!(
+        parse(&pos, "馬８進７", None).unwrap(),
+        mv("h9g7"),
+        "full-width digits"
+    );
+    assert_eq!(
+        parse(&pos, "马八进七", None).unwrap(),
+        mv("h9g7"),
+        "Chinese numerals for Black"
+    );
+    let lower = Style {
+        wxf: WxfStyle {
+            black_lowercase: true,
+            ..WxfStyle::default()
+        },
+        ..Style::default()
+    };
     same(&pos, "h9g7", Notation::Wxf, &lower, "h8+7");
 }
 
@@ -88,7 +158,13 @@ fn seed_black_b7e7_is_c2_5_and_pao_2_ping_5() {
     same(&pos, "b7e7", Notation::Wxf, &simplified(), "C2=5");
     same(&pos, "b7e7", Notation::Chinese, &traditional(), "砲2平5");
     same(&pos, "b7e7", Notation::Chinese, &simplified(), "炮2平5");
-    same(&pos, "b7e7", Notation::Vietnamese, &simplified(), "Pháo 2 bình 5");
+    same(
+        &pos,
+        "b7e7",
+        Notation::Vietnamese,
+        &simplified(),
+        "Pháo 2 bình 5",
+    );
 }
 
 /// The start-position table of N-WXF, N-CN and N-VI.
@@ -116,15 +192,33 @@ fn n_wxf_n_cn_n_vi_start_position_table() {
     let pos = after(&["h0g2", "h9g7"]);
     same(&pos, "g2h0", Notation::Wxf, &simplified(), "H3-2");
     same(&pos, "g2h0", Notation::Chinese, &traditional(), "傌三退二");
-    same(&pos, "g2h0", Notation::Vietnamese, &simplified(), "Mã 3 thoái 2");
+    same(
+        &pos,
+        "g2h0",
+        Notation::Vietnamese,
+        &simplified(),
+        "Mã 3 thoái 2",
+    );
 }
 
 /// Tuong without diacritics is general or elephant; the move decides.
 #[test]
 fn n_vi_tuong_without_diacritics() {
     let pos = Position::startpos();
-    same(&pos, "e0e1", Notation::Vietnamese, &plain_vi(), "Tuong 5 tien 1");
-    same(&pos, "c0e2", Notation::Vietnamese, &plain_vi(), "Tuong 7 tien 5");
+    same(
+        &pos,
+        "e0e1",
+        Notation::Vietnamese,
+        &plain_vi(),
+        "Tuong 5 tien 1",
+    );
+    same(
+        &pos,
+        "c0e2",
+        Notation::Vietnamese,
+        &plain_vi(),
+        "Tuong 7 tien 5",
+    );
     assert_eq!(parse(&pos, "Soái 5 tấn 1", None).unwrap(), mv("e0e1"));
 }
 
@@ -142,13 +236,22 @@ fn ex_wxf_tandem_stacked_chariots_and_horses() {
         same(&pos, iccs, Notation::Chinese, &simplified(), cn);
         same(&pos, iccs, Notation::Vietnamese, &simplified(), vi);
     }
-    assert_eq!(format(&pos, mv("d2d1"), Notation::Chinese, &traditional()).unwrap(), "後俥退一");
+    assert_eq!(
+        format(&pos, mv("d2d1"), Notation::Chinese, &traditional()).unwrap(),
+        "後俥退一"
+    );
     let pos = Position::from_fen("4k4/9/2n6/9/2n6/9/9/9/9/5K3 b - - 0 1").unwrap();
     same(&pos, "c5d3", Notation::Wxf, &simplified(), "H++4");
     same(&pos, "c7b9", Notation::Wxf, &simplified(), "H--2");
     same(&pos, "c5d3", Notation::Chinese, &simplified(), "前马进4");
     same(&pos, "c7b9", Notation::Chinese, &simplified(), "后马退2");
-    same(&pos, "c5d3", Notation::Vietnamese, &simplified(), "Mã trước tiến 4");
+    same(
+        &pos,
+        "c5d3",
+        Notation::Vietnamese,
+        &simplified(),
+        "Mã trước tiến 4",
+    );
 }
 
 /// N-WXF-FSF (2): the marker only where the other piece could move alike.
@@ -207,10 +310,16 @@ fn n_wxf_pawns_soldiers_on_two_files() {
         same(&pos, iccs, Notation::Vietnamese, &simplified(), off);
     }
     // The older five-character Chinese form is read too.
-    assert_eq!(parse(&pos, "前兵三平四", Notation::Chinese).unwrap(), mv("g7f7"));
+    assert_eq!(
+        parse(&pos, "前兵三平四", Notation::Chinese).unwrap(),
+        mv("g7f7")
+    );
     // `33` means the middle soldier officially, the third from the front in fsf style.
     assert_eq!(parse(&pos, "33=4", Notation::Wxf).unwrap(), mv("g6f6"));
-    assert_eq!(parse_with(&pos, "33=4", Notation::Wxf, &fsf()).unwrap(), mv("g5f5"));
+    assert_eq!(
+        parse_with(&pos, "33=4", Notation::Wxf, &fsf()).unwrap(),
+        mv("g5f5")
+    );
 }
 
 /// N-WXF-PAWNS, N-CN-PAWNS: four and five soldiers on one file.
@@ -269,27 +378,50 @@ fn detect_names_each_notation() {
 fn error_malformed_text_points_at_the_character() {
     let pos = Position::startpos();
     let e = parse(&pos, "C2*5", Notation::Wxf).unwrap_err();
-    let MoveTextError::Syntax(e) = e else { panic!("{e}") };
-    assert_eq!((e.position, e.kind.clone()), (3, SyntaxErrorKind::ExpectedDirection));
-    let MoveTextError::Syntax(e) = parse(&pos, "炮二平十", Notation::Chinese).unwrap_err() else { panic!() };
-    assert_eq!((e.position, e.kind), (4, SyntaxErrorKind::ExpectedNumber));
-    let MoveTextError::Syntax(e) = parse(&pos, "h2j2", Notation::Iccs).unwrap_err() else { panic!() };
-    assert_eq!(e.position, 3);
-    let MoveTextError::Syntax(e) = parse(&pos, "Pháo 2 nhảy 5", Notation::Vietnamese).unwrap_err() else {
+    let MoveTextError::Syntax(e) = e else {
+        panic!("{e}")
+    };
+    assert_eq!(
+        (e.position, e.kind.clone()),
+        (3, SyntaxErrorKind::ExpectedDirection)
+    );
+    let MoveTextError::Syntax(e) = parse(&pos, "炮二平十", Notation::Chinese).unwrap_err()
+    else {
         panic!()
     };
-    assert_eq!((e.position, e.kind), (8, SyntaxErrorKind::ExpectedDirection));
-    assert!(matches!(parse(&pos, "garbage!", None), Err(MoveTextError::Syntax(_))));
+    assert_eq!((e.position, e.kind), (4, SyntaxErrorKind::ExpectedNumber));
+    let MoveTextError::Syntax(e) = parse(&pos, "h2j2", Notation::Iccs).unwrap_err() else {
+        panic!()
+    };
+    assert_eq!(e.position, 3);
+    let MoveTextError::Syntax(e) = parse(&pos, "Pháo 2 nhảy 5", Notation::Vietnamese).unwrap_err()
+    else {
+        panic!()
+    };
+    assert_eq!(
+        (e.position, e.kind),
+        (8, SyntaxErrorKind::ExpectedDirection)
+    );
+    assert!(matches!(
+        parse(&pos, "garbage!", None),
+        Err(MoveTextError::Syntax(_))
+    ));
 }
 
 #[test]
 fn error_unknown_piece() {
     let pos = Position::startpos();
-    let MoveTextError::Syntax(e) = parse(&pos, "X2+1", Notation::Wxf).unwrap_err() else { panic!() };
+    let MoveTextError::Syntax(e) = parse(&pos, "X2+1", Notation::Wxf).unwrap_err() else {
+        panic!()
+    };
     assert_eq!((e.position, e.kind), (1, SyntaxErrorKind::UnknownPiece));
-    let MoveTextError::Syntax(e) = parse(&pos, "龍二平五", Notation::Chinese).unwrap_err() else { panic!() };
+    let MoveTextError::Syntax(e) = parse(&pos, "龍二平五", Notation::Chinese).unwrap_err()
+    else {
+        panic!()
+    };
     assert_eq!((e.position, e.kind), (1, SyntaxErrorKind::UnknownPiece));
-    let MoveTextError::Syntax(e) = parse(&pos, "Rồng 2 bình 5", Notation::Vietnamese).unwrap_err() else {
+    let MoveTextError::Syntax(e) = parse(&pos, "Rồng 2 bình 5", Notation::Vietnamese).unwrap_err()
+    else {
         panic!()
     };
     assert_eq!(e.kind, SyntaxErrorKind::UnknownPiece);
@@ -309,15 +441,33 @@ fn error_no_such_piece_on_that_file() {
 fn error_illegal_says_why() {
     let pos = Position::startpos();
     let e = parse(&pos, "R1+4", Notation::Wxf).unwrap_err();
-    assert!(matches!(e, MoveTextError::Illegal { reason: PlayError::BadMovement { .. }, .. }), "{e}");
+    assert!(
+        matches!(
+            e,
+            MoveTextError::Illegal {
+                reason: PlayError::BadMovement { .. },
+                ..
+            }
+        ),
+        "{e}"
+    );
     // The horse on e1 is pinned against the general by the black chariot.
     let pos = Position::from_fen("3k5/9/9/9/4r4/9/9/9/4N4/4K4 w - - 0 1").unwrap();
     let e = parse(&pos, "H5+6", Notation::Wxf).unwrap_err();
     assert!(
-        matches!(e, MoveTextError::Illegal { reason: PlayError::LeavesGeneralInCheck { .. }, .. }),
+        matches!(
+            e,
+            MoveTextError::Illegal {
+                reason: PlayError::LeavesGeneralInCheck { .. },
+                ..
+            }
+        ),
         "{e}"
     );
-    assert!(e.to_string().contains("leaves the red general in check"), "{e}");
+    assert!(
+        e.to_string().contains("leaves the red general in check"),
+        "{e}"
+    );
     let e = parse(&pos, "H5+9", Notation::Wxf).unwrap_err();
     assert!(matches!(e, MoveTextError::Impossible { .. }), "{e}");
     // Formatting refuses illegal moves too.
@@ -331,7 +481,9 @@ fn error_illegal_says_why() {
 fn error_ambiguous_lists_candidates() {
     let pos = Position::from_fen("4k4/9/9/9/3R5/9/9/3R5/9/5K3 w - - 0 1").unwrap();
     let e = parse(&pos, "R6+1", Notation::Wxf).unwrap_err();
-    let MoveTextError::Ambiguous { candidates, .. } = &e else { panic!("{e}") };
+    let MoveTextError::Ambiguous { candidates, .. } = &e else {
+        panic!("{e}")
+    };
     assert_eq!(candidates, &vec![mv("d2d3"), mv("d5d6")]);
     assert!(e.to_string().contains("d2d3, d5d6"), "{e}");
     // With the file digit only one of them can go 4 forward (the other is blocked): fine.

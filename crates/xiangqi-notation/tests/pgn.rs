@@ -15,7 +15,11 @@ fn mv(s: &str) -> Move {
 }
 
 fn torture() -> Vec<u8> {
-    std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/torture.pgn")).unwrap()
+    std::fs::read(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/torture.pgn"
+    ))
+    .unwrap()
 }
 
 /// tests/fixtures/torture.pgn: UTF-8 BOM, CRLF in games 1 and 4, comments
@@ -34,18 +38,42 @@ fn torture_file_parses_as_specified() {
     let g1 = results[0].as_ref().unwrap();
     assert_eq!(g1.tag("Event"), Some("Torture 1: UTF-8, CRLF, BOM"));
     assert_eq!(g1.tag("Red"), Some("红方"));
-    assert_eq!(g1.notation, Notation::Chinese, "detected without a Format tag");
-    assert_eq!(g1.mainline.comments, ["a comment between the tags", "before the first move", "between number and move"]);
+    assert_eq!(
+        g1.notation,
+        Notation::Chinese,
+        "detected without a Format tag"
+    );
+    assert_eq!(
+        g1.mainline.comments,
+        [
+            "a comment between the tags",
+            "before the first move",
+            "between number and move"
+        ]
+    );
     let moves: Vec<String> = g1.moves().map(|m| m.to_string()).collect();
-    assert_eq!(moves, ["h2e2", "h9g7", "h0g2", "i9h9", "i0h0", "b9c7", "c3c4", "g6g5"]);
+    assert_eq!(
+        moves,
+        ["h2e2", "h9g7", "h0g2", "i9h9", "i0h0", "b9c7", "c3c4", "g6g5"]
+    );
     let n = &g1.mainline.moves;
     assert_eq!(n[1].nags, [1]);
     assert_eq!(n[2].nags, [5], "!? is $5");
     assert_eq!(n[2].variations.len(), 1);
     let v = &n[2].variations[0];
     assert_eq!(v.moves[0].mv, mv("g3g4"));
-    assert_eq!(v.moves[0].comments, ["variation comment (with parens; and [brackets])"]);
-    assert_eq!(v.moves[0].variations[0].moves.iter().map(|n| n.mv).collect::<Vec<_>>(), [mv("b0c2"), mv("b9c7")]);
+    assert_eq!(
+        v.moves[0].comments,
+        ["variation comment (with parens; and [brackets])"]
+    );
+    assert_eq!(
+        v.moves[0].variations[0]
+            .moves
+            .iter()
+            .map(|n| n.mv)
+            .collect::<Vec<_>>(),
+        [mv("b0c2"), mv("b9c7")]
+    );
     assert_eq!(v.moves[1].mv, mv("c6c5"));
     assert_eq!(n[3].comments, ["a comment\nover two lines"]);
     assert_eq!(n[4].comments, ["a line comment"]);
@@ -54,27 +82,41 @@ fn torture_file_parses_as_specified() {
 
     let g2 = results[1].as_ref().unwrap();
     assert_eq!(g2.notation, Notation::Iccs);
-    assert_eq!(g2.moves().collect::<Vec<_>>(), [mv("e5e2"), mv("d9d8"), mv("e1e0"), mv("d8d9")]);
+    assert_eq!(
+        g2.moves().collect::<Vec<_>>(),
+        [mv("e5e2"), mv("d9d8"), mv("e1e0"), mv("d8d9")]
+    );
     assert_eq!(g2.result, None, "no result token");
     assert_eq!(g2.outcome(), GameResult::Draw, "the Result tag");
 
     let e3 = results[2].as_ref().unwrap_err();
     assert_eq!((e3.game, e3.line, e3.column), (3, 23, 9), "{e3}");
-    let PgnErrorKind::Move { ply_name, error } = &e3.kind else { panic!("{e3}") };
+    let PgnErrorKind::Move { ply_name, error } = &e3.kind else {
+        panic!("{e3}")
+    };
     assert_eq!(ply_name, "3...");
-    assert!(matches!(error, MoveTextError::Illegal { mv: m, .. } if *m == mv("h9h0")), "{error}");
+    assert!(
+        matches!(error, MoveTextError::Illegal { mv: m, .. } if *m == mv("h9h0")),
+        "{error}"
+    );
 
     let g4 = results[3].as_ref().unwrap();
     assert_eq!(g4.tag("Event"), Some("全國象棋錦標賽"));
     assert_eq!(g4.tag("Red"), Some("胡榮華"));
     assert_eq!(g4.plies(), 5);
-    assert_eq!(g4.mainline.moves[3].variations[0].moves[1].comments, ["GBK 註釋"]);
+    assert_eq!(
+        g4.mainline.moves[3].variations[0].moves[1].comments,
+        ["GBK 註釋"]
+    );
     assert_eq!(g4.result, Some(GameResult::BlackWins));
 
     let g5 = results[4].as_ref().unwrap();
     assert_eq!(g5.notation, Notation::Vietnamese);
     assert_eq!(g5.tag("Red"), Some("Lại Lý Huynh"));
-    assert_eq!(g5.moves().collect::<Vec<_>>(), [mv("h2e2"), mv("h9g7"), mv("h0g2"), mv("i9h9")]);
+    assert_eq!(
+        g5.moves().collect::<Vec<_>>(),
+        [mv("h2e2"), mv("h9g7"), mv("h0g2"), mv("i9h9")]
+    );
     assert_eq!(g5.mainline.moves[2].variations[0].moves[0].mv, mv("b0c2"));
     assert_eq!(g5.result, Some(GameResult::Unknown));
 
@@ -87,9 +129,18 @@ fn gbk_text_is_detected() {
     let data = torture();
     // Game 4 alone, GBK-encoded.
     let start = data.windows(7).position(|w| w == b"[Event ").unwrap();
-    let g4_start = data.windows(6).enumerate().filter(|(_, w)| *w == b"[Event").nth(3).unwrap().0;
+    let g4_start = data
+        .windows(6)
+        .enumerate()
+        .filter(|(_, w)| *w == b"[Event")
+        .nth(3)
+        .unwrap()
+        .0;
     assert!(g4_start > start);
-    let end = data.windows(18).position(|w| w == b"[Event \"Torture 5:").unwrap();
+    let end = data
+        .windows(18)
+        .position(|w| w == b"[Event \"Torture 5:")
+        .unwrap();
     let mut reader = Reader::new(&data[g4_start..end]);
     let game = reader.next().unwrap().unwrap();
     assert_eq!(game.tag("Black"), Some("楊官璘"));
@@ -101,11 +152,18 @@ fn round_trip_in_every_notation_keeps_variations_and_comments() {
     let data = torture();
     let games: Vec<Game> = Reader::new(&data[..]).filter_map(Result::ok).collect();
     assert_eq!(games.len(), 4);
-    let fsf = Style { wxf: WxfStyle::fsf(), ..Style::default() };
+    let fsf = Style {
+        wxf: WxfStyle::fsf(),
+        ..Style::default()
+    };
     for game in &games {
         for notation in Notation::ALL {
             for style in [Style::default(), fsf] {
-                let options = WriteOptions { notation, style, line_width: 60 };
+                let options = WriteOptions {
+                    notation,
+                    style,
+                    line_width: 60,
+                };
                 let text = write_game(game, &options).unwrap();
                 let back: Vec<_> = read_str(&text).collect();
                 assert_eq!(back.len(), 1, "{text}");
@@ -129,13 +187,24 @@ fn round_trip_of_a_long_random_game_with_crowded_soldiers() {
         if moves.is_empty() {
             break;
         }
-        seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
         let m = moves[(seed >> 33) as usize % moves.len()];
-        game.mainline.moves.push(xiangqi_notation::pgn::Node::new(m));
+        game.mainline
+            .moves
+            .push(xiangqi_notation::pgn::Node::new(m));
         pos.make_move(m);
     }
     for notation in Notation::ALL {
-        let options = WriteOptions { notation, style: Style { wxf: WxfStyle::fsf(), ..Style::default() }, line_width: 80 };
+        let options = WriteOptions {
+            notation,
+            style: Style {
+                wxf: WxfStyle::fsf(),
+                ..Style::default()
+            },
+            line_width: 80,
+        };
         let text = write_game(&game, &options).unwrap();
         let back = read_str(&text).next().unwrap().unwrap();
         assert_eq!(back.mainline, game.mainline, "{notation}");
@@ -150,7 +219,10 @@ fn reader_continues_after_broken_games() {
     assert!(results[0].is_ok());
     let e2 = results[1].as_ref().unwrap_err();
     assert_eq!(e2.game, 2);
-    assert!(matches!(e2.kind, PgnErrorKind::UnterminatedVariation(5)), "{e2}");
+    assert!(
+        matches!(e2.kind, PgnErrorKind::UnterminatedVariation(5)),
+        "{e2}"
+    );
     let e3 = results[2].as_ref().unwrap_err();
     assert_eq!((e3.game, e3.line), (3, 8));
     assert!(matches!(e3.kind, PgnErrorKind::BadTag(_)), "{e3}");
@@ -164,23 +236,58 @@ fn unclosed_comment_stops_at_the_next_games_tags() {
     let text = "[Event \"1\"]\n1. h2e2 {never closed\n1. h0g2\n[Event \"2\"]\n1. h2e2 *\n";
     let results: Vec<_> = read_str(text).collect();
     assert_eq!(results.len(), 2);
-    assert!(matches!(results[0].as_ref().unwrap_err().kind, PgnErrorKind::UnterminatedComment(2)));
+    assert!(matches!(
+        results[0].as_ref().unwrap_err().kind,
+        PgnErrorKind::UnterminatedComment(2)
+    ));
     assert_eq!(results[1].as_ref().unwrap().tag("Event"), Some("2"));
 }
 
 #[test]
 fn limits_are_enforced_with_clear_errors() {
-    let limits = Limits { max_line_len: 40, max_comment_len: 10, max_variation_depth: 2, max_moves_per_game: 3, max_tags_per_game: 2 };
-    let options = ReaderOptions { limits, ..ReaderOptions::default() };
+    let limits = Limits {
+        max_line_len: 40,
+        max_comment_len: 10,
+        max_variation_depth: 2,
+        max_moves_per_game: 3,
+        max_tags_per_game: 2,
+    };
+    let options = ReaderOptions {
+        limits,
+        ..ReaderOptions::default()
+    };
     let read = |t: &str| Reader::with_options(t.as_bytes(), options).collect::<Vec<_>>();
-    let kinds = |t: &str| read(t).into_iter().map(|r| r.err().map(|e| e.kind)).collect::<Vec<_>>();
-    assert_eq!(kinds(&format!("1. h2e2 {{{}}} *\n", "x".repeat(30))), [Some(PgnErrorKind::LineTooLong(40))]);
-    assert_eq!(kinds("1. h2e2 {0123456789ab} *\n"), [Some(PgnErrorKind::CommentTooLong(10))]);
-    assert_eq!(kinds("1. h2e2 h9g7 2. h0g2 i9h9 *\n"), [Some(PgnErrorKind::TooManyMoves(3))]);
-    assert_eq!(kinds("1. h2e2 (1. h0g2 (1. i0i1 (\n"), [Some(PgnErrorKind::VariationTooDeep(2))]);
-    assert_eq!(kinds("[A \"1\"]\n[B \"2\"]\n[C \"3\"]\n*\n"), [Some(PgnErrorKind::TooManyTags(2))]);
+    let kinds = |t: &str| {
+        read(t)
+            .into_iter()
+            .map(|r| r.err().map(|e| e.kind))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        kinds(&format!("1. h2e2 {{{}}} *\n", "x".repeat(30))),
+        [Some(PgnErrorKind::LineTooLong(40))]
+    );
+    assert_eq!(
+        kinds("1. h2e2 {0123456789ab} *\n"),
+        [Some(PgnErrorKind::CommentTooLong(10))]
+    );
+    assert_eq!(
+        kinds("1. h2e2 h9g7 2. h0g2 i9h9 *\n"),
+        [Some(PgnErrorKind::TooManyMoves(3))]
+    );
+    assert_eq!(
+        kinds("1. h2e2 (1. h0g2 (1. i0i1 (\n"),
+        [Some(PgnErrorKind::VariationTooDeep(2))]
+    );
+    assert_eq!(
+        kinds("[A \"1\"]\n[B \"2\"]\n[C \"3\"]\n*\n"),
+        [Some(PgnErrorKind::TooManyTags(2))]
+    );
     // After a too-long line the next game is read normally.
-    let r = read(&format!("1. h2e2 {{{}}} *\n[Event \"x\"]\n1. h2e2 *\n", "x".repeat(30)));
+    let r = read(&format!(
+        "1. h2e2 {{{}}} *\n[Event \"x\"]\n1. h2e2 *\n",
+        "x".repeat(30)
+    ));
     assert_eq!(r.len(), 2);
     assert!(r[1].is_ok());
 }
@@ -208,7 +315,11 @@ fn streaming_reads_a_large_input_game_by_game() {
             Ok(n)
         }
     }
-    let src = Repeat { game: b"[Event \"e\"]\n1. h2e2 h9g7 2. h0g2 i9h9 1/2-1/2\n\n", left: 20_000, at: 0 };
+    let src = Repeat {
+        game: b"[Event \"e\"]\n1. h2e2 h9g7 2. h0g2 i9h9 1/2-1/2\n\n",
+        left: 20_000,
+        at: 0,
+    };
     let mut count = 0;
     for g in Reader::new(std::io::BufReader::new(src)) {
         assert_eq!(g.unwrap().plies(), 4);

@@ -30,7 +30,14 @@ fn styles() -> Vec<(Notation, Style, &'static str)> {
     vec![
         (Notation::Iccs, d, "iccs"),
         (Notation::Wxf, d, "wxf official"),
-        (Notation::Wxf, Style { wxf: WxfStyle::fsf(), ..d }, "wxf fsf"),
+        (
+            Notation::Wxf,
+            Style {
+                wxf: WxfStyle::fsf(),
+                ..d
+            },
+            "wxf fsf",
+        ),
         (
             Notation::Wxf,
             Style {
@@ -44,11 +51,21 @@ fn styles() -> Vec<(Notation, Style, &'static str)> {
             "wxf dot lowercase",
         ),
         (Notation::Chinese, d, "chinese simplified"),
-        (Notation::Chinese, Style { chinese: ChineseStyle::traditional(), ..d }, "chinese traditional"),
         (
             Notation::Chinese,
             Style {
-                chinese: ChineseStyle { script: Script::Traditional, red_black_sets: false },
+                chinese: ChineseStyle::traditional(),
+                ..d
+            },
+            "chinese traditional",
+        ),
+        (
+            Notation::Chinese,
+            Style {
+                chinese: ChineseStyle {
+                    script: Script::Traditional,
+                    red_black_sets: false,
+                },
                 ..d
             },
             "chinese traditional one set",
@@ -56,7 +73,10 @@ fn styles() -> Vec<(Notation, Style, &'static str)> {
         (Notation::Vietnamese, d, "vietnamese"),
         (
             Notation::Vietnamese,
-            Style { vietnamese: VietnameseStyle { diacritics: false }, ..d },
+            Style {
+                vietnamese: VietnameseStyle { diacritics: false },
+                ..d
+            },
             "vietnamese plain",
         ),
     ]
@@ -68,8 +88,12 @@ fn check_position(pos: &Position, styles: &[(Notation, Style, &'static str)]) {
         let mut seen: HashMap<String, Move> = HashMap::new();
         for &mv in &moves {
             let text = format(pos, mv, *notation, style).unwrap();
-            let back = parse_with(pos, &text, *notation, style)
-                .unwrap_or_else(|e| panic!("{name}: {} {mv} -> {text:?} does not read back: {e}", pos.to_fen()));
+            let back = parse_with(pos, &text, *notation, style).unwrap_or_else(|e| {
+                panic!(
+                    "{name}: {} {mv} -> {text:?} does not read back: {e}",
+                    pos.to_fen()
+                )
+            });
             assert_eq!(back, mv, "{name}: {} {mv} -> {text:?}", pos.to_fen());
             // Auto-detection reads it too (WXF two-digit forms only in the official meaning).
             if !(style.wxf.convention == WxfConvention::Fsf && *notation == Notation::Wxf) {
@@ -78,7 +102,10 @@ fn check_position(pos: &Position, styles: &[(Notation, Style, &'static str)]) {
                 assert_eq!(auto, mv, "{name}: {} {text:?} auto-detected", pos.to_fen());
             }
             if let Some(other) = seen.insert(text.clone(), mv) {
-                panic!("{name}: {} {mv} and {other} both written {text:?}", pos.to_fen());
+                panic!(
+                    "{name}: {} {mv} and {other} both written {text:?}",
+                    pos.to_fen()
+                );
             }
         }
     }
@@ -171,23 +198,35 @@ fn crowded_random_positions_round_trip_and_unique() {
         with_doubled += usize::from(doubled);
     }
     // The sample really exercises the tandem-soldier rules.
-    assert!(with_three > 50 && with_doubled > 50, "{with_three} {with_doubled}");
+    assert!(
+        with_three > 50 && with_doubled > 50,
+        "{with_three} {with_doubled}"
+    );
 }
 
 /// (some file holds three or more soldiers of the side to move, two files hold two or more)
 fn soldier_shape(pos: &Position) -> (bool, bool) {
     use xiangqi_core::{Piece, PieceKind};
     let mut counts = [0; 9];
-    for sq in pos.squares_of(Piece::new(pos.side_to_move(), PieceKind::Soldier)).iter() {
+    for sq in pos
+        .squares_of(Piece::new(pos.side_to_move(), PieceKind::Soldier))
+        .iter()
+    {
         counts[sq.file().index() as usize] += 1;
     }
-    (counts.iter().any(|&c| c >= 3), counts.iter().filter(|&&c| c >= 2).count() >= 2)
+    (
+        counts.iter().any(|&c| c >= 3),
+        counts.iter().filter(|&&c| c >= 2).count() >= 2,
+    )
 }
 
 #[test]
 fn reference_positions_round_trip_and_unique() {
     let styles = styles();
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/legal.jsonl");
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../tests/fixtures/legal.jsonl"
+    );
     let text = std::fs::read_to_string(path).unwrap();
     for line in text.lines().filter(|l| !l.is_empty()) {
         let v: serde_json::Value = serde_json::from_str(line).unwrap();

@@ -14,7 +14,10 @@ struct Record {
 }
 
 fn records() -> Vec<Record> {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/wxf.jsonl");
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../tests/fixtures/wxf.jsonl"
+    );
     let text = std::fs::read_to_string(path).expect("fixture present");
     text.lines()
         .filter(|l| !l.trim().is_empty())
@@ -24,7 +27,10 @@ fn records() -> Vec<Record> {
 
 #[test]
 fn n_wxf_fsf_reproduces_all_reference_strings() {
-    let style = Style { wxf: WxfStyle::fsf(), ..Style::default() };
+    let style = Style {
+        wxf: WxfStyle::fsf(),
+        ..Style::default()
+    };
     let recs = records();
     assert_eq!(recs.len(), 100);
     let mut failures = Vec::new();
@@ -33,10 +39,18 @@ fn n_wxf_fsf_reproduces_all_reference_strings() {
         let mv: Move = r.mv.parse().unwrap();
         let got = format(&pos, mv, Notation::Wxf, &style).unwrap();
         if got != r.wxf {
-            failures.push(format!("{}: {} {} expected {} got {}", r.id, r.fen, r.mv, r.wxf, got));
+            failures.push(format!(
+                "{}: {} {} expected {} got {}",
+                r.id, r.fen, r.mv, r.wxf, got
+            ));
         }
         let back = parse_with(&pos, &r.wxf, Notation::Wxf, &style).unwrap();
         assert_eq!(back, mv, "{}: {} reads back", r.id, r.wxf);
     }
-    assert!(failures.is_empty(), "{} mismatches:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} mismatches:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }

@@ -5,7 +5,9 @@ use xiangqi_search::{Engine, Limits};
 
 fn main() {
     let mut args = std::env::args().skip(1);
-    let fen = args.next().unwrap_or_else(|| xiangqi_core::START_FEN.to_string());
+    let fen = args
+        .next()
+        .unwrap_or_else(|| xiangqi_core::START_FEN.to_string());
     let depth: u32 = args.next().and_then(|d| d.parse().ok()).unwrap_or(10);
     let pos = match Position::from_fen(&fen) {
         Ok(p) => p,

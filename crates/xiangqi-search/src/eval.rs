@@ -268,8 +268,21 @@ pub fn evaluate_with(pos: &Position, params: &EvalParams) -> i32 {
     for c in 0..2 {
         score[c] = (mg[c] * phase + eg[c] * (PHASE_MAX - phase)) / PHASE_MAX + pst[c];
     }
+    let attackers = |c: usize| count[c][3] + count[c][4] + count[c][5] + count[c][6];
+    let finish = |mut v: i32| {
+        // A side without chariot, horse, cannon or soldier can never mate (R-DRAW-MATERIAL):
+        // its advantage is only worth a little.
+        if (v > 0 && attackers(0) == 0) || (v < 0 && attackers(1) == 0) {
+            v /= 16;
+        }
+        let v = if pos.side_to_move() == Color::Red { v } else { -v };
+        v + TEMPO
+    };
 
-    let generals = [pos.general(Color::Red).index(), pos.general(Color::Black).index()];
+    let generals = [
+        pos.general(Color::Red).index(),
+        pos.general(Color::Black).index(),
+    ];
     let mut mobility = [0i32; 2];
     let mut cannon_file = [0i32; 2];
     let mut connected = [0i32; 2];
@@ -343,7 +356,8 @@ pub fn evaluate_with(pos: &Position, params: &EvalParams) -> i32 {
         let adv_missing = 2 - count[c][1];
         let ele_missing = 2 - count[c][2];
         let (r, n, cn) = (count[o][4], count[o][3], count[o][5]);
-        safety[c] = -(adv_missing * (10 * r + 8 * n + 4 * cn) + ele_missing * (4 * r + 2 * n + 10 * cn));
+        safety[c] =
+            -(adv_missing * (10 * r + 8 * n + 4 * cn) + ele_missing * (4 * r + 2 * n + 10 * cn));
     }
 
     let mut total = [0i32; 2];
@@ -354,17 +368,7 @@ pub fn evaluate_with(pos: &Position, params: &EvalParams) -> i32 {
             + safety[c] * params.king_safety / 100
             + connected[c];
     }
-    let mut v = total[0] - total[1];
-    // A side without chariot, horse, cannon or soldier can never mate (R-DRAW-MATERIAL):
-    // its advantage is only worth a little.
-    let attackers = |c: usize| count[c][3] + count[c][4] + count[c][5] + count[c][6];
-    if v > 0 && attackers(0) == 0 {
-        v /= 16;
-    } else if v < 0 && attackers(1) == 0 {
-        v /= 16;
-    }
-    let v = if pos.side_to_move() == Color::Red { v } else { -v };
-    v + TEMPO
+    finish(total[0] - total[1])
 }
 
 /// Material value of a piece kind for move ordering and pruning margins.
@@ -378,8 +382,14 @@ mod tests {
 
     #[test]
     fn symmetric_positions_score_only_tempo() {
-        let a = Position::from_fen("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1").unwrap();
-        let b = Position::from_fen("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR b - - 0 1").unwrap();
+        let a = Position::from_fen(
+            "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1",
+        )
+        .unwrap();
+        let b = Position::from_fen(
+            "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR b - - 0 1",
+        )
+        .unwrap();
         assert_eq!(evaluate(&a), TEMPO);
         assert_eq!(evaluate(&b), TEMPO);
     }

@@ -34,10 +34,12 @@ mod tt;
 
 pub use bench::{run_bench, BenchEntry, BenchReport, BENCH_DEPTH, BENCH_POSITIONS};
 pub use engine::{
-    replay, Engine, ReplayError, SearchInfo, SearchResult, StopHandle, DEFAULT_HASH_MB,
-    MAX_DEPTH, MAX_HASH_MB,
+    replay, Engine, ReplayError, SearchInfo, SearchResult, StopHandle, DEFAULT_HASH_MB, MAX_DEPTH,
+    MAX_HASH_MB,
 };
 pub use eval::{evaluate, evaluate_with, EvalParams};
 pub use limits::Limits;
-pub use repetition::{AdjudicationJudge, AlwaysDraw, CheckRuleJudge, CyclePly, RepetitionJudge, RepetitionOutcome};
+pub use repetition::{
+    AdjudicationJudge, AlwaysDraw, CheckRuleJudge, CyclePly, RepetitionJudge, RepetitionOutcome,
+};
 pub use score::Score;

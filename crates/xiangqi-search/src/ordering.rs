@@ -50,7 +50,14 @@ impl Heuristics {
     }
 
     /// A quiet move caused a cutoff: reward it and punish the quiet moves tried before it.
-    pub(crate) fn reward(&mut self, color: Color, ply: usize, depth: i32, mv: Move, tried: &[Move]) {
+    pub(crate) fn reward(
+        &mut self,
+        color: Color,
+        ply: usize,
+        depth: i32,
+        mv: Move,
+        tried: &[Move],
+    ) {
         if self.killers[ply][0] != Some(mv) {
             self.killers[ply][1] = self.killers[ply][0];
             self.killers[ply][0] = Some(mv);

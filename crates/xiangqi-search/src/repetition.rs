@@ -202,15 +202,33 @@ mod tests {
 
     #[test]
     fn mutual_checks_draw() {
-        let c = [ply(Color::Red, true), ply(Color::Black, true), ply(Color::Red, true), ply(Color::Black, true)];
+        let c = [
+            ply(Color::Red, true),
+            ply(Color::Black, true),
+            ply(Color::Red, true),
+            ply(Color::Black, true),
+        ];
         assert_eq!(CheckRuleJudge.judge(&c), RepetitionOutcome::Draw);
     }
 
     #[test]
     fn one_quiet_ply_breaks_perpetual_check() {
-        let c = [ply(Color::Black, true), ply(Color::Red, false), ply(Color::Black, false), ply(Color::Red, false)];
+        let c = [
+            ply(Color::Black, true),
+            ply(Color::Red, false),
+            ply(Color::Black, false),
+            ply(Color::Red, false),
+        ];
         assert_eq!(CheckRuleJudge.judge(&c), RepetitionOutcome::Draw);
-        let c = [ply(Color::Black, true), ply(Color::Red, false), ply(Color::Black, true), ply(Color::Red, false)];
-        assert_eq!(CheckRuleJudge.judge(&c), RepetitionOutcome::Loses(Color::Black));
+        let c = [
+            ply(Color::Black, true),
+            ply(Color::Red, false),
+            ply(Color::Black, true),
+            ply(Color::Red, false),
+        ];
+        assert_eq!(
+            CheckRuleJudge.judge(&c),
+            RepetitionOutcome::Loses(Color::Black)
+        );
     }
 }

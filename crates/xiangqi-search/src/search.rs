@@ -234,11 +234,11 @@ impl<'a> Searcher<'a> {
         // Only generals, advisors and elephants: at most ten pieces.
         self.pos.occupied().len() <= 10
             && self.pos.pieces().all(|(_, p)| {
-            matches!(
-                p.kind,
-                PieceKind::General | PieceKind::Advisor | PieceKind::Elephant
-            )
-        })
+                matches!(
+                    p.kind,
+                    PieceKind::General | PieceKind::Advisor | PieceKind::Elephant
+                )
+            })
     }
 
     /// Selection-sort step on the buffers of `ply`: the best remaining move goes to `i`.
@@ -281,7 +281,8 @@ impl<'a> Searcher<'a> {
             return self.evaluate();
         }
         self.seldepth = self.seldepth.max(ply);
-        let in_check = self.path.last().is_some_and(|e| e.gave_check) || (ply == 0 && self.pos.is_check());
+        let in_check =
+            self.path.last().is_some_and(|e| e.gave_check) || (ply == 0 && self.pos.is_check());
 
         if ply > 0 {
             if let Some(v) = self.repetition_score(ply) {
@@ -388,8 +389,13 @@ impl<'a> Searcher<'a> {
             // Checkmate and stalemate both lose (R-END-MATE, R-END-STALEMATE).
             return -MATE + ply as i32;
         }
-        self.heur
-            .score_moves(&self.pos, list.as_slice(), hash_move, ply, &mut self.scores[ply][..n]);
+        self.heur.score_moves(
+            &self.pos,
+            list.as_slice(),
+            hash_move,
+            ply,
+            &mut self.scores[ply][..n],
+        );
 
         let us = self.pos.side_to_move();
         let original_alpha = alpha;
@@ -412,7 +418,7 @@ impl<'a> Searcher<'a> {
             if quiet && !in_check && ply > 0 && searched > 0 && best > -MATE_BOUND {
                 // Late-move pruning and futility pruning at the frontier.
                 let lmp_limit = 3 + (depth * depth) as usize * 2;
-                if (depth <= 3 && quiet_count >= lmp_limit) || (depth <= 3 && futility_base <= alpha) {
+                if depth <= 3 && (quiet_count >= lmp_limit || futility_base <= alpha) {
                     self.pop();
                     self.pos.unmake_move(mv, undo);
                     continue;
@@ -484,8 +490,14 @@ impl<'a> Searcher<'a> {
             Bound::Upper
         };
         let eval_to_store = if in_check { 0 } else { static_eval };
-        self.tt
-            .store(key, best_move, to_tt(best, ply), eval_to_store, depth, bound);
+        self.tt.store(
+            key,
+            best_move,
+            to_tt(best, ply),
+            eval_to_store,
+            depth,
+            bound,
+        );
         best
     }
 
@@ -505,6 +517,21 @@ impl<'a> Searcher<'a> {
             return self.evaluate();
         }
         let in_check = self.pos.is_check();
+        let key = self.pos.hash();
+        let hit = self.tt.probe(key);
+        if let Some(h) = hit {
+            let score = from_tt(h.score, ply);
+            let usable = match h.bound {
+                Bound::Exact => true,
+                Bound::Lower => score >= beta,
+                Bound::Upper => score <= alpha,
+            };
+            if usable {
+                return score;
+            }
+        }
+        let original_alpha = alpha;
+        let mut best_move = None;
         let mut best;
         let stand_pat;
         let static_eval = if in_check { 0 } else { self.evaluate() };
@@ -532,7 +559,10 @@ impl<'a> Searcher<'a> {
         for i in 0..n {
             let mv = self.pick(ply, i, n);
             if !in_check {
-                let gain = self.pos.piece_at(mv.to()).map_or(0, |p| piece_value(p.kind));
+                let gain = self
+                    .pos
+                    .piece_at(mv.to())
+                    .map_or(0, |p| piece_value(p.kind));
                 // Delta pruning: even winning this piece cannot reach alpha.
                 if stand_pat + gain + 200 < alpha {
                     continue;
@@ -548,11 +578,24 @@ impl<'a> Searcher<'a> {
                 best = score;
                 if score > alpha {
                     alpha = score;
+                    best_move = Some(mv);
                     if score >= beta {
                         break;
                     }
                 }
             }
+        }
+        // Only fill empty slots: a depth-0 result must not replace a real search result.
+        if hit.is_none() {
+            let bound = if best >= beta {
+                Bound::Lower
+            } else if best > original_alpha {
+                Bound::Exact
+            } else {
+                Bound::Upper
+            };
+            self.tt
+                .store(key, best_move, to_tt(best, ply), static_eval, 0, bound);
         }
         best
     }

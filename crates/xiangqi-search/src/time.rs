@@ -35,7 +35,9 @@ impl TimeBudget {
         let mut soft: Option<Duration> = None;
         let mut hard: Option<Duration> = None;
         if let Some(mt) = limits.move_time {
-            let t = mt.saturating_sub(MOVE_OVERHEAD).max(Duration::from_millis(1));
+            let t = mt
+                .saturating_sub(MOVE_OVERHEAD)
+                .max(Duration::from_millis(1));
             soft = Some(t);
             hard = Some(t);
         }
@@ -103,7 +105,10 @@ mod tests {
         let b = TimeBudget::new(&limits, Instant::now());
         let soft = b.soft.unwrap();
         let hard = b.hard.unwrap();
-        assert!(soft > Duration::from_secs(2) && soft < Duration::from_secs(4), "{soft:?}");
+        assert!(
+            soft > Duration::from_secs(2) && soft < Duration::from_secs(4),
+            "{soft:?}"
+        );
         assert!(hard >= soft && hard <= Duration::from_secs(27), "{hard:?}");
     }
 

@@ -167,7 +167,10 @@ mod tests {
         tt.store(0xdead_beef, Some(mv), 42, 7, 5, Bound::Exact);
         let hit = tt.probe(0xdead_beef).unwrap();
         assert_eq!(hit.mv, Some(mv));
-        assert_eq!((hit.score, hit.eval, hit.depth, hit.bound), (42, 7, 5, Bound::Exact));
+        assert_eq!(
+            (hit.score, hit.eval, hit.depth, hit.bound),
+            (42, 7, 5, Bound::Exact)
+        );
         assert!(tt.probe(0xdead_bee0).is_none());
         // A result without a move keeps the old move.
         tt.store(0xdead_beef, None, -3, 7, 6, Bound::Upper);
@@ -180,7 +183,7 @@ mod tests {
     fn replacement_prefers_shallow_entries() {
         let mut tt = TranspositionTable::new(1);
         // Keys that land in one bucket: same top bits.
-        let keys: Vec<u64> = (0..5u64).map(|i| i).collect();
+        let keys: Vec<u64> = (0..5u64).collect();
         for (d, &k) in keys.iter().take(4).enumerate() {
             tt.store(k, None, 0, 0, 10 + d as i32, Bound::Exact);
         }

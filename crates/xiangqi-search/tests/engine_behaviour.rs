@@ -55,7 +55,8 @@ fn never_returns_an_illegal_move() {
                 assert_eq!(r.pv.first(), Some(&mv), "{pos:?}");
                 let mut p = pos.clone();
                 for &m in &r.pv {
-                    p.play(m).unwrap_or_else(|e| panic!("{pos:?}: pv {:?}: {e}", r.pv));
+                    p.play(m)
+                        .unwrap_or_else(|e| panic!("{pos:?}: pv {:?}: {e}", r.pv));
                 }
             }
             None => assert!(!pos.has_legal_move(), "{pos:?}: no move returned"),
@@ -72,7 +73,10 @@ fn fixed_depth_and_nodes_are_deterministic() {
             let mut b = Engine::new(2);
             let ra = a.search(pos, &[], &limits, |_| {});
             let rb = b.search(pos, &[], &limits, |_| {});
-            assert_eq!((ra.best_move, ra.score, ra.nodes, &ra.pv), (rb.best_move, rb.score, rb.nodes, &rb.pv));
+            assert_eq!(
+                (ra.best_move, ra.score, ra.nodes, &ra.pv),
+                (rb.best_move, rb.score, rb.nodes, &rb.pv)
+            );
         }
     }
 }
@@ -118,7 +122,12 @@ fn stop_handle_ends_an_infinite_search() {
     assert!(Position::startpos().is_legal(r.best_move.unwrap()));
     // The flag is lowered again: the next search runs normally.
     assert!(!engine.stop_handle().is_stopped());
-    assert_eq!(engine.search(&Position::startpos(), &[], &Limits::depth(3), |_| {}).depth, 3);
+    assert_eq!(
+        engine
+            .search(&Position::startpos(), &[], &Limits::depth(3), |_| {})
+            .depth,
+        3
+    );
 }
 
 #[test]
@@ -133,10 +142,19 @@ fn stop_before_start_still_gives_a_move() {
 fn move_time_is_honoured() {
     let mut engine = Engine::new(8);
     let start = Instant::now();
-    let r = engine.search(&Position::startpos(), &[], &Limits::move_time(Duration::from_millis(150)), |_| {});
+    let r = engine.search(
+        &Position::startpos(),
+        &[],
+        &Limits::move_time(Duration::from_millis(150)),
+        |_| {},
+    );
     assert!(r.best_move.is_some());
     // Generous bound: CI machines are slow and shared.
-    assert!(start.elapsed() < Duration::from_millis(1500), "{:?}", start.elapsed());
+    assert!(
+        start.elapsed() < Duration::from_millis(1500),
+        "{:?}",
+        start.elapsed()
+    );
 }
 
 #[test]
@@ -144,13 +162,31 @@ fn ban_and_search_moves_restrict_the_root() {
     let mut engine = Engine::new(2);
     let pos = Position::startpos();
     let only: Move = "a3a4".parse().unwrap();
-    let r = engine.search(&pos, &[], &Limits { depth: Some(3), search_moves: vec![only], ..Limits::default() }, |_| {});
+    let r = engine.search(
+        &pos,
+        &[],
+        &Limits {
+            depth: Some(3),
+            search_moves: vec![only],
+            ..Limits::default()
+        },
+        |_| {},
+    );
     assert_eq!(r.best_move, Some(only));
     let mut all = MoveList::new();
     pos.legal_moves(&mut all);
     let keep: Move = "h2e2".parse().unwrap();
     let banned: Vec<Move> = all.iter().copied().filter(|&m| m != keep).collect();
-    let r = engine.search(&pos, &[], &Limits { depth: Some(3), ban_moves: banned, ..Limits::default() }, |_| {});
+    let r = engine.search(
+        &pos,
+        &[],
+        &Limits {
+            depth: Some(3),
+            ban_moves: banned,
+            ..Limits::default()
+        },
+        |_| {},
+    );
     assert_eq!(r.best_move, Some(keep));
 }
 
@@ -158,7 +194,10 @@ fn ban_and_search_moves_restrict_the_root() {
 /// cycle has already been played once, so checking again repeats it.
 fn perpetual_check_setup() -> (Position, Vec<Position>) {
     let start = Position::from_fen("5k3/R8/9/5P3/9/9/8r/9/6r2/3K5 w - - 0 1").unwrap();
-    let moves: Vec<Move> = ["a8a9", "f9f8", "a9a8", "f8f9"].iter().map(|m| m.parse().unwrap()).collect();
+    let moves: Vec<Move> = ["a8a9", "f9f8", "a9a8", "f8f9"]
+        .iter()
+        .map(|m| m.parse().unwrap())
+        .collect();
     replay(&start, &moves).unwrap()
 }
 
@@ -176,7 +215,11 @@ fn perpetual_check_is_avoided() {
     let r = engine.search(&root, &history, &Limits::depth(5), |_| {});
     assert_ne!(r.best_move, Some(check));
     // Deviating leaves Red lost, but not by rule.
-    assert!(matches!(r.score, Score::Mate(n) if n < 0) || matches!(r.score, Score::Cp(v) if v < -500), "{:?}", r.score);
+    assert!(
+        matches!(r.score, Score::Mate(n) if n < 0) || matches!(r.score, Score::Cp(v) if v < -500),
+        "{:?}",
+        r.score
+    );
 }
 
 #[test]
@@ -199,8 +242,39 @@ fn engine_is_send_for_search_threads() {
     let engine = Arc::new(std::sync::Mutex::new(Engine::new(1)));
     let e = Arc::clone(&engine);
     std::thread::spawn(move || {
-        e.lock().unwrap().search(&Position::startpos(), &[], &Limits::depth(2), |_| {});
+        e.lock()
+            .unwrap()
+            .search(&Position::startpos(), &[], &Limits::depth(2), |_| {});
     })
     .join()
     .unwrap();
+}
+
+#[test]
+fn perpetual_chase_loses_inside_the_search() {
+    // EX-REP-3 played once round the cycle: the horse chases the unprotected cannon.
+    let start = Position::from_fen("4k4/2c6/9/9/1N7/9/9/9/9/3K5 w - - 0 1").unwrap();
+    let moves: Vec<Move> = ["b5d6", "c8c7", "d6b5", "c7c8"]
+        .iter()
+        .map(|m| m.parse().unwrap())
+        .collect();
+    let (root, history) = replay(&start, &moves).unwrap();
+    let chase: Move = "b5d6".parse().unwrap();
+    let only_chase = Limits {
+        depth: Some(3),
+        search_moves: vec![chase],
+        ..Limits::default()
+    };
+    // Default judge (R-REP-PERP-CHASE): repeating the chase loses.
+    let mut engine = Engine::new(2);
+    let r = engine.search(&root, &history, &only_chase, |_| {});
+    assert!(matches!(r.score, Score::Mate(n) if n <= 0), "{:?}", r.score);
+    let r = engine.search(&root, &history, &Limits::depth(4), |_| {});
+    assert_ne!(r.best_move, Some(chase));
+    assert!(matches!(r.score, Score::Cp(_)), "{:?}", r.score);
+    // The checks-only judge sees a plain repetition: a draw.
+    let mut checks_only = Engine::new(2);
+    checks_only.set_repetition_judge(Box::new(xiangqi_search::CheckRuleJudge));
+    let r = checks_only.search(&root, &history, &only_chase, |_| {});
+    assert_eq!(r.score, Score::Cp(0));
 }

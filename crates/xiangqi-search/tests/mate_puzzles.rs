@@ -62,7 +62,10 @@ fn defender_lost(pos: &mut Position, n: u32) -> bool {
 fn puzzles_are_forced_mates() {
     for &(fen, n) in PUZZLES {
         let mut pos = Position::from_fen(fen).unwrap();
-        assert!(checks_mate_in(&mut pos, n), "{fen}: no checking mate in {n}");
+        assert!(
+            checks_mate_in(&mut pos, n),
+            "{fen}: no checking mate in {n}"
+        );
     }
 }
 
@@ -91,7 +94,10 @@ fn mated_side_sees_its_fate() {
     // After the key move of a mate in 2 the defender is mated in 1 whatever it does.
     let pos = Position::from_fen("9/3kN4/6N2/9/9/9/9/9/4K4/9 w - - 0 1").unwrap();
     let mut engine = Engine::new(8);
-    let key = engine.search(&pos, &[], &Limits::depth(3), |_| {}).best_move.unwrap();
+    let key = engine
+        .search(&pos, &[], &Limits::depth(3), |_| {})
+        .best_move
+        .unwrap();
     let after = pos.after(key).unwrap();
     let r = engine.search(&after, &[pos], &Limits::depth(4), |_| {});
     assert_eq!(r.score, Score::Mate(-1));

@@ -11,13 +11,13 @@ use std::fs::File;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 
+use crate::common::{position_arg, print_json};
 use anyhow::{bail, Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::{json, Value};
 use xiangqi_adjudication::{
     GameRecord, OnlineGame, Preset, RuleSet, TimeControl, TimedEvent, Verdict,
 };
-use crate::common::{position_arg, print_json};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -48,7 +48,8 @@ pub struct Args {
 }
 
 fn parse_preset(s: &str) -> Result<Preset, String> {
-    s.parse().map_err(|e: xiangqi_adjudication::UnknownPresetError| e.to_string())
+    s.parse()
+        .map_err(|e: xiangqi_adjudication::UnknownPresetError| e.to_string())
 }
 
 pub fn run(args: Args) -> Result<()> {

@@ -1,11 +1,14 @@
-//! `xiangqi analyze [--fen FEN] [--moves "h2e2 …"] (--depth N|--movetime MS|--nodes N) [--json]`:
-//! searches one position and prints the best move, score, depth, nodes and PV.
+//! `xiangqi analyze [--fen FEN] [--moves "h2e2 …"] (--depth N|--movetime MS|--nodes N)
+//! [--notation iccs|wxf|chinese|vietnamese] [--json]`: searches one position and prints
+//! the best move, score, depth, nodes and PV. JSON keeps moves in ICCS (`best_move`,
+//! `pv`); with `--notation` it adds `pv_text` in that notation.
 
 use std::time::Duration;
 
 use anyhow::{bail, Context, Result};
 use serde_json::json;
-use xiangqi_core::Move;
+use xiangqi_core::{Move, Position};
+use xiangqi_notation::{Notation, Style};
 use xiangqi_search::{replay, Engine, Limits, Score, DEFAULT_HASH_MB, MAX_DEPTH, MAX_HASH_MB};
 
 use crate::common::{position_arg, print_json};
@@ -28,6 +31,9 @@ pub struct Args {
     /// Search this many nodes.
     #[arg(long)]
     nodes: Option<u64>,
+    /// Also write the PV in this notation: iccs, wxf, chinese, vietnamese.
+    #[arg(long)]
+    notation: Option<String>,
     /// Transposition-table size in MiB.
     #[arg(long, default_value_t = DEFAULT_HASH_MB)]
     hash: usize,
@@ -42,7 +48,10 @@ pub fn run(args: Args) -> Result<()> {
         None => Vec::new(),
         Some(text) => text
             .split_whitespace()
-            .map(|m| m.parse::<Move>().with_context(|| format!("bad move {m:?} in --moves")))
+            .map(|m| {
+                m.parse::<Move>()
+                    .with_context(|| format!("bad move {m:?} in --moves"))
+            })
             .collect::<Result<_>>()?,
     };
     let (root, history) = replay(&start, &moves).context("cannot play --moves")?;
@@ -52,7 +61,10 @@ pub fn run(args: Args) -> Result<()> {
         }
     }
     if args.hash == 0 || args.hash > MAX_HASH_MB {
-        bail!("--hash must be between 1 and {MAX_HASH_MB} MiB, got {}", args.hash);
+        bail!(
+            "--hash must be between 1 and {MAX_HASH_MB} MiB, got {}",
+            args.hash
+        );
     }
     if args.nodes == Some(0) || args.movetime == Some(0) {
         bail!("--nodes and --movetime must be positive");
@@ -63,11 +75,18 @@ pub fn run(args: Args) -> Result<()> {
         move_time: args.movetime.map(Duration::from_millis),
         ..Limits::default()
     };
+    let notation: Option<Notation> = match &args.notation {
+        None => None,
+        Some(n) => Some(
+            n.parse()
+                .map_err(|e| anyhow::anyhow!("bad --notation {n:?}: {e}"))?,
+        ),
+    };
     let mut engine = Engine::new(args.hash);
     let json = args.json;
     let result = engine.search(&root, &history, &limits, |info| {
         if !json {
-            let pv: Vec<String> = info.pv.iter().map(|m| m.to_string()).collect();
+            let pv = pv_in(&root, &info.pv, notation.unwrap_or(Notation::Iccs));
             println!(
                 "depth {:>2} seldepth {:>2} score {:<9} nodes {:>9} time {:>6} ms  pv {}",
                 info.depth,
@@ -86,7 +105,7 @@ pub fn run(args: Args) -> Result<()> {
     let best = result.best_move.map(|m| m.to_string());
     let pv: Vec<String> = result.pv.iter().map(|m| m.to_string()).collect();
     if json {
-        print_json(&json!({
+        let mut value = json!({
             "fen": root.to_fen(),
             "best_move": best,
             "score": score,
@@ -95,8 +114,13 @@ pub fn run(args: Args) -> Result<()> {
             "nodes": result.nodes,
             "time_ms": result.time.as_millis() as u64,
             "pv": pv,
-        }))?;
+        });
+        if let Some(n) = notation {
+            value["pv_text"] = json!(pv_in(&root, &result.pv, n));
+        }
+        print_json(&value)?;
     } else {
+        let pv = pv_in(&root, &result.pv, notation.unwrap_or(Notation::Iccs));
         match best {
             Some(b) => println!(
                 "best move {b}  score {}  depth {}  nodes {}  pv {}",
@@ -108,9 +132,30 @@ pub fn run(args: Args) -> Result<()> {
             None => println!(
                 "no legal move: {} has lost ({})",
                 root.side_to_move(),
-                if root.is_check() { "checkmate" } else { "stalemate" }
+                if root.is_check() {
+                    "checkmate"
+                } else {
+                    "stalemate"
+                }
             ),
         }
     }
     Ok(())
+}
+
+/// The PV written in `notation`, each move in the position it is played from.
+fn pv_in(root: &Position, pv: &[Move], notation: Notation) -> Vec<String> {
+    let style = Style::default();
+    let mut pos = root.clone();
+    let mut out = Vec::with_capacity(pv.len());
+    for &mv in pv {
+        // The PV is legal by construction; fall back to ICCS rather than lose a move.
+        out.push(
+            xiangqi_notation::format(&pos, mv, notation, &style).unwrap_or_else(|_| mv.to_string()),
+        );
+        if pos.play(mv).is_err() {
+            break;
+        }
+    }
+    out
 }

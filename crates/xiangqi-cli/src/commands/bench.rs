@@ -24,7 +24,10 @@ const MAX_BENCH_DEPTH: u32 = 20;
 
 pub fn run(args: Args) -> Result<()> {
     if args.depth == 0 || args.depth > MAX_BENCH_DEPTH {
-        bail!("--depth must be between 1 and {MAX_BENCH_DEPTH}, got {}", args.depth);
+        bail!(
+            "--depth must be between 1 and {MAX_BENCH_DEPTH}, got {}",
+            args.depth
+        );
     }
     let bar = ProgressBar::new(BENCH_POSITIONS.len() as u64);
     bar.set_style(
@@ -55,7 +58,9 @@ pub fn run(args: Args) -> Result<()> {
         }))?;
     } else {
         for (i, e) in report.entries.iter().enumerate() {
-            let best = e.best_move.map_or_else(|| "(none)".to_string(), |m| m.to_string());
+            let best = e
+                .best_move
+                .map_or_else(|| "(none)".to_string(), |m| m.to_string());
             println!(
                 "position {:>2}/{}: best {best}  nodes {:>10}  {:>6} ms  {}",
                 i + 1,

@@ -62,8 +62,10 @@ fn group_moves(words: &[String], notation: Option<Notation>) -> Vec<String> {
     let mut i = 0;
     while i < words.len() {
         let word = &words[i];
-        let vietnamese = notation == Some(Notation::Vietnamese) || (notation.is_none() && detect(word) == Some(Notation::Vietnamese));
-        let complete = |t: &str| parse_text(t, Some(Notation::Vietnamese), Default::default()).is_ok();
+        let vietnamese = notation == Some(Notation::Vietnamese)
+            || (notation.is_none() && detect(word) == Some(Notation::Vietnamese));
+        let complete =
+            |t: &str| parse_text(t, Some(Notation::Vietnamese), Default::default()).is_ok();
         if vietnamese && !complete(word) {
             let mut text = word.clone();
             let mut j = i + 1;
@@ -114,8 +116,9 @@ pub fn run(args: Args) -> Result<()> {
 
 fn explain(e: MoveTextError, from: Option<Notation>) -> anyhow::Error {
     match (&e, from) {
-        (MoveTextError::Syntax(_), Some(n)) => anyhow::anyhow!("{e} (read as {n}; try --from auto)"),
+        (MoveTextError::Syntax(_), Some(n)) => {
+            anyhow::anyhow!("{e} (read as {n}; try --from auto)")
+        }
         _ => e.into(),
     }
 }
-

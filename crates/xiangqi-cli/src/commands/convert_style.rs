@@ -1,6 +1,8 @@
 //! Notation and style options shared by `xiangqi convert` and `xiangqi pgn convert`.
 
-use xiangqi_notation::{ChineseStyle, Notation, Script, Style, VietnameseStyle, WxfConvention, WxfStyle};
+use xiangqi_notation::{
+    ChineseStyle, Notation, Script, Style, VietnameseStyle, WxfConvention, WxfStyle,
+};
 
 /// A notation to write.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -57,12 +59,21 @@ impl StyleArgs {
             WxfStyleArg::Fsf => WxfConvention::Fsf,
         };
         Style {
-            wxf: WxfStyle { convention, ..WxfStyle::default() },
+            wxf: WxfStyle {
+                convention,
+                ..WxfStyle::default()
+            },
             chinese: ChineseStyle {
-                script: if self.traditional { Script::Traditional } else { Script::Simplified },
+                script: if self.traditional {
+                    Script::Traditional
+                } else {
+                    Script::Simplified
+                },
                 red_black_sets: true,
             },
-            vietnamese: VietnameseStyle { diacritics: !self.no_diacritics },
+            vietnamese: VietnameseStyle {
+                diacritics: !self.no_diacritics,
+            },
         }
     }
 }

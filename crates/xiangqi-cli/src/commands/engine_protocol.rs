@@ -122,8 +122,7 @@ impl Session {
     pub fn engine(&mut self) -> &mut Engine {
         self.stop();
         self.join();
-        self.engine
-            .get_or_insert_with(|| Engine::new(self.hash_mb))
+        self.engine.get_or_insert_with(|| Engine::new(self.hash_mb))
     }
 
     /// `position startpos|fen FEN [moves …]`; on any error the previous position is kept.
@@ -135,7 +134,12 @@ impl Session {
         };
         let start = match setup.first() {
             Some(&"startpos") if setup.len() == 1 => Position::startpos(),
-            Some(&"startpos") => return Err(format!("unexpected text after startpos: {:?}", setup[1..].join(" "))),
+            Some(&"startpos") => {
+                return Err(format!(
+                    "unexpected text after startpos: {:?}",
+                    setup[1..].join(" ")
+                ))
+            }
             Some(&"fen") if setup.len() > 1 => {
                 let fen = setup[1..].join(" ");
                 Position::from_fen(&fen).map_err(|e| format!("bad FEN {fen:?}: {e}"))?
@@ -161,8 +165,7 @@ impl Session {
     /// Starts a search on its own thread; results are printed by that thread.
     pub fn start_search(&mut self, limits: Limits, dialect: Arc<dyn SearchOutput>) {
         if self.is_searching() {
-            self.out
-                .error("already searching; send stop first");
+            self.out.error("already searching; send stop first");
             return;
         }
         self.join();
@@ -193,7 +196,9 @@ impl Session {
             });
         match spawned {
             Ok(handle) => self.worker = Some(handle),
-            Err(e) => self.out.error(&format!("cannot start the search thread: {e}")),
+            Err(e) => self
+                .out
+                .error(&format!("cannot start the search thread: {e}")),
         }
     }
 }
@@ -240,7 +245,11 @@ fn read_line_capped(input: &mut impl BufRead) -> io::Result<Option<Result<String
 }
 
 /// The input loop shared by both protocols.
-pub fn run_loop<D: Dialect>(mut dialect: D, output: Arc<dyn SearchOutput>, hash_mb: usize) -> Result<()> {
+pub fn run_loop<D: Dialect>(
+    mut dialect: D,
+    output: Arc<dyn SearchOutput>,
+    hash_mb: usize,
+) -> Result<()> {
     let mut session = Session::new(hash_mb);
     let stdin = io::stdin();
     let mut input = stdin.lock();
@@ -248,9 +257,9 @@ pub fn run_loop<D: Dialect>(mut dialect: D, output: Arc<dyn SearchOutput>, hash_
         let line = match read_line_capped(&mut input)? {
             None => break,
             Some(Err(len)) => {
-                session
-                    .out
-                    .error(&format!("line of {len} bytes is longer than {MAX_LINE}; ignored"));
+                session.out.error(&format!(
+                    "line of {len} bytes is longer than {MAX_LINE}; ignored"
+                ));
                 continue;
             }
             Some(Ok(line)) => line,
@@ -281,7 +290,9 @@ pub fn run_loop<D: Dialect>(mut dialect: D, output: Arc<dyn SearchOutput>, hash_
                     session.join();
                     return Ok(());
                 }
-                Handled::No => session.out.error(&format!("unknown command {:?}", truncate(cmd))),
+                Handled::No => session
+                    .out
+                    .error(&format!("unknown command {:?}", truncate(cmd))),
             },
         }
     }

@@ -1,10 +1,394 @@
-//! `xiangqi matches`: not built yet (its issue is in progress).
+//! `xiangqi match`: plays two engines against each other and measures the
+//! difference in strength.
+//!
+//! Engines are separate processes speaking UCI, UCCI or xboard
+//! ([`match_engine`]); each game ([`match_game`]) is judged move by move by
+//! `xiangqi-adjudication` under a rule preset (default: online, with perpetual
+//! check and chase); the results become W/D/L, score and an Elo difference
+//! with its 95% error bar ([`match_elo`]) and, with `--pgn`, a PGN file
+//! written as games finish ([`match_pgn`]). See `docs/match.md`.
 
-use anyhow::{bail, Result};
+#[path = "match_elo.rs"]
+mod match_elo;
+#[path = "match_engine.rs"]
+mod match_engine;
+#[path = "match_game.rs"]
+mod match_game;
+#[path = "match_openings.rs"]
+mod match_openings;
+#[path = "match_pgn.rs"]
+mod match_pgn;
+
+use std::collections::BTreeMap;
+use std::fs::File;
+use std::io::Write;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc;
+use std::thread;
+use std::time::Duration;
+
+use anyhow::{bail, Context, Result};
+use indicatif::{ProgressBar, ProgressStyle};
+use serde_json::{json, Value};
+use xiangqi_adjudication::{Preset, RuleSet};
+use xiangqi_core::Position;
+
+use crate::common::print_json;
+use match_elo::{finite, format_elo, format_error, Tally};
+use match_engine::{EngineProcess, EngineSpec, Protocol, SearchLimit};
+use match_game::{play_game, GameConfig, GameSetup, PlayedGame};
+use match_openings::{random_openings, read_openings, Opening};
 
 #[derive(clap::Args)]
-pub struct Args {}
+#[command(group(clap::ArgGroup::new("limit").required(true).args(["tc", "depth", "nodes"])))]
+pub struct Args {
+    /// An engine: `CMD[,proto=uci|ucci|xboard][,ranks=0|1][,option=Name=Value]...[,name=NAME]`.
+    /// Give it twice; results are from the first engine's side.
+    #[arg(long = "engine", value_name = "SPEC", required = true)]
+    engines: Vec<String>,
+    /// Number of games (colours alternate over each opening).
+    #[arg(long, default_value_t = 2)]
+    games: usize,
+    /// Milliseconds per move.
+    #[arg(long, value_name = "MS")]
+    tc: Option<u64>,
+    /// Fixed search depth per move.
+    #[arg(long)]
+    depth: Option<u32>,
+    /// Fixed node count per move (UCI and UCCI engines).
+    #[arg(long)]
+    nodes: Option<u64>,
+    /// Openings, one per line: a FEN, `FEN moves …`, or moves from the start in any notation.
+    #[arg(long, value_name = "FILE", conflicts_with = "random_openings")]
+    openings: Option<PathBuf>,
+    /// Start each pair of games after K random legal plies without captures.
+    #[arg(long, value_name = "K")]
+    random_openings: Option<u32>,
+    /// Seed of --random-openings.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Games played at the same time (each in its own pair of engine processes).
+    #[arg(long, value_name = "J", default_value_t = 1)]
+    concurrency: usize,
+    /// Write the games to this PGN file as they finish.
+    #[arg(long, value_name = "OUT")]
+    pgn: Option<PathBuf>,
+    /// With --tc: extra milliseconds an engine may take for a move before it loses on time.
+    #[arg(long, value_name = "MS", default_value_t = 500)]
+    margin: u64,
+    /// With --depth or --nodes: milliseconds an engine may take for a move before it loses on time.
+    #[arg(long, value_name = "MS", default_value_t = 60_000)]
+    move_timeout: u64,
+    /// Rule preset the games are judged by: online, asian, pikafish, fairy or plain.
+    #[arg(long, default_value_t = Preset::Online)]
+    rules: Preset,
+    /// Machine-readable summary on stdout.
+    #[arg(long)]
+    json: bool,
+}
 
-pub fn run(_args: Args) -> Result<()> {
-    bail!("the 'matches' command is not built yet")
+/// Results from the first engine's side.
+#[derive(Default)]
+struct Summary {
+    total: Tally,
+    as_red: Tally,
+    as_black: Tally,
+    reasons: BTreeMap<String, u32>,
+    games: Vec<PlayedGame>,
+}
+
+impl Summary {
+    fn add(&mut self, game: PlayedGame) {
+        let side = if game.setup.first_is_red {
+            &mut self.as_red
+        } else {
+            &mut self.as_black
+        };
+        for t in [&mut self.total, side] {
+            match game.first_engine_result() {
+                Some(1) => t.wins += 1,
+                Some(0) => t.draws += 1,
+                Some(_) => t.losses += 1,
+                None => {}
+            }
+        }
+        *self.reasons.entry(game.reason.clone()).or_default() += 1;
+        self.games.push(game);
+    }
+}
+
+pub fn run(args: Args) -> Result<()> {
+    if args.engines.len() != 2 {
+        bail!(
+            "--engine must be given exactly twice, got {}",
+            args.engines.len()
+        );
+    }
+    let specs: [EngineSpec; 2] = [args.engines[0].parse()?, args.engines[1].parse()?];
+    if args.games == 0 {
+        bail!("--games must be at least 1");
+    }
+    let limit = match (args.tc, args.depth, args.nodes) {
+        (Some(0), _, _) => bail!("--tc must be at least 1 ms"),
+        (Some(ms), _, _) => SearchLimit::MoveTime(ms),
+        (_, Some(d), _) if d == 0 || d > 100 => bail!("--depth must be between 1 and 100, got {d}"),
+        (_, Some(d), _) => SearchLimit::Depth(d),
+        (_, _, Some(0)) => bail!("--nodes must be at least 1"),
+        (_, _, Some(n)) => SearchLimit::Nodes(n),
+        _ => bail!("one of --tc, --depth or --nodes is required"),
+    };
+    for spec in &specs {
+        if spec.protocol == Protocol::Xboard && matches!(limit, SearchLimit::Nodes(_)) {
+            bail!("--engine {:?}: xboard engines cannot search a fixed node count; use --tc or --depth", spec.command);
+        }
+    }
+    let rules = RuleSet::preset(args.rules);
+    let pairs = args.games.div_ceil(2);
+    let (openings, opening_note) = match (&args.openings, args.random_openings) {
+        (Some(path), _) => {
+            let o = read_openings(path, &rules)?;
+            let note = format!("{} from {}", o.len(), path.display());
+            (o, note)
+        }
+        (None, Some(k)) => (
+            random_openings(pairs, k, args.seed, &rules),
+            format!("{pairs} random ({k} plies, seed {})", args.seed),
+        ),
+        (None, None) => (vec![Opening::startpos()], "start position".to_string()),
+    };
+    let setups: Vec<GameSetup> = (0..args.games)
+        .map(|g| {
+            let opening_index = (g / 2) % openings.len();
+            GameSetup {
+                round: g + 1,
+                opening_index,
+                opening: openings[opening_index].clone(),
+                first_is_red: g % 2 == 0,
+            }
+        })
+        .collect();
+    let config = GameConfig {
+        limit,
+        move_timeout: Duration::from_millis(match limit {
+            SearchLimit::MoveTime(ms) => ms.saturating_add(args.margin),
+            _ => args.move_timeout,
+        }),
+        rules,
+    };
+
+    // Start every engine now, so a wrong command is an error, not a lost match.
+    let jobs = args.concurrency.clamp(1, args.games);
+    let mut pairs_of_engines = Vec::with_capacity(jobs);
+    for _ in 0..jobs {
+        let first = EngineProcess::start(&specs[0])?;
+        let second = EngineProcess::start(&specs[1])?;
+        pairs_of_engines.push([Some(first), Some(second)]);
+    }
+    let started = [0, 1].map(|i| {
+        let e = pairs_of_engines[0][i].as_ref().expect("just started");
+        (e.name.clone(), e.ranks_from_one())
+    });
+    let set_up = setups
+        .iter()
+        .any(|s| s.opening.start != Position::startpos());
+    for engine in pairs_of_engines[0].iter().flatten() {
+        if set_up && !engine.can_set_up_positions() {
+            bail!(
+                "engine {:?} (xboard without setboard) can only play from the start position, \
+                 but the openings set up other positions",
+                engine.spec().command
+            );
+        }
+    }
+
+    let mut pgn_out = match &args.pgn {
+        Some(path) => Some(
+            File::create(path)
+                .with_context(|| format!("cannot create --pgn {}", path.display()))?,
+        ),
+        None => None,
+    };
+    let date = match_pgn::today();
+    let bar = ProgressBar::new(args.games as u64);
+    bar.set_style(
+        ProgressStyle::with_template(
+            "match {pos}/{len} games [{elapsed_precise}<{eta_precise}] {wide_bar} {msg}",
+        )
+        .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    let mut summary = Summary::default();
+    let next = AtomicUsize::new(0);
+    let outcome: Result<()> = thread::scope(|scope| {
+        let (tx, rx) = mpsc::channel::<PlayedGame>();
+        for mut pair in pairs_of_engines {
+            let (tx, next, setups, specs, config) = (tx.clone(), &next, &setups, &specs, &config);
+            scope.spawn(move || {
+                loop {
+                    let i = next.fetch_add(1, Ordering::SeqCst);
+                    let Some(setup) = setups.get(i) else { break };
+                    let game = play_game(&mut pair, specs, setup.clone(), config);
+                    if tx.send(game).is_err() {
+                        break;
+                    }
+                }
+                for engine in pair.into_iter().flatten() {
+                    engine.quit();
+                }
+            });
+        }
+        drop(tx);
+        for game in rx {
+            if let Some(out) = pgn_out.as_mut() {
+                let text = match_pgn::game_pgn(&game, limit, &date)?;
+                out.write_all(text.as_bytes())
+                    .and_then(|()| out.flush())
+                    .context("cannot write --pgn")?;
+            }
+            bar.println(format!(
+                "game {}: {} - {} {} ({})",
+                game.setup.round,
+                game.names[0],
+                game.names[1],
+                game.outcome.result(),
+                game.reason
+            ));
+            summary.add(game);
+            let t = summary.total;
+            bar.set_message(format!("+{} ={} -{}", t.wins, t.draws, t.losses));
+            bar.inc(1);
+        }
+        Ok(())
+    });
+    bar.finish_and_clear();
+    outcome?;
+    summary.games.sort_by_key(|g| g.setup.round);
+
+    if args.json {
+        print_json(&json_summary(
+            &summary,
+            &specs,
+            &started,
+            limit,
+            &opening_note,
+        ))?;
+    } else {
+        print_summary(&summary, &specs, &started, limit, &opening_note);
+    }
+    Ok(())
+}
+
+fn tally_json(t: &Tally) -> Value {
+    json!({"wins": t.wins, "draws": t.draws, "losses": t.losses})
+}
+
+/// Each engine's name and whether it numbers ranks 1-10.
+type Started = [(String, bool); 2];
+
+fn json_summary(
+    s: &Summary,
+    specs: &[EngineSpec; 2],
+    started: &Started,
+    limit: SearchLimit,
+    openings: &str,
+) -> Value {
+    let engines: Vec<Value> = specs
+        .iter()
+        .zip(started)
+        .map(|(spec, (name, from_one))| {
+            json!({
+                "name": name,
+                "command": spec.command,
+                "protocol": spec.protocol.name(),
+                "ranks": if *from_one { "1-10" } else { "0-9" },
+            })
+        })
+        .collect();
+    let limit = match limit {
+        SearchLimit::MoveTime(ms) => json!({"movetime_ms": ms}),
+        SearchLimit::Depth(d) => json!({"depth": d}),
+        SearchLimit::Nodes(n) => json!({"nodes": n}),
+    };
+    let results: Vec<Value> = s
+        .games
+        .iter()
+        .map(|g| {
+            json!({
+                "round": g.setup.round,
+                "red": g.names[0],
+                "black": g.names[1],
+                "first_engine_red": g.setup.first_is_red,
+                "opening_index": g.setup.opening_index,
+                "opening": g.setup.opening.describe(),
+                "result": g.outcome.result(),
+                "reason": g.reason,
+                "plies": g.moves.len(),
+                "detail": g.detail,
+            })
+        })
+        .collect();
+    let t = &s.total;
+    json!({
+        "engines": engines,
+        "games": t.games(),
+        "limit": limit,
+        "openings": openings,
+        "wins": t.wins,
+        "draws": t.draws,
+        "losses": t.losses,
+        "points": t.points(),
+        "score": t.score(),
+        "elo": finite(t.elo()),
+        "elo_error": finite(t.elo_error()),
+        "as_red": tally_json(&s.as_red),
+        "as_black": tally_json(&s.as_black),
+        "reasons": s.reasons,
+        "results": results,
+    })
+}
+
+fn print_summary(
+    s: &Summary,
+    specs: &[EngineSpec; 2],
+    started: &Started,
+    limit: SearchLimit,
+    openings: &str,
+) {
+    let t = &s.total;
+    for (i, (spec, (name, from_one))) in specs.iter().zip(started).enumerate() {
+        let ranks = if *from_one { "1-10" } else { "0-9" };
+        println!(
+            "Engine {}: {name} ({}, {}, ranks {ranks})",
+            i + 1,
+            spec.command,
+            spec.protocol.name()
+        );
+    }
+    println!(
+        "Games: {} at {}, openings: {openings}",
+        t.games(),
+        limit.describe()
+    );
+    println!("W/D/L: {}/{}/{} (engine 1)", t.wins, t.draws, t.losses);
+    println!(
+        "Score: {:.1}/{} ({:.1}%)",
+        t.points(),
+        t.games(),
+        100.0 * t.score().unwrap_or_default()
+    );
+    match (t.elo(), t.elo_error()) {
+        (Some(elo), Some(error)) => println!(
+            "Elo difference: {} ± {} (95%)",
+            format_elo(elo),
+            format_error(error)
+        ),
+        _ => println!("Elo difference: n/a"),
+    }
+    let (r, b) = (&s.as_red, &s.as_black);
+    println!(
+        "As red: W/D/L {}/{}/{}; as black: W/D/L {}/{}/{}",
+        r.wins, r.draws, r.losses, b.wins, b.draws, b.losses
+    );
+    let reasons: Vec<String> = s.reasons.iter().map(|(k, v)| format!("{k} {v}")).collect();
+    println!("Endings: {}", reasons.join(", "));
 }

@@ -61,8 +61,10 @@ fn progress(len: Option<u64>) -> ProgressBar {
         Some(len) if len >= PROGRESS_MIN_BYTES => {
             let bar = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr());
             bar.set_style(
-                ProgressStyle::with_template("{bar:40} {bytes}/{total_bytes} {bytes_per_sec} {msg}")
-                    .expect("valid template"),
+                ProgressStyle::with_template(
+                    "{bar:40} {bytes}/{total_bytes} {bytes_per_sec} {msg}",
+                )
+                .expect("valid template"),
             );
             bar
         }
@@ -71,7 +73,10 @@ fn progress(len: Option<u64>) -> ProgressBar {
 }
 
 /// Calls `each` for every game or error, with a progress bar by bytes read.
-fn for_each_game(path: &Path, mut each: impl FnMut(usize, Result<Game, PgnError>) -> Result<()>) -> Result<usize> {
+fn for_each_game(
+    path: &Path,
+    mut each: impl FnMut(usize, Result<Game, PgnError>) -> Result<()>,
+) -> Result<usize> {
     let (src, len) = open(path)?;
     let bar = progress(len);
     let mut reader = Reader::new(src);
@@ -95,7 +100,10 @@ fn for_each_game(path: &Path, mut each: impl FnMut(usize, Result<Game, PgnError>
 fn tag_summary(game: &Game) -> String {
     let tag = |n: &str| game.tag(n).unwrap_or("?").to_owned();
     let mut s = format!("{} vs {}", tag("Red"), tag("Black"));
-    let extra: Vec<&str> = ["Event", "Date"].iter().filter_map(|n| game.tag(n)).collect();
+    let extra: Vec<&str> = ["Event", "Date"]
+        .iter()
+        .filter_map(|n| game.tag(n))
+        .collect();
     if !extra.is_empty() {
         s.push_str(&format!(" ({})", extra.join(", ")));
     }
@@ -117,8 +125,11 @@ fn check(file: &Path, as_json: bool) -> Result<()> {
                 );
             }
             (Ok(game), true) => {
-                let tags: serde_json::Map<String, serde_json::Value> =
-                    game.tags.iter().map(|(k, v)| (k.clone(), json!(v))).collect();
+                let tags: serde_json::Map<String, serde_json::Value> = game
+                    .tags
+                    .iter()
+                    .map(|(k, v)| (k.clone(), json!(v)))
+                    .collect();
                 print_json(&json!({
                     "game": index,
                     "ok": true,
@@ -130,7 +141,10 @@ fn check(file: &Path, as_json: bool) -> Result<()> {
                     "result_token": game.result.map(|r| r.as_str()),
                 }))?;
             }
-            (Err(e), false) => println!("{index}\terror: line {}, column {}: {}", e.line, e.column, e.kind),
+            (Err(e), false) => println!(
+                "{index}\terror: line {}, column {}: {}",
+                e.line, e.column, e.kind
+            ),
             (Err(e), true) => print_json(&json!({
                 "game": index,
                 "ok": false,
@@ -142,13 +156,20 @@ fn check(file: &Path, as_json: bool) -> Result<()> {
         Ok(())
     })?;
     if errors > 0 {
-        bail!("{errors} of {games} games in {} could not be read", file.display());
+        bail!(
+            "{errors} of {games} games in {} could not be read",
+            file.display()
+        );
     }
     Ok(())
 }
 
 fn convert(file: &Path, to: NotationArg, style: &StyleArgs, output: Option<&Path>) -> Result<()> {
-    let options = WriteOptions { notation: to.into(), style: style.style(), line_width: 80 };
+    let options = WriteOptions {
+        notation: to.into(),
+        style: style.style(),
+        line_width: 80,
+    };
     let mut out: Box<dyn Write> = match output {
         Some(p) => Box::new(BufWriter::new(
             File::create(p).with_context(|| format!("cannot create {}", p.display()))?,
@@ -159,7 +180,9 @@ fn convert(file: &Path, to: NotationArg, style: &StyleArgs, output: Option<&Path
     let errors = for_each_game(file, |index, item| {
         games = index;
         match item {
-            Ok(game) => write_game_to(&mut out, &game, &options).with_context(|| format!("game {index}")),
+            Ok(game) => {
+                write_game_to(&mut out, &game, &options).with_context(|| format!("game {index}"))
+            }
             Err(e) => {
                 // Keep going: report the broken game and convert the others.
                 eprintln!("error: {e}");
@@ -169,7 +192,10 @@ fn convert(file: &Path, to: NotationArg, style: &StyleArgs, output: Option<&Path
     })?;
     out.flush()?;
     if errors > 0 {
-        bail!("{errors} of {games} games in {} could not be read and were left out", file.display());
+        bail!(
+            "{errors} of {games} games in {} could not be read and were left out",
+            file.display()
+        );
     }
     Ok(())
 }
@@ -177,6 +203,11 @@ fn convert(file: &Path, to: NotationArg, style: &StyleArgs, output: Option<&Path
 pub fn run(args: Args) -> Result<()> {
     match args.command {
         PgnCommand::Check { file, json } => check(&file, json),
-        PgnCommand::Convert { file, to, style, output } => convert(&file, to, &style, output.as_deref()),
+        PgnCommand::Convert {
+            file,
+            to,
+            style,
+            output,
+        } => convert(&file, to, &style, output.as_deref()),
     }
 }

@@ -15,10 +15,7 @@ use anyhow::Result;
 use xiangqi_core::Move;
 use xiangqi_search::{Limits, Score, SearchInfo, SearchResult, DEFAULT_HASH_MB, MAX_HASH_MB};
 
-#[path = "engine_protocol.rs"]
-mod engine_protocol;
-
-use engine_protocol::*;
+use super::uci::engine_protocol::*;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -31,7 +28,11 @@ pub fn run(args: Args) -> Result<()> {
     let dialect = Ucci {
         millis: Arc::new(AtomicBool::new(false)),
     };
-    run_loop(dialect, Arc::new(UcciOutput), args.hash.clamp(1, MAX_HASH_MB))
+    run_loop(
+        dialect,
+        Arc::new(UcciOutput),
+        args.hash.clamp(1, MAX_HASH_MB),
+    )
 }
 
 struct Ucci {
@@ -76,7 +77,8 @@ impl Dialect for Ucci {
     fn command(&mut self, s: &mut Session, cmd: &str, args: &[&str]) -> Handled {
         match cmd {
             "ucci" => {
-                s.out.line(concat!("id name xiangqi ", env!("CARGO_PKG_VERSION")));
+                s.out
+                    .line(concat!("id name xiangqi ", env!("CARGO_PKG_VERSION")));
                 s.out.line("id author the xiangqi developers");
                 s.out.line("option usemillisec type check default false");
                 s.out.line(&format!(
@@ -96,9 +98,12 @@ impl Dialect for Ucci {
                     match a.parse::<Move>() {
                         Ok(m) if s.root().is_legal(m) => banned.push(m),
                         Ok(m) => {
-                            s.out.error(&format!("banmoves: {m} is not legal here; ignored"));
+                            s.out
+                                .error(&format!("banmoves: {m} is not legal here; ignored"));
                         }
-                        Err(e) => s.out.error(&format!("banmoves: bad move {:?}: {e}", truncate(a))),
+                        Err(e) => s
+                            .out
+                            .error(&format!("banmoves: bad move {:?}: {e}", truncate(a))),
                     }
                 }
                 s.ban_moves = banned;
@@ -172,7 +177,11 @@ impl Dialect for Ucci {
 impl Ucci {
     fn set_option(&self, s: &mut Session, args: &[&str]) -> Result<(), String> {
         // Both `setoption hashsize 32` (UCCI) and `setoption name hashsize value 32` are accepted.
-        let args: Vec<&str> = args.iter().copied().filter(|&a| a != "name" && a != "value").collect();
+        let args: Vec<&str> = args
+            .iter()
+            .copied()
+            .filter(|&a| a != "name" && a != "value")
+            .collect();
         match args.first().map(|a| a.to_ascii_lowercase()).as_deref() {
             Some("hashsize") => {
                 let mb: usize = args

@@ -13,10 +13,11 @@ use anyhow::Result;
 use xiangqi_core::{Color, Move};
 use xiangqi_search::{Limits, SearchInfo, SearchResult, DEFAULT_HASH_MB, MAX_HASH_MB};
 
+/// Shared with `ucci` (which imports it from here).
 #[path = "engine_protocol.rs"]
-mod engine_protocol;
+pub(crate) mod engine_protocol;
 
-pub(crate) use engine_protocol::*;
+use engine_protocol::*;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -61,13 +62,16 @@ impl Dialect for Uci {
     fn command(&mut self, s: &mut Session, cmd: &str, args: &[&str]) -> Handled {
         match cmd {
             "uci" => {
-                s.out.line(concat!("id name xiangqi ", env!("CARGO_PKG_VERSION")));
+                s.out
+                    .line(concat!("id name xiangqi ", env!("CARGO_PKG_VERSION")));
                 s.out.line("id author the xiangqi developers");
                 s.out.line(&format!(
                     "option name Hash type spin default {DEFAULT_HASH_MB} min 1 max {MAX_HASH_MB}"
                 ));
-                s.out.line("option name Threads type spin default 1 min 1 max 1");
-                s.out.line("option name MultiPV type spin default 1 min 1 max 1");
+                s.out
+                    .line("option name Threads type spin default 1 min 1 max 1");
+                s.out
+                    .line("option name MultiPV type spin default 1 min 1 max 1");
                 s.out.line("option name Clear Hash type button");
                 s.out.line("uciok");
             }

@@ -79,20 +79,34 @@ pub struct Node {
     #[cfg_attr(feature = "serde", serde(rename = "move"))]
     pub mv: Move,
     /// Numeric annotation glyphs (`$1`; `!` `?` `!!` `??` `!?` `?!` are read as `$1`-`$6`).
-    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Vec::is_empty"))]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
     pub nags: Vec<u8>,
     /// Comments after the move, in order (trimmed; `{…}` and `;…` alike).
-    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Vec::is_empty"))]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
     pub comments: Vec<String>,
     /// Alternatives to this move, each played from the position before it.
-    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Vec::is_empty"))]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
     pub variations: Vec<Line>,
 }
 
 impl Node {
     /// A move with nothing attached.
     pub fn new(mv: Move) -> Node {
-        Node { mv, nags: Vec::new(), comments: Vec::new(), variations: Vec::new() }
+        Node {
+            mv,
+            nags: Vec::new(),
+            comments: Vec::new(),
+            variations: Vec::new(),
+        }
     }
 }
 
@@ -101,7 +115,10 @@ impl Node {
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Line {
     /// Comments before the first move of the line.
-    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Vec::is_empty"))]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
     pub comments: Vec<String>,
     /// The moves.
     pub moves: Vec<Node>,
@@ -136,14 +153,22 @@ pub struct Game {
 
 impl Default for Game {
     fn default() -> Game {
-        Game { tags: Vec::new(), notation: Notation::Iccs, mainline: Line::default(), result: None }
+        Game {
+            tags: Vec::new(),
+            notation: Notation::Iccs,
+            mainline: Line::default(),
+            result: None,
+        }
     }
 }
 
 impl Game {
     /// The value of tag `name` (case-sensitive, as PGN is).
     pub fn tag(&self, name: &str) -> Option<&str> {
-        self.tags.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str())
+        self.tags
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.as_str())
     }
 
     /// Sets tag `name`, replacing an existing value.
@@ -184,7 +209,8 @@ impl Game {
         let mut pos = self.start_position()?;
         for (i, mv) in self.moves().enumerate() {
             // Moves of a game read by the reader are legal; a hand-built game may not be.
-            pos.play(mv).map_err(|error| ReplayError::Illegal { ply: i + 1, error })?;
+            pos.play(mv)
+                .map_err(|error| ReplayError::Illegal { ply: i + 1, error })?;
         }
         Ok(pos)
     }

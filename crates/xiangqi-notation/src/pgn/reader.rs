@@ -236,7 +236,12 @@ impl<R: BufRead> Reader<R> {
 
     fn error(&mut self, line: usize, column: usize, kind: PgnErrorKind) -> PgnError {
         self.builder = None;
-        PgnError { game: self.games, line, column, kind }
+        PgnError {
+            game: self.games,
+            line,
+            column,
+            kind,
+        }
     }
 
     /// The next line as text, with the number it has in the file.
@@ -316,7 +321,11 @@ impl<R: BufRead> Iterator for Reader<R> {
                     continue;
                 }
             }
-            if self.builder.as_ref().is_some_and(|b| is_tag_line && b.has_moves() && b.comment.is_none()) {
+            if self
+                .builder
+                .as_ref()
+                .is_some_and(|b| is_tag_line && b.has_moves() && b.comment.is_none())
+            {
                 // A tag line after move text: the previous game had no result.
                 self.pending = Some((line_no, text, offset));
                 let builder = self.builder.take().expect("checked");
@@ -437,14 +446,24 @@ impl Builder {
     }
 
     fn err(&self, line: usize, column: Col<'_>, kind: PgnErrorKind) -> Failure {
-        Failure::Error(PgnError { game: self.game, line, column: column.get(), kind })
+        Failure::Error(PgnError {
+            game: self.game,
+            line,
+            column: column.get(),
+            kind,
+        })
     }
 
     fn finish(mut self, result: Option<GameResult>) -> Result<Game, PgnError> {
         if self.stack.len() > 1 {
             let opened = self.stack.last().expect("nonempty").opened_at;
             let line = opened;
-            return Err(PgnError { game: self.game, line, column: 1, kind: PgnErrorKind::UnterminatedVariation(opened) });
+            return Err(PgnError {
+                game: self.game,
+                line,
+                column: 1,
+                kind: PgnErrorKind::UnterminatedVariation(opened),
+            });
         }
         let mut mainline = match self.stack.pop() {
             Some(frame) => frame.line,
@@ -465,7 +484,12 @@ impl Builder {
 
     fn finish_at_end(self, last_line: usize) -> Result<Game, PgnError> {
         if let Some((_, start)) = self.comment {
-            return Err(PgnError { game: self.game, line: last_line, column: 1, kind: PgnErrorKind::UnterminatedComment(start) });
+            return Err(PgnError {
+                game: self.game,
+                line: last_line,
+                column: 1,
+                kind: PgnErrorKind::UnterminatedComment(start),
+            });
         }
         self.finish(None)
     }
@@ -491,7 +515,12 @@ impl Builder {
             }
             _ => Position::startpos(),
         };
-        self.stack.push(Frame { line: Line::default(), pos, last: None, opened_at: line });
+        self.stack.push(Frame {
+            line: Line::default(),
+            pos,
+            last: None,
+            opened_at: line,
+        });
         Ok(())
     }
 
@@ -515,7 +544,11 @@ impl Builder {
                     body.push_str(&text[i..i + end]);
                     i += end + 1;
                     if body.len() > limits.max_comment_len {
-                        return Err(self.err(start, Col::Known(1), PgnErrorKind::CommentTooLong(limits.max_comment_len)));
+                        return Err(self.err(
+                            start,
+                            Col::Known(1),
+                            PgnErrorKind::CommentTooLong(limits.max_comment_len),
+                        ));
                     }
                     self.push_comment(body.trim().to_owned());
                 }
@@ -523,7 +556,11 @@ impl Builder {
                     body.push('\n');
                     body.push_str(&text[i..]);
                     if body.len() > limits.max_comment_len {
-                        return Err(self.err(start, Col::Known(1), PgnErrorKind::CommentTooLong(limits.max_comment_len)));
+                        return Err(self.err(
+                            start,
+                            Col::Known(1),
+                            PgnErrorKind::CommentTooLong(limits.max_comment_len),
+                        ));
                     }
                     self.comment = Some((body, start));
                     return Ok(Fed::More);
@@ -543,7 +580,11 @@ impl Builder {
             match c {
                 '[' => {
                     if self.has_moves() || self.stack.len() > 1 {
-                        return Err(self.err(line_no, col, PgnErrorKind::BadTag("tag pair inside the move text")));
+                        return Err(self.err(
+                            line_no,
+                            col,
+                            PgnErrorKind::BadTag("tag pair inside the move text"),
+                        ));
                     }
                     i = self.read_tag(text, i, line_no)?;
                 }
@@ -552,7 +593,11 @@ impl Builder {
                     match text[body_start..].find('}') {
                         Some(end) => {
                             if end > limits.max_comment_len {
-                                return Err(self.err(line_no, col, PgnErrorKind::CommentTooLong(limits.max_comment_len)));
+                                return Err(self.err(
+                                    line_no,
+                                    col,
+                                    PgnErrorKind::CommentTooLong(limits.max_comment_len),
+                                ));
                             }
                             self.push_comment(text[body_start..body_start + end].trim().to_owned());
                             i = body_start + end + 1;
@@ -560,7 +605,11 @@ impl Builder {
                         None => {
                             let body = text[body_start..].to_owned();
                             if body.len() > limits.max_comment_len {
-                                return Err(self.err(line_no, col, PgnErrorKind::CommentTooLong(limits.max_comment_len)));
+                                return Err(self.err(
+                                    line_no,
+                                    col,
+                                    PgnErrorKind::CommentTooLong(limits.max_comment_len),
+                                ));
                             }
                             self.comment = Some((body, line_no));
                             return Ok(Fed::More);
@@ -570,7 +619,11 @@ impl Builder {
                 ';' => {
                     let body = text[i + 1..].trim();
                     if body.len() > limits.max_comment_len {
-                        return Err(self.err(line_no, col, PgnErrorKind::CommentTooLong(limits.max_comment_len)));
+                        return Err(self.err(
+                            line_no,
+                            col,
+                            PgnErrorKind::CommentTooLong(limits.max_comment_len),
+                        ));
                     }
                     self.push_comment(body.to_owned());
                     return Ok(Fed::More);
@@ -578,7 +631,11 @@ impl Builder {
                 '(' => {
                     self.start_moves(line_no, col)?;
                     if self.stack.len() > limits.max_variation_depth {
-                        return Err(self.err(line_no, col, PgnErrorKind::VariationTooDeep(limits.max_variation_depth)));
+                        return Err(self.err(
+                            line_no,
+                            col,
+                            PgnErrorKind::VariationTooDeep(limits.max_variation_depth),
+                        ));
                     }
                     let parent = self.stack.last().expect("started");
                     let Some((mv, undo)) = parent.last else {
@@ -586,7 +643,12 @@ impl Builder {
                     };
                     let mut pos = parent.pos.clone();
                     pos.unmake_move(mv, undo);
-                    self.stack.push(Frame { line: Line::default(), pos, last: None, opened_at: line_no });
+                    self.stack.push(Frame {
+                        line: Line::default(),
+                        pos,
+                        last: None,
+                        opened_at: line_no,
+                    });
                     i += 1;
                 }
                 ')' => {
@@ -595,32 +657,60 @@ impl Builder {
                     }
                     let child = self.stack.pop().expect("checked");
                     let parent = self.stack.last_mut().expect("checked");
-                    parent.line.moves.last_mut().expect("a variation follows a move").variations.push(child.line);
+                    parent
+                        .line
+                        .moves
+                        .last_mut()
+                        .expect("a variation follows a move")
+                        .variations
+                        .push(child.line);
                     i += 1;
                 }
                 '$' => {
-                    let end = text[i + 1..].find(|c: char| !c.is_ascii_digit()).map_or(text.len(), |e| i + 1 + e);
+                    let end = text[i + 1..]
+                        .find(|c: char| !c.is_ascii_digit())
+                        .map_or(text.len(), |e| i + 1 + e);
                     let nag = text[i + 1..end].parse::<u8>().ok();
                     let node = self.stack.last_mut().and_then(|f| f.line.moves.last_mut());
                     match (nag, node) {
                         (Some(n), Some(node)) => node.nags.push(n),
-                        _ => return Err(self.err(line_no, col, PgnErrorKind::BadNag(text[i..end].to_owned()))),
+                        _ => {
+                            return Err(self.err(
+                                line_no,
+                                col,
+                                PgnErrorKind::BadNag(text[i..end].to_owned()),
+                            ))
+                        }
                     }
                     i = end;
                 }
                 '}' => return Err(self.err(line_no, col, PgnErrorKind::BadNag("}".into()))),
                 _ => {
-                    let end = text[i..].find(|c: char| c.is_whitespace() || SPECIAL.contains(&c)).map_or(text.len(), |e| i + e);
+                    let end = text[i..]
+                        .find(|c: char| c.is_whitespace() || SPECIAL.contains(&c))
+                        .map_or(text.len(), |e| i + e);
                     let word = &text[i..end];
-                    if let Ok(result) = word.parse::<GameResult>() {
+                    let maybe_result = matches!(word.as_bytes()[0], b'0' | b'1' | b'*' | 0xC2);
+                    if let Some(result) = maybe_result
+                        .then(|| word.parse::<GameResult>().ok())
+                        .flatten()
+                    {
                         if self.stack.len() > 1 {
                             let opened = self.stack.last().expect("nonempty").opened_at;
-                            return Err(self.err(line_no, col, PgnErrorKind::UnterminatedVariation(opened)));
+                            return Err(self.err(
+                                line_no,
+                                col,
+                                PgnErrorKind::UnterminatedVariation(opened),
+                            ));
                         }
                         let rest = text[end..].trim_start();
                         let rest_at = (!rest.is_empty()).then(|| text.len() - rest.len());
-                        let builder = std::mem::replace(self, Builder::new(self.options, self.game));
-                        return builder.finish(Some(result)).map(|g| Fed::Done(g, rest_at)).map_err(Failure::Error);
+                        let builder =
+                            std::mem::replace(self, Builder::new(self.options, self.game));
+                        return builder
+                            .finish(Some(result))
+                            .map(|g| Fed::Done(g, rest_at))
+                            .map_err(Failure::Error);
                     }
                     i = self.read_word(text, i, end, line_no)?;
                 }
@@ -634,7 +724,9 @@ impl Builder {
         let col = Col::At(text, i);
         let bad = |this: &Self, what| this.err(line_no, col, PgnErrorKind::BadTag(what));
         let rest = &text[i + 1..];
-        let name_len = rest.find(|c: char| !(c.is_alphanumeric() || c == '_')).unwrap_or(rest.len());
+        let name_len = rest
+            .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .unwrap_or(rest.len());
         if name_len == 0 {
             return Err(bad(self, "expected a tag name after '['"));
         }
@@ -667,12 +759,18 @@ impl Builder {
             return Err(bad(self, "expected ']'"));
         };
         if self.tags.len() >= self.options.limits.max_tags_per_game {
-            return Err(self.err(line_no, col, PgnErrorKind::TooManyTags(self.options.limits.max_tags_per_game)));
+            return Err(self.err(
+                line_no,
+                col,
+                PgnErrorKind::TooManyTags(self.options.limits.max_tags_per_game),
+            ));
         }
         match name {
             "Format" => self.notation = value.parse().ok(),
             "WXFStyle" if value.eq_ignore_ascii_case("fsf") => self.convention = WxfConvention::Fsf,
-            "WXFStyle" if value.eq_ignore_ascii_case("official") => self.convention = WxfConvention::Official,
+            "WXFStyle" if value.eq_ignore_ascii_case("official") => {
+                self.convention = WxfConvention::Official
+            }
             _ => self.tags.push((name.to_owned(), value)),
         }
         Ok(text.len() - tail.len())
@@ -680,13 +778,23 @@ impl Builder {
 
     /// Reads a move number, a move (with `!`/`?` suffixes) or a multi-word
     /// Vietnamese move starting at `i` (first word ends at `end`).
-    fn read_word(&mut self, text: &str, i: usize, end: usize, line_no: usize) -> Result<usize, Failure> {
+    fn read_word(
+        &mut self,
+        text: &str,
+        i: usize,
+        end: usize,
+        line_no: usize,
+    ) -> Result<usize, Failure> {
         let col = Col::At(text, i);
         let word = &text[i..end];
         // Move numbers: "12." "12..." and "1.h2e2" (but "13.4" is a WXF move).
-        let digits = word.find(|c: char| !c.is_ascii_digit()).unwrap_or(word.len());
+        let digits = word
+            .find(|c: char| !c.is_ascii_digit())
+            .unwrap_or(word.len());
         if digits > 0 {
-            let dots = word[digits..].find(|c| c != '.' && c != '。').map_or(word.len() - digits, |d| d);
+            let dots = word[digits..]
+                .find(|c| c != '.' && c != '。')
+                .map_or(word.len() - digits, |d| d);
             let rest = &word[digits + dots..];
             if dots > 0 && (rest.is_empty() || rest.chars().count() >= 2) {
                 return Ok(i + digits + dots);
@@ -707,11 +815,21 @@ impl Builder {
             "??" => Some(4),
             "!?" => Some(5),
             "?!" => Some(6),
-            _ => return Err(self.err(line_no, Col::At(text, i + core.len()), PgnErrorKind::BadNag(suffix.into()))),
+            _ => {
+                return Err(self.err(
+                    line_no,
+                    Col::At(text, i + core.len()),
+                    PgnErrorKind::BadNag(suffix.into()),
+                ))
+            }
         };
         let (mv, consumed_to) = self.resolve_move(text, core, end, line_no, col)?;
         if self.moves >= self.options.limits.max_moves_per_game {
-            return Err(self.err(line_no, col, PgnErrorKind::TooManyMoves(self.options.limits.max_moves_per_game)));
+            return Err(self.err(
+                line_no,
+                col,
+                PgnErrorKind::TooManyMoves(self.options.limits.max_moves_per_game),
+            ));
         }
         self.moves += 1;
         let frame = self.stack.last_mut().expect("started");
@@ -744,7 +862,8 @@ impl Builder {
             None => match crate::detect(core) {
                 Some(n) => *self.notation.insert(n),
                 None => {
-                    let e = ParseMoveError::new(None, core, 1, crate::SyntaxErrorKind::Unrecognised);
+                    let e =
+                        ParseMoveError::new(None, core, 1, crate::SyntaxErrorKind::Unrecognised);
                     return Err(self.move_err(line_no, col, e.into()));
                 }
             },
@@ -754,12 +873,15 @@ impl Builder {
         let mut whole = std::borrow::Cow::Borrowed(core);
         if parsed.is_err() {
             // A Vietnamese move spans several words: "Pháo 2 bình 5".
-            if notation == Notation::Vietnamese || crate::detect(core) == Some(Notation::Vietnamese) {
+            if notation == Notation::Vietnamese || crate::detect(core) == Some(Notation::Vietnamese)
+            {
                 let mut j = end;
                 for _ in 0..3 {
                     let rest = &text[j..];
                     let start = j + (rest.len() - rest.trim_start().len());
-                    let stop = text[start..].find(|c: char| c.is_whitespace() || SPECIAL.contains(&c)).map_or(text.len(), |e| start + e);
+                    let stop = text[start..]
+                        .find(|c: char| c.is_whitespace() || SPECIAL.contains(&c))
+                        .map_or(text.len(), |e| start + e);
                     if stop == start {
                         break;
                     }
@@ -786,11 +908,20 @@ impl Builder {
         }
         let mt = parsed.map_err(|e| self.move_err(line_no, col, e.into()))?;
         let pos = &self.stack.last().expect("started").pos;
-        let mv = mt.resolve(pos, &whole).map_err(|e| self.move_err(line_no, col, e))?;
+        let mv = mt
+            .resolve(pos, &whole)
+            .map_err(|e| self.move_err(line_no, col, e))?;
         Ok((mv, consumed_to))
     }
 
     fn move_err(&self, line: usize, column: Col<'_>, error: MoveTextError) -> Failure {
-        self.err(line, column, PgnErrorKind::Move { ply_name: self.ply_name(), error })
+        self.err(
+            line,
+            column,
+            PgnErrorKind::Move {
+                ply_name: self.ply_name(),
+                error,
+            },
+        )
     }
 }

@@ -21,7 +21,11 @@ pub struct WriteOptions {
 impl WriteOptions {
     /// Default style, lines of 80 characters.
     pub fn new(notation: Notation) -> WriteOptions {
-        WriteOptions { notation, style: Style::default(), line_width: 80 }
+        WriteOptions {
+            notation,
+            style: Style::default(),
+            line_width: 80,
+        }
     }
 }
 
@@ -51,7 +55,11 @@ pub fn write_game(game: &Game, options: &WriteOptions) -> Result<String, WriteEr
 }
 
 /// Writes the game as PGN (UTF-8) to `out`.
-pub fn write_game_to<W: io::Write>(out: &mut W, game: &Game, options: &WriteOptions) -> Result<(), WriteError> {
+pub fn write_game_to<W: io::Write>(
+    out: &mut W,
+    game: &Game,
+    options: &WriteOptions,
+) -> Result<(), WriteError> {
     let text = write_game(game, options)?;
     out.write_all(text.as_bytes())?;
     Ok(())

@@ -1,0 +1,33 @@
+"""The notebook in docs/ runs from top to bottom without errors (headless)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+nbformat = pytest.importorskip("nbformat", reason="nbformat is not installed")
+nbclient = pytest.importorskip("nbclient", reason="nbclient is not installed")
+pytest.importorskip("ipykernel", reason="ipykernel is not installed")
+pytest.importorskip("matplotlib", reason="matplotlib is not installed")
+
+NOTEBOOK = Path(__file__).resolve().parents[3] / "docs" / "python-notebook.ipynb"
+
+
+def test_notebook_executes(tmp_path: Path) -> None:
+    if not NOTEBOOK.is_file():
+        pytest.skip(f"{NOTEBOOK} is missing")
+    nb = nbformat.read(NOTEBOOK, as_version=4)
+    os.environ.setdefault("MPLBACKEND", "Agg")
+    client = nbclient.NotebookClient(
+        nb, timeout=300, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}
+    )
+    client.execute()
+    outputs = [o for cell in nb.cells if cell.cell_type == "code" for o in cell.get("outputs", [])]
+    assert not [o for o in outputs if o.get("output_type") == "error"]
+    kinds = {k for o in outputs for k in o.get("data", {})}
+    assert "image/svg+xml" in kinds, "boards are displayed as SVG"
+    assert "image/png" in kinds, "the evaluation curve is plotted"
+    text = "".join(o.get("text", "") for o in outputs)
+    assert "perpetual_check" in text and "炮二平五" in text

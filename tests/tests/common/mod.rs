@@ -1,0 +1,62 @@
+//! Shared by the robustness tests: the `xiangqi` binary (built on first
+//! use, since it belongs to another package) and a seeded random source.
+#![allow(dead_code)]
+
+use std::path::PathBuf;
+use std::process::Command;
+use std::sync::OnceLock;
+
+/// Path of the `xiangqi` binary of this build, built with the same cargo,
+/// target directory and profile as the running test.
+pub fn xiangqi_bin() -> PathBuf {
+    static BIN: OnceLock<PathBuf> = OnceLock::new();
+    BIN.get_or_init(|| {
+        // The test binary lives in <target>/<profile>/deps/.
+        let exe = std::env::current_exe().expect("test executable path");
+        let profile_dir = exe.parent().and_then(|d| d.parent()).expect("<target>/<profile>/deps");
+        let profile = profile_dir.file_name().and_then(|n| n.to_str()).unwrap_or("debug");
+        let cargo = std::env::var_os("CARGO").unwrap_or_else(|| env!("CARGO").into());
+        let status = Command::new(cargo)
+            .args(["build", "--quiet", "-p", "xiangqi-cli", "--bin", "xiangqi", "--profile"])
+            .arg(if profile == "debug" { "dev" } else { profile })
+            .env("CARGO_TARGET_DIR", profile_dir.parent().expect("target dir"))
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .status()
+            .expect("cannot run cargo to build the xiangqi binary");
+        assert!(status.success(), "building the xiangqi binary failed");
+        let bin = profile_dir.join(format!("xiangqi{}", std::env::consts::EXE_SUFFIX));
+        assert!(bin.is_file(), "{} is missing after the build", bin.display());
+        bin
+    })
+    .clone()
+}
+
+/// SplitMix64: small, seeded, reproducible.
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed)
+    }
+
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// A number below `n` (`n > 0`).
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next_u64() % n as u64) as usize
+    }
+
+    pub fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
+        &items[self.below(items.len())]
+    }
+
+    pub fn chance(&mut self, percent: usize) -> bool {
+        self.below(100) < percent
+    }
+}
