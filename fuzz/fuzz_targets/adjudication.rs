@@ -47,15 +47,34 @@ fuzz_target!(|data: &[u8]| {
     // Start from a random playout so middle and end games are reached quickly.
     let opening = bytes.below(60);
     let (_, start) = random_playout(&mut bytes, opening);
-    let base_ms = 1 + if knobs & 16 != 0 { bytes.u64() } else { bytes.below(60_000) as u64 };
-    let increment_ms = if knobs & 32 != 0 { bytes.u64() } else { bytes.below(3_000) as u64 };
-    let control = TimeControl { base_ms, increment_ms };
+    let base_ms = 1 + if knobs & 16 != 0 {
+        bytes.u64() >> 1
+    } else {
+        bytes.below(60_000) as u64
+    };
+    let increment_ms = if knobs & 32 != 0 {
+        bytes.u64()
+    } else {
+        bytes.below(3_000) as u64
+    };
+    let control = TimeControl {
+        base_ms,
+        increment_ms,
+    };
     let start_at = if knobs & 64 != 0 { bytes.u64() } else { 0 };
 
-    let mut online = OnlineGame::new(start.clone(), rules.clone(), control, start_at).expect("clock rules set");
-    let mut board = Game::new(start, RuleSet { clock: None, ..rules.clone() });
+    let mut online =
+        OnlineGame::new(start.clone(), rules.clone(), control, start_at).expect("clock rules set");
+    let mut board = Game::new(
+        start,
+        RuleSet {
+            clock: None,
+            ..rules.clone()
+        },
+    );
     let mut now = start_at;
-    let mut ended: Option<xiangqi_adjudication::Verdict> = online.verdict().is_over().then(|| online.verdict().clone());
+    let mut ended: Option<xiangqi_adjudication::Verdict> =
+        online.verdict().is_over().then(|| online.verdict().clone());
 
     for _ in 0..400 {
         if bytes.is_empty() {
@@ -69,36 +88,61 @@ fuzz_target!(|data: &[u8]| {
             6 => bytes.u64(),
             _ => u64::MAX, // an event in the past
         };
-        let at = if step == u64::MAX { now.saturating_sub(1 + bytes.below(1000) as u64) } else { now.saturating_add(step) };
+        let at = if step == u64::MAX {
+            now.saturating_sub(1 + bytes.below(1000) as u64)
+        } else {
+            now.saturating_add(step)
+        };
         let event = match kind % 10 {
             0..=4 => {
                 let mut list = MoveList::new();
                 online.game().position().legal_moves(&mut list);
-                let mv = if kind & 0x80 == 0 && !list.is_empty() { list[bytes.below(list.len())] } else { any_move(&mut bytes) };
+                let mv = if kind & 0x80 == 0 && !list.is_empty() {
+                    list[bytes.below(list.len())]
+                } else {
+                    any_move(&mut bytes)
+                };
                 let who = (kind & 0x40 != 0).then(|| side(bytes.byte()));
                 ClockEvent::Move { side: who, mv }
             }
-            5 => ClockEvent::Resign { side: side(bytes.byte()) },
-            6 => ClockEvent::OfferDraw { side: side(bytes.byte()) },
-            7 => match bytes.byte() % 3 {
-                0 => ClockEvent::AcceptDraw { side: side(bytes.byte()) },
-                1 => ClockEvent::DeclineDraw { side: side(bytes.byte()) },
-                _ => ClockEvent::Return { side: side(bytes.byte()) },
+            5 => ClockEvent::Resign {
+                side: side(bytes.byte()),
             },
-            8 => ClockEvent::Leave { side: side(bytes.byte()) },
+            6 => ClockEvent::OfferDraw {
+                side: side(bytes.byte()),
+            },
+            7 => match bytes.byte() % 3 {
+                0 => ClockEvent::AcceptDraw {
+                    side: side(bytes.byte()),
+                },
+                1 => ClockEvent::DeclineDraw {
+                    side: side(bytes.byte()),
+                },
+                _ => ClockEvent::Return {
+                    side: side(bytes.byte()),
+                },
+            },
+            8 => ClockEvent::Leave {
+                side: side(bytes.byte()),
+            },
             _ => ClockEvent::Poll,
         };
         let event = TimedEvent { at, event };
         let before_clocks = online.clocks();
         let before_ply = online.game().ply();
         let before_verdict = online.verdict().clone();
-        let result = online.apply(&event).map(|v| v.clone());
+        let result = online.apply(&event).cloned();
         if let Some(end) = &ended {
             // Once ended: same verdict, and no event is accepted but polls and out-of-order errors.
-            assert_eq!(online.verdict(), end, "verdict changed after the end by {event:?}");
+            assert_eq!(
+                online.verdict(),
+                end,
+                "verdict changed after the end by {event:?}"
+            );
             match (&event.event, &result) {
                 (ClockEvent::Poll, Ok(_)) => {}
-                (_, Err(ClockError::Game(GameError::GameOver { .. }))) | (_, Err(ClockError::OutOfOrder { .. })) => {}
+                (_, Err(ClockError::Game(GameError::GameOver { .. })))
+                | (_, Err(ClockError::OutOfOrder { .. })) => {}
                 (ClockEvent::Move { .. }, Err(_)) => {}
                 (ClockEvent::AcceptDraw { .. }, Err(ClockError::NoDrawOffer { .. })) => {}
                 _ => panic!("{event:?} after the end gave {result:?}"),
@@ -111,11 +155,19 @@ fuzz_target!(|data: &[u8]| {
             Err(ClockError::OutOfOrder { .. }) => {
                 assert!(at < now);
                 assert_eq!(online.verdict(), &before_verdict);
-                assert_eq!(online.clocks(), before_clocks, "rejected event moved the clocks");
+                assert_eq!(
+                    online.clocks(),
+                    before_clocks,
+                    "rejected event moved the clocks"
+                );
             }
             Err(_) => {
                 // Deadlines due by `at` may have ended the game, but nothing else changed.
-                assert_eq!(online.game().ply(), before_ply, "rejected {event:?} played a move");
+                assert_eq!(
+                    online.game().ply(),
+                    before_ply,
+                    "rejected {event:?} played a move"
+                );
             }
             Ok(v) => assert_eq!(v, online.verdict()),
         }
@@ -124,13 +176,23 @@ fuzz_target!(|data: &[u8]| {
         }
         if online.game().ply() > before_ply {
             let mv = *online.game().moves().last().expect("a move was played");
-            let board_verdict = board.push(mv).unwrap_or_else(|e| panic!("board game rejects {mv}: {e}")).clone();
+            let board_verdict = board
+                .push(mv)
+                .unwrap_or_else(|e| panic!("board game rejects {mv}: {e}"))
+                .clone();
             if !online.verdict().is_over() || online.verdict().reason == board_verdict.reason {
-                assert_eq!(online.verdict(), &board_verdict, "clocked and plain games disagree after {mv}");
+                assert_eq!(
+                    online.verdict(),
+                    &board_verdict,
+                    "clocked and plain games disagree after {mv}"
+                );
             }
             if increment_ms == 0 {
                 let s = (!online.game().position().side_to_move()).index();
-                assert!(online.clocks()[s] <= before_clocks[s], "mover's clock grew without an increment");
+                assert!(
+                    online.clocks()[s] <= before_clocks[s],
+                    "mover's clock grew without an increment"
+                );
             }
         }
         let v = online.verdict();

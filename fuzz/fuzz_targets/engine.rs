@@ -61,7 +61,10 @@ fuzz_target!(|data: &[u8]| {
                 any_move(&mut bytes)
             } else {
                 let legal = start.legal_move_vec();
-                legal.get(bytes.below(legal.len().max(1))).copied().unwrap_or_else(|| any_move(&mut bytes))
+                legal
+                    .get(bytes.below(legal.len().max(1)))
+                    .copied()
+                    .unwrap_or_else(|| any_move(&mut bytes))
             }
         })
         .collect();
@@ -124,14 +127,36 @@ fuzz_target!(|data: &[u8]| {
     }
     match result.best_move {
         Some(mv) => {
-            assert!(permitted.contains(&mv), "best move {mv} is not among the permitted {permitted:?} of {}", root.to_fen());
-            assert_eq!(result.pv.first(), Some(&mv), "PV does not start with the best move");
+            assert!(
+                permitted.contains(&mv),
+                "best move {mv} is not among the permitted {permitted:?} of {}",
+                root.to_fen()
+            );
+            assert_eq!(
+                result.pv.first(),
+                Some(&mv),
+                "PV does not start with the best move"
+            );
             assert_legal_sequence(&root, result.pv.iter().copied());
             if let Some(p) = result.ponder {
                 assert_eq!(result.pv.get(1), Some(&p));
             }
         }
-        None => assert!(permitted.is_empty(), "no best move although {permitted:?} are permitted in {}", root.to_fen()),
+        None => assert!(
+            permitted.is_empty(),
+            "no best move although {permitted:?} are permitted in {}",
+            root.to_fen()
+        ),
     }
-    assert!(result.nodes <= limits.nodes.unwrap() + 1, "node limit {} exceeded: {}", limits.nodes.unwrap(), result.nodes);
+    // The first iteration always completes (the engine must have a move), so
+    // the node limit binds from depth 2 on; see docs/robustness.md.
+    let limit = limits.nodes.expect("set above");
+    if result.depth >= 2 {
+        assert!(
+            result.nodes <= limit + 1,
+            "node limit {limit} exceeded at depth {}: {}",
+            result.depth,
+            result.nodes
+        );
+    }
 });

@@ -18,7 +18,8 @@ fuzz_target!(|data: &[u8]| {
         return;
     }
     let fen = pos.to_fen();
-    let again = Position::from_fen(&fen).unwrap_or_else(|e| panic!("{fen:?} (written from {text:?}) does not read back: {e}"));
+    let again = Position::from_fen(&fen)
+        .unwrap_or_else(|e| panic!("{fen:?} (written from {text:?}) does not read back: {e}"));
     assert_eq!(again, pos, "round trip of {text:?} through {fen:?}");
     assert_eq!(again.to_fen(), fen, "to_fen is not stable");
     assert_eq!(pos.hash(), pos.compute_hash(), "incremental hash of {fen}");
@@ -32,15 +33,22 @@ fuzz_target!(|data: &[u8]| {
     assert_eq!(pos.has_legal_move(), !legal.is_empty());
     let mut leaves = 0u64;
     for &mv in legal.iter() {
-        assert!(pseudo.contains(mv), "{mv} legal but not pseudo-legal in {fen}");
+        assert!(
+            pseudo.contains(mv),
+            "{mv} legal but not pseudo-legal in {fen}"
+        );
         assert!(pos.is_legal(mv), "{mv} generated but not is_legal in {fen}");
-        assert!(pos.check_legal(mv).is_ok(), "{mv} generated but check_legal fails in {fen}");
+        assert!(
+            pos.check_legal(mv).is_ok(),
+            "{mv} generated but check_legal fails in {fen}"
+        );
         let mut p = pos.clone();
         let undo = p.make_move(mv);
         assert_eq!(p.hash(), p.compute_hash(), "hash after {mv} in {fen}");
         let after_fen = p.to_fen();
-        let reread = Position::from_fen(&after_fen)
-            .unwrap_or_else(|e| panic!("position after {mv} in {fen} writes an unreadable FEN {after_fen:?}: {e}"));
+        let reread = Position::from_fen(&after_fen).unwrap_or_else(|e| {
+            panic!("position after {mv} in {fen} writes an unreadable FEN {after_fen:?}: {e}")
+        });
         assert_eq!(reread, p, "FEN after {mv} in {fen}");
         leaves += p.count_legal_moves() as u64;
         p.unmake_move(mv, undo);
@@ -48,7 +56,10 @@ fuzz_target!(|data: &[u8]| {
         assert_eq!(p.hash(), pos.hash());
     }
     for &mv in pseudo.iter().filter(|m| !legal.contains(**m)) {
-        assert!(!pos.is_legal(mv) && pos.check_legal(mv).is_err(), "{mv} not generated but legal in {fen}");
+        assert!(
+            !pos.is_legal(mv) && pos.check_legal(mv).is_err(),
+            "{mv} not generated but legal in {fen}"
+        );
     }
     assert_eq!(perft(&pos, 1), legal.len() as u64);
     assert_eq!(perft(&pos, 2), leaves, "perft(2) of {fen}");

@@ -17,35 +17,59 @@ use xiangqi_notation::{
 fn style_from(bits: u8) -> Style {
     Style {
         wxf: WxfStyle {
-            convention: if bits & 1 == 0 { WxfConvention::Official } else { WxfConvention::Fsf },
-            sideways: if bits & 2 == 0 { SidewaysSign::Equals } else { SidewaysSign::Dot },
+            convention: if bits & 1 == 0 {
+                WxfConvention::Official
+            } else {
+                WxfConvention::Fsf
+            },
+            sideways: if bits & 2 == 0 {
+                SidewaysSign::Equals
+            } else {
+                SidewaysSign::Dot
+            },
             black_lowercase: bits & 4 != 0,
         },
         chinese: ChineseStyle {
-            script: if bits & 8 == 0 { Script::Simplified } else { Script::Traditional },
+            script: if bits & 8 == 0 {
+                Script::Simplified
+            } else {
+                Script::Traditional
+            },
             red_black_sets: bits & 16 != 0,
         },
-        vietnamese: VietnameseStyle { diacritics: bits & 32 == 0 },
+        vietnamese: VietnameseStyle {
+            diacritics: bits & 32 == 0,
+        },
     }
 }
 
-/// Every style that changes what a writer prints.
-fn all_styles() -> impl Iterator<Item = Style> {
-    (0u8..64).map(style_from)
-}
-
-/// `mv` written in every notation and style reads back as `mv`.
-fn round_trip(pos: &Position, mv: Move) {
-    for style in all_styles() {
+/// `mv` written in every notation, in the default style, the FSF style and
+/// the input's style, reads back as `mv`.
+fn round_trip(pos: &Position, mv: Move, style_bits: u8) {
+    for style in [Style::default(), style_from(1), style_from(style_bits)] {
         for notation in Notation::ALL {
-            let text = format(pos, mv, notation, &style)
-                .unwrap_or_else(|e| panic!("cannot write legal {mv} in {notation} ({style:?}) in {}: {e}", pos.to_fen()));
+            let text = format(pos, mv, notation, &style).unwrap_or_else(|e| {
+                panic!(
+                    "cannot write legal {mv} in {notation} ({style:?}) in {}: {e}",
+                    pos.to_fen()
+                )
+            });
             let back = parse_with(pos, &text, notation, &style)
                 .unwrap_or_else(|e| panic!("{text:?} ({notation}, {style:?}), written for {mv} in {}, does not read back: {e}", pos.to_fen()));
-            assert_eq!(back, mv, "{text:?} ({notation}, {style:?}) in {}", pos.to_fen());
+            assert_eq!(
+                back,
+                mv,
+                "{text:?} ({notation}, {style:?}) in {}",
+                pos.to_fen()
+            );
             // Detection must not change the meaning of our own output.
             if let Ok(detected) = parse_with(pos, &text, None, &style) {
-                assert_eq!(detected, mv, "{text:?} read with detection in {}", pos.to_fen());
+                assert_eq!(
+                    detected,
+                    mv,
+                    "{text:?} read with detection in {}",
+                    pos.to_fen()
+                );
             }
         }
     }
@@ -59,25 +83,44 @@ fuzz_target!(|data: &[u8]| {
     let (_, pos) = random_playout(&mut bytes, plies);
     let legal = pos.legal_move_vec();
     if let Some(&mv) = legal.get(pick as usize % legal.len().max(1)) {
-        round_trip(&pos, mv);
+        round_trip(&pos, mv, style_bits);
     }
 
     let text = String::from_utf8_lossy(bytes.rest());
     let style = style_from(style_bits);
-    let notations = [None, Some(Notation::Iccs), Some(Notation::Wxf), Some(Notation::Chinese), Some(Notation::Vietnamese)];
+    let notations = [
+        None,
+        Some(Notation::Iccs),
+        Some(Notation::Wxf),
+        Some(Notation::Chinese),
+        Some(Notation::Vietnamese),
+    ];
     for notation in notations {
         for convention in [WxfConvention::Official, WxfConvention::Fsf] {
-            let style = Style { wxf: WxfStyle { convention, ..style.wxf }, ..style };
+            let style = Style {
+                wxf: WxfStyle {
+                    convention,
+                    ..style.wxf
+                },
+                ..style
+            };
             let parsed = parse_with(&pos, &text, notation, &style);
             // Syntax alone agrees with the full parse about malformed text.
             let syntax = parse_text(&text, notation, convention);
             if let Err(e) = &syntax {
-                assert!(parsed.is_err(), "{text:?}: syntax error {e} but parse gave {parsed:?}");
+                assert!(
+                    parsed.is_err(),
+                    "{text:?}: syntax error {e} but parse gave {parsed:?}"
+                );
             }
             if let Ok(mv) = parsed {
-                assert!(pos.is_legal(mv), "{text:?} ({notation:?}) gave illegal {mv} in {}", pos.to_fen());
+                assert!(
+                    pos.is_legal(mv),
+                    "{text:?} ({notation:?}) gave illegal {mv} in {}",
+                    pos.to_fen()
+                );
                 assert!(syntax.is_ok());
-                round_trip(&pos, mv);
+                round_trip(&pos, mv, style_bits);
             }
         }
     }

@@ -16,7 +16,10 @@ pub struct Bytes<'a> {
 impl<'a> Bytes<'a> {
     /// A reader over `data`.
     pub fn new(data: &'a [u8]) -> Bytes<'a> {
-        Bytes { data, state: 0x9E37_79B9_7F4A_7C15 }
+        Bytes {
+            data,
+            state: 0x9E37_79B9_7F4A_7C15,
+        }
     }
 
     /// Whether any fuzzer byte is left.

@@ -24,35 +24,105 @@ enum Protocol {
 
 /// Words a GUI (or a broken one) might send.
 const WORDS: &[&str] = &[
-    "position", "startpos", "fen", "moves", "go", "depth", "nodes", "movetime", "wtime", "btime",
-    "winc", "binc", "movestogo", "infinite", "searchmoves", "time", "increment", "opptime", "draw",
-    "ponder", "setoption", "name", "value", "Hash", "hashsize", "usemillisec", "true", "newgame",
-    "Threads", "MultiPV", "Clear", "banmoves", "ucinewgame", "uci", "ucci", "stop", "h2e2", "h9g7",
-    "e0e9", "z9z9", "a0a0", "H2-E2", "炮二平五", "-1", "0", "1", "2", "-9223372036854775808",
-    "9223372036854775807", "18446744073709551616", "1e308", "NaN", "inf", "-0", "0.5", "3",
-    "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR", "w", "b", "-", "4k4/9/9/9/9/9/9/9/9/4K4",
-    "\u{0}", "\t", "\u{feff}", "é", "\u{202e}", "💥",
+    "position",
+    "startpos",
+    "fen",
+    "moves",
+    "go",
+    "depth",
+    "nodes",
+    "movetime",
+    "wtime",
+    "btime",
+    "winc",
+    "binc",
+    "movestogo",
+    "infinite",
+    "searchmoves",
+    "time",
+    "increment",
+    "opptime",
+    "draw",
+    "ponder",
+    "setoption",
+    "name",
+    "value",
+    "Hash",
+    "hashsize",
+    "usemillisec",
+    "true",
+    "newgame",
+    "Threads",
+    "MultiPV",
+    "Clear",
+    "banmoves",
+    "ucinewgame",
+    "uci",
+    "ucci",
+    "stop",
+    "h2e2",
+    "h9g7",
+    "e0e9",
+    "z9z9",
+    "a0a0",
+    "H2-E2",
+    "炮二平五",
+    "-1",
+    "0",
+    "1",
+    "2",
+    "-9223372036854775808",
+    "9223372036854775807",
+    "18446744073709551616",
+    "1e308",
+    "NaN",
+    "inf",
+    "-0",
+    "0.5",
+    "3",
+    "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR",
+    "w",
+    "b",
+    "-",
+    "4k4/9/9/9/9/9/9/9/9/4K4",
+    "\u{0}",
+    "\t",
+    "\u{feff}",
+    "é",
+    "\u{202e}",
+    "💥",
 ];
 
 /// Lines that would end the session or be counted as `isready`.
 fn is_control(line: &[u8]) -> bool {
     let text = String::from_utf8_lossy(line);
-    matches!(text.split_whitespace().next(), Some("quit" | "bye" | "isready"))
+    matches!(
+        text.split_whitespace().next(),
+        Some("quit" | "bye" | "isready")
+    )
 }
 
 /// Hash sizes a garbage line may ask for are kept small: a real request for
 /// 32 GiB is tested separately (`hash_allocation_failure_is_survivable`).
 fn is_big_hash(line: &[u8]) -> bool {
     let text = String::from_utf8_lossy(line).to_ascii_lowercase();
-    (text.contains("hash")) && text.split_whitespace().any(|w| w.parse::<u64>().is_ok_and(|n| n > 64))
+    (text.contains("hash"))
+        && text
+            .split_whitespace()
+            .any(|w| w.parse::<u64>().is_ok_and(|n| n > 64))
 }
 
 fn garbage_line(rng: &mut Rng) -> Vec<u8> {
     match rng.below(10) {
         // Random bytes, invalid UTF-8 and control characters included.
-        0..=2 => (0..rng.below(120)).map(|_| rng.below(256) as u8).filter(|&b| b != b'\n').collect(),
+        0..=2 => (0..rng.below(120))
+            .map(|_| rng.below(256) as u8)
+            .filter(|&b| b != b'\n')
+            .collect(),
         // Printable ASCII noise.
-        3 => (0..rng.below(80)).map(|_| (32 + rng.below(95)) as u8).collect(),
+        3 => (0..rng.below(80))
+            .map(|_| (32 + rng.below(95)) as u8)
+            .collect(),
         // A line longer than the loop accepts (64 KiB), sometimes a real command.
         4 if rng.chance(3) => {
             let mut l = b"position startpos moves ".to_vec();
@@ -80,7 +150,9 @@ fn garbage_line(rng: &mut Rng) -> Vec<u8> {
         _ => {
             let n = 1 + rng.below(12);
             let words: Vec<&str> = (0..n).map(|_| *rng.pick(WORDS)).collect();
-            words.join(if rng.chance(10) { "\t" } else { " " }).into_bytes()
+            words
+                .join(if rng.chance(10) { "\t" } else { " " })
+                .into_bytes()
         }
     }
 }
@@ -113,14 +185,22 @@ fn valid_command(rng: &mut Rng, protocol: Protocol) -> (&'static str, usize) {
         ("setoption newgame", 0),
         ("ucci", 0),
     ];
-    *rng.pick(if protocol == Protocol::Uci { &uci } else { &ucci })
+    *rng.pick(if protocol == Protocol::Uci {
+        &uci
+    } else {
+        &ucci
+    })
 }
 
 fn transcript(protocol: Protocol, seed: u64) -> (Vec<u8>, usize) {
     let mut rng = Rng::new(seed);
     let mut input = Vec::new();
     let mut readyok = 0;
-    let handshake = if protocol == Protocol::Uci { "uci\n" } else { "ucci\n" };
+    let handshake = if protocol == Protocol::Uci {
+        "uci\n"
+    } else {
+        "ucci\n"
+    };
     input.extend_from_slice(handshake.as_bytes());
     let mut garbage = 0;
     while garbage < GARBAGE_LINES {
@@ -141,7 +221,11 @@ fn transcript(protocol: Protocol, seed: u64) -> (Vec<u8>, usize) {
     }
     // Stop whatever runs and wait for it (new game joins the search thread),
     // then the final check from a known position.
-    let reset = if protocol == Protocol::Uci { "stop\nucinewgame\n" } else { "stop\nsetoption newgame\n" };
+    let reset = if protocol == Protocol::Uci {
+        "stop\nucinewgame\n"
+    } else {
+        "stop\nsetoption newgame\n"
+    };
     input.extend_from_slice(reset.as_bytes());
     input.extend_from_slice(b"isready\nposition startpos moves h2e2\ngo depth 2\n");
     readyok += 1;
@@ -150,7 +234,11 @@ fn transcript(protocol: Protocol, seed: u64) -> (Vec<u8>, usize) {
 
 fn run_transcript(protocol: Protocol, seed: u64) {
     let (input, expected_readyok) = transcript(protocol, seed);
-    let word = if protocol == Protocol::Uci { "uci" } else { "ucci" };
+    let word = if protocol == Protocol::Uci {
+        "uci"
+    } else {
+        "ucci"
+    };
     let mut child = Command::new(xiangqi_bin())
         .args([word, "--hash", "1"])
         .stdin(Stdio::piped())
@@ -163,36 +251,75 @@ fn run_transcript(protocol: Protocol, seed: u64) {
     let stderr = child.stderr.take().expect("stderr");
     let writer = thread::spawn(move || {
         // The engine reads to the end of input and then finishes its search.
-        stdin.write_all(&input).expect("the engine closed its input early (did it die?)");
+        stdin
+            .write_all(&input)
+            .expect("the engine closed its input early (did it die?)");
     });
     let err_reader = thread::spawn(move || {
         let mut text = String::new();
         let _ = std::io::Read::read_to_string(&mut BufReader::new(stderr), &mut text);
         text
     });
-    let lines: Vec<String> = BufReader::new(stdout).lines().map(|l| l.expect("utf-8 output")).collect();
+    let lines: Vec<String> = BufReader::new(stdout)
+        .lines()
+        .map(|l| l.expect("utf-8 output"))
+        .collect();
     writer.join().expect("writer thread");
     let status = child.wait().expect("engine exit");
     let stderr = err_reader.join().expect("stderr thread");
-    assert!(status.success(), "{word} exited with {status}; stderr:\n{stderr}");
-    assert!(!stderr.contains("panicked") && !stderr.contains("internal error"), "{word} stderr:\n{stderr}");
+    assert!(
+        status.success(),
+        "{word} exited with {status}; stderr:\n{stderr}"
+    );
+    assert!(
+        !stderr.contains("panicked") && !stderr.contains("internal error"),
+        "{word} stderr:\n{stderr}"
+    );
 
     let readyok = lines.iter().filter(|l| *l == "readyok").count();
-    assert_eq!(readyok, expected_readyok, "every isready must be answered once");
-    let errors = lines.iter().filter(|l| l.starts_with("info string error")).count();
-    assert!(errors > GARBAGE_LINES / 2, "garbage should be reported: {errors} errors");
-    assert!(lines.iter().any(|l| l.contains("longer than")), "overlong lines are reported");
+    assert_eq!(
+        readyok, expected_readyok,
+        "every isready must be answered once"
+    );
+    let errors = lines
+        .iter()
+        .filter(|l| l.starts_with("info string error"))
+        .count();
+    assert!(
+        errors > GARBAGE_LINES / 2,
+        "garbage should be reported: {errors} errors"
+    );
+    assert!(
+        lines.iter().any(|l| l.contains("longer than")),
+        "overlong lines are reported"
+    );
 
     // The answer to the final `go depth 2`: the last line, after the last readyok.
-    let last_ready = lines.iter().rposition(|l| l == "readyok").expect("final readyok");
+    let last_ready = lines
+        .iter()
+        .rposition(|l| l == "readyok")
+        .expect("final readyok");
     let best = lines[last_ready..]
         .iter()
         .filter(|l| l.starts_with("bestmove"))
         .collect::<Vec<_>>();
-    assert_eq!(best.len(), 1, "one bestmove after the final isready: {:?}", &lines[last_ready..]);
-    let mv: Move = best[0].split_whitespace().nth(1).expect("a move").parse().expect("an ICCS move");
+    assert_eq!(
+        best.len(),
+        1,
+        "one bestmove after the final isready: {:?}",
+        &lines[last_ready..]
+    );
+    let mv: Move = best[0]
+        .split_whitespace()
+        .nth(1)
+        .expect("a move")
+        .parse()
+        .expect("an ICCS move");
     let pos = Position::startpos().after("h2e2".parse().unwrap()).unwrap();
-    assert!(pos.is_legal(mv), "final bestmove {mv} is illegal after h2e2");
+    assert!(
+        pos.is_legal(mv),
+        "final bestmove {mv} is illegal after h2e2"
+    );
 }
 
 #[test]
@@ -227,12 +354,73 @@ fn rejected_position_keeps_the_last_good_one() {
             .expect("run the engine");
         let stdout = String::from_utf8_lossy(&out.stdout);
         assert!(out.status.success(), "{word}: {stdout}");
-        assert_eq!(stdout.lines().filter(|l| l.contains("position unchanged")).count(), 3, "{word}: {stdout}");
+        assert_eq!(
+            stdout
+                .lines()
+                .filter(|l| l.contains("position unchanged"))
+                .count(),
+            3,
+            "{word}: {stdout}"
+        );
         assert!(stdout.lines().any(|l| l == "readyok"), "{word}: {stdout}");
-        let best = stdout.lines().find(|l| l.starts_with("bestmove")).expect("a bestmove");
+        let best = stdout
+            .lines()
+            .find(|l| l.starts_with("bestmove"))
+            .expect("a bestmove");
         // Only the chariot and the general can move; the chariot mates on f9... any legal move of that position.
         let pos = Position::from_fen("4k4/9/9/9/9/9/9/9/9/3K1R3 w - - 0 1").unwrap();
         let mv: Move = best.split_whitespace().nth(1).unwrap().parse().unwrap();
-        assert!(pos.is_legal(mv), "{word}: {best} is not a move of the last good position");
+        assert!(
+            pos.is_legal(mv),
+            "{word}: {best} is not a move of the last good position"
+        );
+    }
+}
+
+/// A hash size the machine cannot give (here forced with `ulimit -v`; on a
+/// real machine `setoption name Hash value 32768`, the advertised maximum,
+/// on less RAM) must be an error message, not an abort of the engine.
+#[test]
+#[cfg(unix)]
+#[ignore = "search/CLI bug: a failed hash allocation aborts the engine (docs/robustness.md)"]
+fn hash_allocation_failure_is_survivable() {
+    for (word, set) in [
+        ("uci", "setoption name Hash value 4096"),
+        ("ucci", "setoption hashsize 4096"),
+    ] {
+        let script = format!(
+            "ulimit -v 1500000; exec '{}' {word} --hash 1",
+            xiangqi_bin().display()
+        );
+        let out = Command::new("sh")
+            .args(["-c", &script])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .and_then(|mut c| {
+                c.stdin
+                    .take()
+                    .expect("stdin")
+                    .write_all(format!("{set}\nisready\ngo depth 1\n").as_bytes())?;
+                c.wait_with_output()
+            })
+            .expect("run the engine");
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success(),
+            "{word} died ({}) on {set:?}; stderr: {}",
+            out.status,
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(
+            stdout.lines().any(|l| l.starts_with("info string error")),
+            "{word}: {stdout}"
+        );
+        assert!(stdout.lines().any(|l| l == "readyok"), "{word}: {stdout}");
+        assert!(
+            stdout.lines().any(|l| l.starts_with("bestmove")),
+            "{word}: {stdout}"
+        );
     }
 }

@@ -113,7 +113,7 @@ pub fn test() -> Result<Option<String>> {
     let venv = Venv::ensure()?;
     venv.pip_install(&["-r", &requirements.to_string_lossy()])?;
     venv.ensure_maturin()?;
-    venv.maturin(&dir, &["develop", "--release"])?;
+    venv.maturin(&dir, &["develop", "--profile", "pytest"])?;
     let mut pytest = venv.command("python");
     pytest.args(["-m", "pytest", TESTS_DIR, "-q"]);
     let line = crate::run::describe(&pytest);

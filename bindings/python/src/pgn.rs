@@ -168,7 +168,7 @@ impl PyGame {
     }
 
     /// A game from a board's start position and move stack, with optional
-    /// `headers` (a dict) and `result` (`"1-0"`, `"0-1"`, `"1/2-1/2"`, `"*"`).
+    /// `headers` (a dict) and `result` (`"1-0"`, `"0-1"`, `"1/2-1/2"`, or `"*"`, the default).
     #[staticmethod]
     #[pyo3(signature = (board, headers = None, result = None))]
     fn from_board(
@@ -192,13 +192,17 @@ impl PyGame {
             comments: Vec::new(),
             moves: board.moves().map(Node::new).collect(),
         };
-        if let Some(result) = result {
-            let parsed: GameResult = result
-                .parse()
-                .map_err(|e: pgn::UnknownResult| PyValueError::new_err(e.to_string()))?;
-            game.result = Some(parsed);
-            game.set_tag("Result", parsed.as_str());
-        }
+        // PGN needs a termination marker: the given result, else the
+        // headers' Result, else "*" (unknown).
+        let text = result
+            .map(str::to_owned)
+            .or_else(|| game.tag("Result").map(str::to_owned))
+            .unwrap_or_else(|| "*".to_owned());
+        let parsed: GameResult = text
+            .parse()
+            .map_err(|e: pgn::UnknownResult| PyValueError::new_err(e.to_string()))?;
+        game.result = Some(parsed);
+        game.set_tag("Result", parsed.as_str());
         Ok(PyGame(game))
     }
 

@@ -103,6 +103,13 @@ def test_game_from_board_and_pickle() -> None:
     clone = pickle.loads(pickle.dumps(game))
     assert clone.headers == game.headers and clone.moves == game.moves
     assert "Event" in game.to_pgn() and repr(game).startswith('<Game "me"')
+    plain = xiangqi.pgn.Game.from_board(board)
+    assert plain.result == "*" and plain.to_pgn().rstrip().endswith("*")
+    assert xiangqi.pgn.Game.from_board(board, result="1-0").headers["Result"] == "1-0"
+    tagged = xiangqi.pgn.Game.from_board(board, headers={"Result": "0-1"})
+    assert tagged.result == "0-1" and tagged.to_pgn().rstrip().endswith("0-1")
+    with pytest.raises(ValueError):
+        xiangqi.pgn.Game.from_board(board, headers={"Result": "junk"})
     with pytest.raises(ValueError):
         xiangqi.pgn.Game.from_board(board, result="2-0")
 

@@ -107,7 +107,11 @@ pub(crate) fn repetition_verdict(rep: &Repetition, pos: &Position, ply: u32) -> 
         }
         (Reason::PerpetualChase, Some(l)) => {
             let r = if l == Color::Red { &red } else { &black };
-            let never = if r.checks == 0 { " and never checked" } else { "" };
+            let never = if r.checks == 0 {
+                " and never checked"
+            } else {
+                ""
+            };
             format!(
                 "{span}; {}{never}: {} wins by perpetual chase (R-REP-PERP-CHASE)",
                 offence(r),

@@ -504,9 +504,17 @@ fn fairy_preset_counts_threats_on_checking_plies() {
     let fen = "9/9/3a1k3/9/2b6/2R6/9/1C7/2RK5/1r7 w - - 0 1";
     let moves = twice("c4f4 f7e7 f4c4 e7f7");
     let v = verdict(fen, &moves, &RuleSet::preset(Preset::Asian));
-    assert_eq!((v.outcome, v.reason), (Outcome::Draw, Some(Reason::ThreefoldRepetition)), "{v}");
+    assert_eq!(
+        (v.outcome, v.reason),
+        (Outcome::Draw, Some(Reason::ThreefoldRepetition)),
+        "{v}"
+    );
     let v = verdict(fen, &moves, &RuleSet::preset(Preset::Fairy));
-    assert_eq!((v.outcome, v.reason), (Outcome::Black, Some(Reason::PerpetualChase)), "{v}");
+    assert_eq!(
+        (v.outcome, v.reason),
+        (Outcome::Black, Some(Reason::PerpetualChase)),
+        "{v}"
+    );
 }
 
 #[test]
@@ -520,6 +528,10 @@ fn r_rep_chase_new_moving_along_the_attack_line_renews_nothing() {
         &twice("b0b7 a7b9 b7b0 b9a7"),
         &RuleSet::preset(Preset::Asian),
     );
-    assert_eq!((v.outcome, v.reason), (Outcome::Draw, Some(Reason::ThreefoldRepetition)), "{v}");
+    assert_eq!(
+        (v.outcome, v.reason),
+        (Outcome::Draw, Some(Reason::ThreefoldRepetition)),
+        "{v}"
+    );
     assert_eq!(v.repetition.unwrap().red.chases, 2);
 }

@@ -217,7 +217,25 @@ fn illegal_move_loses() {
     // a0a5: the chariot would jump over the soldier on a3.
     let fake = fake_engine("illegal", "echo 'bestmove a0a5'");
     let pgn = temp_path("illegal.pgn");
-    let summary = lost_by_fake(&fake, &["--depth", "1", "--pgn", pgn.to_str().unwrap()]);
+    let log = temp_path("illegal.log");
+    let summary = lost_by_fake(
+        &fake,
+        &[
+            "--depth",
+            "1",
+            "--pgn",
+            pgn.to_str().unwrap(),
+            "--log",
+            log.to_str().unwrap(),
+        ],
+    );
+    let traffic = std::fs::read_to_string(&log).unwrap();
+    assert!(traffic.contains(" > go depth 1\n"), "{traffic}");
+    assert!(
+        traffic.contains("illegal [") && traffic.contains(" < bestmove a0a5\n"),
+        "{traffic}"
+    );
+    let _ = std::fs::remove_file(log);
     assert_eq!(reasons(&summary), ["illegal_move", "illegal_move"]);
     let detail = summary["results"][0]["detail"].as_str().unwrap();
     assert!(detail.contains("illegal move a0a5"), "{detail}");

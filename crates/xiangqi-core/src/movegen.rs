@@ -328,16 +328,30 @@ impl Position {
         self.count_legal_moves() != 0
     }
 
-    /// True when `mv` is legal in this position.
+    /// True when the piece on `mv`'s origin belongs to the side to move and its
+    /// movement rules take it to the destination (checks ignored).
+    pub fn is_pseudo_legal(&self, mv: Move) -> bool {
+        let (from, to) = (mv.from().index(), mv.to().index());
+        let mine = self.occ[self.side.index()];
+        if mine & BIT[from] == 0 || mine & BIT[to] != 0 {
+            return false;
+        }
+        let occ = self.occupancy();
+        let dests = match self.board[from] - code(self.side, PieceKind::General) {
+            0 => self.destinations::<0>(from, occ),
+            1 => self.destinations::<1>(from, occ),
+            2 => self.destinations::<2>(from, occ),
+            3 => self.destinations::<3>(from, occ),
+            4 => self.destinations::<4>(from, occ),
+            5 => self.destinations::<5>(from, occ),
+            _ => self.destinations::<6>(from, occ),
+        };
+        dests & BIT[to] != 0
+    }
+
+    /// True when `mv` is legal in this position: one table lookup and one attack test.
     pub fn is_legal(&self, mv: Move) -> bool {
-        let mut legal = false;
-        let to = mv.to().bit();
-        self.for_each_legal_set(
-            mv.from().bit(),
-            self.quiet_or_capture_targets(),
-            |_, dests| legal = dests & to != 0,
-        );
-        legal
+        self.is_pseudo_legal(mv) && self.leaves_general_safe(mv.from().index(), mv.to().index())
     }
 
     /// True when `mv` (assumed legal) gives check.

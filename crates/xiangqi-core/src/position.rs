@@ -5,7 +5,7 @@ use std::fmt;
 use crate::attacks::{attackers, Attackers};
 use crate::masks::{BIT, FILE_MAJOR};
 use crate::zobrist::{PIECE_KEYS, SIDE_KEY};
-use crate::{Color, Move, MoveList, Piece, PieceKind, Square, SquareSet};
+use crate::{Color, Move, Piece, PieceKind, Square, SquareSet};
 
 /// The board array: one byte per point, 0 empty, otherwise a piece code.
 pub(crate) type Board = [u8; 90];
@@ -390,9 +390,7 @@ impl Position {
         let Some(piece) = self.piece_at(mv.from()).filter(|p| p.color == side) else {
             return Err(PlayError::NoPiece { mv, side });
         };
-        let mut pseudo = MoveList::new();
-        self.pseudo_legal_moves_from(mv.from(), &mut pseudo);
-        if !pseudo.contains(mv) {
+        if !self.is_pseudo_legal(mv) {
             return Err(PlayError::BadMovement {
                 mv,
                 kind: piece.kind,

@@ -178,7 +178,7 @@ pub fn format(
     Ok(out)
 }
 
-/// [`format`] appending to `out` (no allocation when `out` has room).
+/// [`format()`] appending to `out` (no allocation when `out` has room).
 pub fn format_into(
     pos: &Position,
     mv: Move,

@@ -86,6 +86,9 @@ fn fold(c: char) -> Option<char> {
         ('u', "ùúủũụưừứửữự"),
         ('y', "ỳýỷỹỵ"),
     ];
+    if c.is_ascii() {
+        return Some(c.to_ascii_lowercase());
+    }
     if ('\u{300}'..='\u{36f}').contains(&c) {
         return None;
     }
@@ -145,9 +148,19 @@ fn tokens(text: &str) -> Result<Tokens, ParseMoveError> {
     let mut current: Option<Token> = None;
     let mut current_is_digit = false;
     for (i, c) in text.chars().enumerate() {
-        let is_sep = c.is_whitespace() || c == '.' || c == ',';
+        let ascii = c.is_ascii();
+        let is_sep = if ascii {
+            c.is_ascii_whitespace() || c == '.' || c == ','
+        } else {
+            c.is_whitespace()
+        };
         let is_digit = c.is_ascii_digit();
-        let is_mark = ('\u{300}'..='\u{36f}').contains(&c);
+        let is_mark = !ascii && ('\u{300}'..='\u{36f}').contains(&c);
+        let is_letter = if ascii {
+            c.is_ascii_alphabetic()
+        } else {
+            c.is_alphabetic()
+        };
         if is_sep || (current.is_some() && !is_mark && is_digit != current_is_digit) {
             if let Some(t) = current.take() {
                 out.push(t);
@@ -156,7 +169,7 @@ fn tokens(text: &str) -> Result<Tokens, ParseMoveError> {
         if is_sep {
             continue;
         }
-        if !(is_digit || c.is_alphabetic() || is_mark) {
+        if !(is_digit || is_letter || is_mark) {
             return Err(err(i + 1, SyntaxErrorKind::Unrecognised));
         }
         let t = current.get_or_insert_with(|| Token {
@@ -166,9 +179,9 @@ fn tokens(text: &str) -> Result<Tokens, ParseMoveError> {
             hint: None,
         });
         current_is_digit = is_digit;
-        match c.to_lowercase().next() {
-            Some('ớ') => t.hint = Some(PieceKind::General),
-            Some('ợ') => t.hint = Some(PieceKind::Elephant),
+        match c {
+            'ớ' | 'Ớ' => t.hint = Some(PieceKind::General),
+            'ợ' | 'Ợ' => t.hint = Some(PieceKind::Elephant),
             _ => {}
         }
         if let Some(f) = fold(c) {

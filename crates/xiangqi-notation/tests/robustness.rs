@@ -20,9 +20,10 @@ impl Rng {
 }
 
 const POOL: &[char] = &[
-    'a', 'e', 'h', 'i', 'j', 'A', 'C', 'H', 'K', 'P', 'R', 'X', '0', '1', '2', '3', '5', '9', '+', '-', '=',
-    '.', ' ', '炮', '马', '車', '兵', '前', '后', '中', '二', '五', '九', '进', '退', '平', '８', 'P', 'h', 'á',
-    'ư', 'ớ', '\u{301}', 'T', 't', 'o', 'n', 'g', 'b', 'X', '{', '(', ';', '$', '*', '/',
+    'a', 'e', 'h', 'i', 'j', 'A', 'C', 'H', 'K', 'P', 'R', 'X', '0', '1', '2', '3', '5', '9', '+',
+    '-', '=', '.', ' ', '炮', '马', '車', '兵', '前', '后', '中', '二', '五', '九', '进', '退',
+    '平', '８', 'P', 'h', 'á', 'ư', 'ớ', '\u{301}', 'T', 't', 'o', 'n', 'g', 'b', 'X', '{', '(',
+    ';', '$', '*', '/',
 ];
 
 #[test]
@@ -37,7 +38,13 @@ fn random_move_texts_give_errors_not_panics() {
         let len = rng.below(14);
         let text: String = (0..len).map(|_| POOL[rng.below(POOL.len())]).collect();
         let pos = &positions[rng.below(positions.len())];
-        for notation in [None, Some(Notation::Iccs), Some(Notation::Wxf), Some(Notation::Chinese), Some(Notation::Vietnamese)] {
+        for notation in [
+            None,
+            Some(Notation::Iccs),
+            Some(Notation::Wxf),
+            Some(Notation::Chinese),
+            Some(Notation::Vietnamese),
+        ] {
             if let Ok(mv) = parse(pos, &text, notation) {
                 assert!(pos.is_legal(mv), "{text:?} gave the illegal {mv}");
             }
@@ -47,7 +54,11 @@ fn random_move_texts_give_errors_not_panics() {
 
 #[test]
 fn damaged_pgn_gives_errors_not_panics() {
-    let original = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/torture.pgn")).unwrap();
+    let original = std::fs::read(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/torture.pgn"
+    ))
+    .unwrap();
     let mut rng = Rng(7);
     for _ in 0..300 {
         let mut data = original.clone();

@@ -275,7 +275,11 @@ pub fn evaluate_with(pos: &Position, params: &EvalParams) -> i32 {
         if (v > 0 && attackers(0) == 0) || (v < 0 && attackers(1) == 0) {
             v /= 16;
         }
-        let v = if pos.side_to_move() == Color::Red { v } else { -v };
+        let v = if pos.side_to_move() == Color::Red {
+            v
+        } else {
+            -v
+        };
         v + TEMPO
     };
 

@@ -13,19 +13,40 @@ pub fn xiangqi_bin() -> PathBuf {
     BIN.get_or_init(|| {
         // The test binary lives in <target>/<profile>/deps/.
         let exe = std::env::current_exe().expect("test executable path");
-        let profile_dir = exe.parent().and_then(|d| d.parent()).expect("<target>/<profile>/deps");
-        let profile = profile_dir.file_name().and_then(|n| n.to_str()).unwrap_or("debug");
+        let profile_dir = exe
+            .parent()
+            .and_then(|d| d.parent())
+            .expect("<target>/<profile>/deps");
+        let profile = profile_dir
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or("debug");
         let cargo = std::env::var_os("CARGO").unwrap_or_else(|| env!("CARGO").into());
         let status = Command::new(cargo)
-            .args(["build", "--quiet", "-p", "xiangqi-cli", "--bin", "xiangqi", "--profile"])
+            .args([
+                "build",
+                "--quiet",
+                "-p",
+                "xiangqi-cli",
+                "--bin",
+                "xiangqi",
+                "--profile",
+            ])
             .arg(if profile == "debug" { "dev" } else { profile })
-            .env("CARGO_TARGET_DIR", profile_dir.parent().expect("target dir"))
+            .env(
+                "CARGO_TARGET_DIR",
+                profile_dir.parent().expect("target dir"),
+            )
             .current_dir(env!("CARGO_MANIFEST_DIR"))
             .status()
             .expect("cannot run cargo to build the xiangqi binary");
         assert!(status.success(), "building the xiangqi binary failed");
         let bin = profile_dir.join(format!("xiangqi{}", std::env::consts::EXE_SUFFIX));
-        assert!(bin.is_file(), "{} is missing after the build", bin.display());
+        assert!(
+            bin.is_file(),
+            "{} is missing after the build",
+            bin.display()
+        );
         bin
     })
     .clone()

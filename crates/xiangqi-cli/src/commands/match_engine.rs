@@ -6,9 +6,12 @@
 //! channel, so a silent or dead engine is noticed by a deadline instead of
 //! blocking the match.
 
+use std::fs::File;
 use std::io::{BufRead, BufReader, Write};
+use std::path::Path;
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -240,11 +243,56 @@ pub struct EngineProcess {
     told: usize,
     /// False after a timeout or garbage: restart before the next game.
     pub healthy: bool,
+    log: Option<ProcessLog>,
+}
+
+/// `--log FILE`: every line sent to and read from every engine, with the
+/// milliseconds since the match started.
+#[derive(Clone)]
+pub struct TrafficLog {
+    file: Arc<Mutex<File>>,
+    start: Instant,
+}
+
+impl TrafficLog {
+    pub fn create(path: &Path) -> Result<TrafficLog> {
+        let file = File::create(path)
+            .with_context(|| format!("cannot create --log {}", path.display()))?;
+        Ok(TrafficLog {
+            file: Arc::new(Mutex::new(file)),
+            start: Instant::now(),
+        })
+    }
+
+    fn for_process(&self, command: &str, pid: u32) -> ProcessLog {
+        ProcessLog {
+            log: self.clone(),
+            tag: format!("{command} [{pid}]"),
+        }
+    }
+}
+
+/// The log as one process writes to it.
+#[derive(Clone)]
+struct ProcessLog {
+    log: TrafficLog,
+    tag: String,
+}
+
+impl ProcessLog {
+    /// `direction` is `>` for lines sent to the engine, `<` for lines read.
+    fn write(&self, direction: char, line: &str) {
+        let ms = self.log.start.elapsed().as_millis();
+        if let Ok(mut f) = self.log.file.lock() {
+            // A failing log must not stop the match.
+            let _ = writeln!(f, "{ms:>9} {} {direction} {line}", self.tag);
+        }
+    }
 }
 
 impl EngineProcess {
     /// Spawns the engine and completes the protocol handshake.
-    pub fn start(spec: &EngineSpec) -> Result<EngineProcess> {
+    pub fn start(spec: &EngineSpec, log: Option<&TrafficLog>) -> Result<EngineProcess> {
         let mut child = Command::new(&spec.argv[0])
             .args(&spec.argv[1..])
             .stdin(Stdio::piped())
@@ -255,15 +303,25 @@ impl EngineProcess {
         let stdin = child.stdin.take().context("engine stdin")?;
         let stdout = child.stdout.take().context("engine stdout")?;
         let (tx, lines) = mpsc::channel();
+        let log = log.map(|l| l.for_process(&spec.command, child.id()));
+        let reader_log = log.clone();
         thread::spawn(move || {
             let mut reader = BufReader::new(stdout);
             let mut buf = Vec::new();
             loop {
                 buf.clear();
                 match reader.read_until(b'\n', &mut buf) {
-                    Ok(0) | Err(_) => break,
+                    Ok(0) | Err(_) => {
+                        if let Some(log) = &reader_log {
+                            log.write('<', "(end of output)");
+                        }
+                        break;
+                    }
                     Ok(_) => {
                         let line = String::from_utf8_lossy(&buf).trim().to_string();
+                        if let Some(log) = &reader_log {
+                            log.write('<', &line);
+                        }
                         if tx.send(line).is_err() {
                             break;
                         }
@@ -286,6 +344,7 @@ impl EngineProcess {
             usermove: false,
             told: 0,
             healthy: true,
+            log,
         };
         engine
             .handshake()
@@ -312,6 +371,9 @@ impl EngineProcess {
     }
 
     fn send(&mut self, line: &str) -> Result<(), EngineFailure> {
+        if let Some(log) = &self.log {
+            log.write('>', line);
+        }
         writeln!(self.stdin, "{line}")
             .and_then(|()| self.stdin.flush())
             .map_err(|e| EngineFailure::Crashed(format!("cannot write to it: {e}")))
@@ -490,9 +552,14 @@ impl EngineProcess {
                 self.send("easy")?;
                 self.send("post")?;
                 match limit {
-                    // xboard's `st` is in seconds; MaxQi and most engines read a fraction.
+                    SearchLimit::MoveTime(ms) if ms % 1000 == 0 => {
+                        self.send(&format!("st {}", ms / 1000))?
+                    }
+                    // `st` takes whole seconds (MaxQi reads `st 0.1` as 0 and
+                    // searches one ply): a time control of one move per
+                    // period, the clock set before every move, says the same.
                     SearchLimit::MoveTime(ms) => {
-                        self.send(&format!("st {}", ms as f64 / 1000.0))?
+                        self.send(&format!("level 1 {} 0", ms.div_ceil(1000)))?
                     }
                     SearchLimit::Depth(d) => self.send(&format!("sd {d}"))?,
                     SearchLimit::Nodes(_) => {
@@ -564,6 +631,13 @@ impl EngineProcess {
                     }
                 }
                 self.told = moves.len();
+                if let SearchLimit::MoveTime(ms) = limit {
+                    if ms % 1000 != 0 {
+                        let centiseconds = ms.div_ceil(10);
+                        self.send(&format!("time {centiseconds}"))?;
+                        self.send(&format!("otim {centiseconds}"))?;
+                    }
+                }
                 self.send("go")?;
             }
         }

@@ -8,7 +8,7 @@ use std::time::Duration;
 use xiangqi_adjudication::{Game, Outcome, RuleSet};
 use xiangqi_core::{Color, Move};
 
-use super::match_engine::{EngineFailure, EngineProcess, EngineSpec, SearchLimit};
+use super::match_engine::{EngineFailure, EngineProcess, EngineSpec, SearchLimit, TrafficLog};
 use super::match_openings::Opening;
 
 /// Which game to play.
@@ -24,12 +24,14 @@ pub struct GameSetup {
 }
 
 /// What every game shares.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct GameConfig {
     pub limit: SearchLimit,
     /// How long an engine may take for one move before it loses on time.
     pub move_timeout: Duration,
     pub rules: RuleSet,
+    /// `--log`.
+    pub log: Option<TrafficLog>,
 }
 
 /// A finished game.
@@ -82,14 +84,18 @@ fn failure_codes(f: &EngineFailure) -> (&'static str, &'static str) {
 
 /// Makes sure engine `i` runs and is fresh, restarting it if it died or
 /// misbehaved in the previous game.
-fn ensure_running(slot: &mut Option<EngineProcess>, spec: &EngineSpec) -> Result<(), String> {
+fn ensure_running(
+    slot: &mut Option<EngineProcess>,
+    spec: &EngineSpec,
+    log: Option<&TrafficLog>,
+) -> Result<(), String> {
     if slot.as_ref().is_some_and(|e| e.healthy) {
         return Ok(());
     }
     if let Some(old) = slot.take() {
         old.quit();
     }
-    match EngineProcess::start(spec) {
+    match EngineProcess::start(spec, log) {
         Ok(e) => {
             *slot = Some(e);
             Ok(())
@@ -136,13 +142,14 @@ pub fn play_game(
     let mut failure: Option<(Color, &'static str, &'static str, String)> = None;
     for side in [Color::Red, Color::Black] {
         let i = index_of(side);
-        let ready = ensure_running(&mut engines[i], &specs[i]).and_then(|()| {
-            let engine = engines[i].as_mut().expect("started");
-            engine.new_game(&start, config.limit).map_err(|e| {
-                engine.healthy = false;
-                e.to_string()
-            })
-        });
+        let ready =
+            ensure_running(&mut engines[i], &specs[i], config.log.as_ref()).and_then(|()| {
+                let engine = engines[i].as_mut().expect("started");
+                engine.new_game(&start, config.limit).map_err(|e| {
+                    engine.healthy = false;
+                    e.to_string()
+                })
+            });
         if let Err(why) = ready {
             failure = Some((
                 side,

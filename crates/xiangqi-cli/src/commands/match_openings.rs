@@ -140,7 +140,12 @@ pub fn random_openings(count: usize, plies: u32, seed: u64, rules: &RuleSet) -> 
     openings
 }
 
-fn random_opening(rng: &mut SplitMix64, plies: u32, quiet: bool, rules: &RuleSet) -> Option<Opening> {
+fn random_opening(
+    rng: &mut SplitMix64,
+    plies: u32,
+    quiet: bool,
+    rules: &RuleSet,
+) -> Option<Opening> {
     let start = Position::startpos();
     let mut game = Game::new(start.clone(), rules.clone());
     let mut moves = Vec::new();

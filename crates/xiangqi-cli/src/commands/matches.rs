@@ -36,7 +36,7 @@ use xiangqi_core::Position;
 
 use crate::common::print_json;
 use match_elo::{finite, format_elo, format_error, Tally};
-use match_engine::{EngineProcess, EngineSpec, Protocol, SearchLimit};
+use match_engine::{EngineProcess, EngineSpec, Protocol, SearchLimit, TrafficLog};
 use match_game::{play_game, GameConfig, GameSetup, PlayedGame};
 use match_openings::{random_openings, read_openings, Opening};
 
@@ -83,6 +83,9 @@ pub struct Args {
     /// Rule preset the games are judged by: online, asian, pikafish, fairy or plain.
     #[arg(long, default_value_t = Preset::Online)]
     rules: Preset,
+    /// Write every line exchanged with the engines to this file (for debugging engines).
+    #[arg(long, value_name = "FILE")]
+    log: Option<PathBuf>,
     /// Machine-readable summary on stdout.
     #[arg(long)]
     json: bool,
@@ -175,14 +178,15 @@ pub fn run(args: Args) -> Result<()> {
             _ => args.move_timeout,
         }),
         rules,
+        log: args.log.as_deref().map(TrafficLog::create).transpose()?,
     };
 
     // Start every engine now, so a wrong command is an error, not a lost match.
     let jobs = args.concurrency.clamp(1, args.games);
     let mut pairs_of_engines = Vec::with_capacity(jobs);
     for _ in 0..jobs {
-        let first = EngineProcess::start(&specs[0])?;
-        let second = EngineProcess::start(&specs[1])?;
+        let first = EngineProcess::start(&specs[0], config.log.as_ref())?;
+        let second = EngineProcess::start(&specs[1], config.log.as_ref())?;
         pairs_of_engines.push([Some(first), Some(second)]);
     }
     let started = [0, 1].map(|i| {
