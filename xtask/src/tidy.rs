@@ -25,9 +25,10 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("xiangqi-search", &["xiangqi-core", "xiangqi-adjudication"]),
 ];
 
-/// Crates at the top that compose everything: the CLI, and anything under
+/// Crates at the top that compose everything: the CLI, the cross-crate test
+/// package (`tests/`), and anything under
 /// these directories (Python bindings, fuzz targets).
-const COMPOSERS: &[&str] = &["xiangqi-cli"];
+const COMPOSERS: &[&str] = &["xiangqi-cli", "xiangqi-tests"];
 const COMPOSER_DIRS: &[&str] = &["bindings", "fuzz"];
 
 /// Crates that must not depend on any workspace crate.
