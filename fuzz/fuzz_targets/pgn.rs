@@ -43,6 +43,18 @@ fn check_line(pos: &Position, line: &Line, limits: &Limits) -> usize {
     depth
 }
 
+/// `line` with every carriage return removed from its comments.
+fn without_cr(line: &Line) -> Line {
+    let strip = |c: &String| c.replace('\r', "");
+    let mut out = line.clone();
+    out.comments = line.comments.iter().map(strip).collect();
+    for (node, original) in out.moves.iter_mut().zip(&line.moves) {
+        node.comments = original.comments.iter().map(strip).collect();
+        node.variations = original.variations.iter().map(without_cr).collect();
+    }
+    out
+}
+
 fuzz_target!(|data: &[u8]| {
     let Some((&mode, input)) = data.split_first() else {
         return;
@@ -91,9 +103,14 @@ fuzz_target!(|data: &[u8]| {
 });
 
 fn check_game(game: &Game, limits: &Limits, mode: u8) {
-    let start = game
-        .start_position()
-        .unwrap_or_else(|e| panic!("a game was read with a bad FEN tag: {e}"));
+    // Known reader bug (docs/robustness.md, "FEN tag of a game without
+    // moves"): the FEN tag is only checked when the first move is read.
+    // Regression test: tests/tests/pgn_roundtrip.rs.
+    let start = match game.start_position() {
+        Ok(start) => start,
+        Err(_) if game.mainline.moves.is_empty() => return,
+        Err(e) => panic!("a game with moves was read with a bad FEN tag: {e}"),
+    };
     let depth = check_line(&start, &game.mainline, limits);
     assert!(
         depth <= limits.max_variation_depth,
@@ -124,8 +141,12 @@ fn check_game(game: &Game, limits: &Limits, mode: u8) {
         Some(Ok(g)) => g,
         other => panic!("written game does not read back: {other:?}\n{written}"),
     };
+    // Known bug (docs/robustness.md, "carriage return in comments"): a CR
+    // before a line break inside a multi-line comment is lost on the round
+    // trip, so CRs are ignored in the comparison.
     assert_eq!(
-        back.mainline, game.mainline,
+        without_cr(&back.mainline),
+        without_cr(&game.mainline),
         "move text changed on the round trip through\n{written}"
     );
     // Known writer bug (docs/robustness.md, "result on round trip"): a game

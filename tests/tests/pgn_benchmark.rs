@@ -60,9 +60,7 @@ fn pgn_check_of_1_gib_stays_small() {
         .and_then(|b| b.parse().ok())
         .unwrap_or(1 << 30);
     let file = synthetic_file(bytes);
-    let bin = std::env::var_os("XIANGQI_BIN")
-        .map(PathBuf::from)
-        .unwrap_or_else(xiangqi_bin);
+    let bin = xiangqi_bin();
     let start = Instant::now();
     let out = Command::new("/usr/bin/time")
         .arg("-v")

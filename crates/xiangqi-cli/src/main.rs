@@ -48,7 +48,18 @@ enum Command {
     Bench(commands::bench::Args),
 }
 
+/// Behave like other Unix filters when the reader goes away (`xiangqi moves | head`):
+/// end quietly on SIGPIPE instead of failing on the next write.
+fn restore_default_sigpipe() {
+    #[cfg(unix)]
+    // SAFETY: resetting a signal disposition to its default before any thread starts.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+}
+
 fn main() -> ExitCode {
+    restore_default_sigpipe();
     std::panic::set_hook(Box::new(|info| {
         eprintln!("error: internal error (please report it): {info}");
     }));

@@ -439,6 +439,7 @@ fn maxqi_over_xboard() {
         eprintln!("skipped: {MAXQI} is not installed (apt-get install fairymax)");
         return;
     }
+    let log = temp_path("maxqi.log");
     let summary = run_json(&[
         "--engine",
         SELF,
@@ -450,12 +451,25 @@ fn maxqi_over_xboard() {
         "20",
         "--random-openings",
         "2",
+        "--log",
+        log.to_str().unwrap(),
     ]);
     assert!(summary["engines"][1]["name"]
         .as_str()
         .unwrap()
         .starts_with("MaxQi"));
     assert_eq!(summary["engines"][1]["protocol"], "xboard");
+    // Sub-second times go through the clock: `st` takes whole seconds.
+    let traffic = std::fs::read_to_string(&log).unwrap();
+    let _ = std::fs::remove_file(&log);
+    assert!(
+        traffic.contains("maxqi [") && traffic.contains(" > level 1 1 0\n"),
+        "{traffic}"
+    );
+    assert!(
+        traffic.contains(" > time 2\n") && traffic.contains(" < move "),
+        "{traffic}"
+    );
     for reason in reasons(&summary) {
         assert!(
             BOARD_REASONS.contains(&reason.as_str()),

@@ -6,11 +6,15 @@ use std::path::PathBuf;
 use std::process::Command;
 use std::sync::OnceLock;
 
-/// Path of the `xiangqi` binary of this build, built with the same cargo,
-/// target directory and profile as the running test.
+/// Path of the `xiangqi` binary: `XIANGQI_BIN` when set, else the one of
+/// this build, built with the same cargo, target directory and profile as
+/// the running test (a no-op when it is fresh).
 pub fn xiangqi_bin() -> PathBuf {
     static BIN: OnceLock<PathBuf> = OnceLock::new();
     BIN.get_or_init(|| {
+        if let Some(bin) = std::env::var_os("XIANGQI_BIN") {
+            return PathBuf::from(bin);
+        }
         // The test binary lives in <target>/<profile>/deps/.
         let exe = std::env::current_exe().expect("test executable path");
         let profile_dir = exe
