@@ -156,7 +156,6 @@ fn malformed_arguments_give_error_and_status_2() {
 /// A missing subcommand: clap prints the help text to stderr (exit status 2)
 /// without the `error:` line the CLI contract asks for.
 #[test]
-#[ignore = "CLI bug: a missing subcommand prints help without `error:` (docs/robustness.md)"]
 fn missing_subcommand_is_an_error() {
     check(vec![args(&[]), args(&["pgn"])]);
 }

@@ -8,7 +8,6 @@ use xiangqi_core::{perft, Position};
 /// FEN accepts counters up to `u32::MAX`, and `make_move` then overflows the
 /// full-move number (a panic with overflow checks, a silent wrap to 0 without).
 #[test]
-#[ignore = "core bug: FEN counters up to u32::MAX overflow in make_move (docs/robustness.md)"]
 fn fen_counters_at_u32_max_do_not_overflow() {
     for fen in [
         "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR b - - 0 4294967295",

@@ -382,7 +382,6 @@ fn rejected_position_keeps_the_last_good_one() {
 /// on less RAM) must be an error message, not an abort of the engine.
 #[test]
 #[cfg(unix)]
-#[ignore = "search/CLI bug: a failed hash allocation aborts the engine (docs/robustness.md)"]
 fn hash_allocation_failure_is_survivable() {
     for (word, set) in [
         ("uci", "setoption name Hash value 4096"),

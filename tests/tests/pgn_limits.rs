@@ -129,7 +129,6 @@ fn variation_depth_is_capped() {
 /// `Reader::read_line` computes `room + 1` with `room = usize::MAX`: a panic
 /// with overflow checks, and without them every line is "too long".
 #[test]
-#[ignore = "notation bug: max_line_len = usize::MAX overflows in Reader::read_line (docs/robustness.md)"]
 fn unlimited_line_length_reads_games() {
     let limits = Limits {
         max_line_len: usize::MAX,

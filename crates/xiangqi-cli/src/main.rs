@@ -18,8 +18,9 @@ mod common;
     about = "Xiangqi (Chinese chess) toolkit: rules, notation, adjudication, engine"
 )]
 struct Cli {
+    // Optional so that a bare `xiangqi` is an `error:` (exit 2), not a help page.
     #[command(subcommand)]
-    command: Command,
+    command: Option<Command>,
 }
 
 #[derive(Subcommand)]
@@ -64,7 +65,11 @@ fn main() -> ExitCode {
         eprintln!("error: internal error (please report it): {info}");
     }));
     let cli = Cli::parse();
-    let result = match cli.command {
+    let Some(command) = cli.command else {
+        eprintln!("error: a subcommand is required (perft, moves, convert, pgn, adjudicate, analyze, play, uci, ucci, match, bench); try 'xiangqi --help'");
+        return ExitCode::from(2);
+    };
+    let result = match command {
         Command::Perft(a) => commands::perft::run(a),
         Command::Moves(a) => commands::moves::run(a),
         Command::Convert(a) => commands::convert::run(a),

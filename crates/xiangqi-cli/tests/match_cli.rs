@@ -282,10 +282,10 @@ fn crash_loses_and_the_engine_is_restarted() {
 #[test]
 fn silence_loses_on_time() {
     let fake = fake_engine("silent", ":");
-    let summary = lost_by_fake(&fake, &["--tc", "50", "--margin", "100"]);
+    let summary = lost_by_fake(&fake, &["--tc", "50", "--margin", "1500"]);
     assert_eq!(reasons(&summary), ["timeout", "timeout"]);
     let detail = summary["results"][1]["detail"].as_str().unwrap();
-    assert!(detail.contains("no move within 150 ms"), "{detail}");
+    assert!(detail.contains("no move within 1550 ms"), "{detail}");
     let _ = std::fs::remove_file(fake);
 }
 

@@ -9,6 +9,9 @@ use crate::{Color, Piece, PieceKind, Position, Square};
 /// The start position (R-BOARD-START).
 pub const START_FEN: &str = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
 
+/// Largest half-move clock or full-move number accepted in a FEN.
+pub const MAX_COUNTER: u32 = 1_000_000;
+
 /// Longest FEN text accepted; anything longer is rejected before parsing.
 pub const MAX_FEN_LEN: usize = 256;
 
@@ -51,7 +54,7 @@ pub enum FenError {
     #[error("invalid FEN: side to move {0:?}, expected w, r or b")]
     BadSideToMove(String),
     /// A counter field is not a non-negative number.
-    #[error("invalid FEN: {field} {value:?} is not a non-negative number")]
+    #[error("invalid FEN: {field} {value:?} is not a number from 0 to {MAX_COUNTER}")]
     BadCounter {
         /// Which field: "half-move clock" or "full-move number".
         field: &'static str,
@@ -130,7 +133,12 @@ fn parse_counter(field: &'static str, value: &str) -> Result<u32, FenError> {
     if value.is_empty() || !value.bytes().all(|b| b.is_ascii_digit()) {
         return Err(bad());
     }
-    value.parse().map_err(|_| bad())
+    // Bounded so that playing on from any accepted FEN can never overflow a counter.
+    value
+        .parse()
+        .ok()
+        .filter(|&n| n <= MAX_COUNTER)
+        .ok_or_else(bad)
 }
 
 fn soldier_square_ok(color: Color, sq: Square) -> bool {

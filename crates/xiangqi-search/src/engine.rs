@@ -189,16 +189,17 @@ impl Engine {
         }
     }
 
-    /// Resizes (and clears) the transposition table.
+    /// Resizes (and clears) the transposition table. When the memory is not
+    /// there the table is smaller than asked: [`Engine::hash_size`] tells.
     pub fn set_hash_size(&mut self, hash_mb: usize) {
         let hash_mb = hash_mb.clamp(1, MAX_HASH_MB);
         if hash_mb != self.hash_mb {
             self.tt = TranspositionTable::new(hash_mb);
-            self.hash_mb = hash_mb;
+            self.hash_mb = self.tt.size_mb().min(hash_mb);
         }
     }
 
-    /// The transposition-table size in MiB.
+    /// The transposition-table size in MiB (as allocated).
     pub fn hash_size(&self) -> usize {
         self.hash_mb
     }

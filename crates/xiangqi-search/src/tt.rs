@@ -51,15 +51,29 @@ pub(crate) struct TranspositionTable {
 }
 
 impl TranspositionTable {
-    /// A table of about `mb` mebibytes (at least one bucket).
+    /// A table of about `mb` mebibytes (at least one bucket). When the memory
+    /// cannot be had, the size is halved until an allocation succeeds, so a
+    /// GUI asking for too much gets a smaller table instead of a dead engine.
     pub(crate) fn new(mb: usize) -> TranspositionTable {
-        let bytes = mb.max(1).saturating_mul(1 << 20);
-        let buckets = (bytes / (BUCKET * std::mem::size_of::<Entry>())).max(1);
-        TranspositionTable {
-            entries: vec![Entry::default(); buckets * BUCKET],
-            buckets,
-            generation: 0,
+        let mut bytes = mb.max(1).saturating_mul(1 << 20);
+        loop {
+            let buckets = (bytes / (BUCKET * std::mem::size_of::<Entry>())).max(1);
+            let mut entries = Vec::new();
+            if entries.try_reserve_exact(buckets * BUCKET).is_ok() || buckets == 1 {
+                entries.resize(buckets * BUCKET, Entry::default());
+                return TranspositionTable {
+                    entries,
+                    buckets,
+                    generation: 0,
+                };
+            }
+            bytes /= 2;
         }
+    }
+
+    /// The size actually allocated, in whole MiB (at least 1).
+    pub(crate) fn size_mb(&self) -> usize {
+        (self.entries.len() * std::mem::size_of::<Entry>() >> 20).max(1)
     }
 
     pub(crate) fn clear(&mut self) {

@@ -61,6 +61,9 @@ pub struct Session {
     stop: StopHandle,
     /// Raised by `stop`/`quit`; an infinite search waits for it before answering.
     stop_requested: Arc<AtomicBool>,
+    /// Raised by the search thread once it has printed its best move: from
+    /// then on a new `go` waits for the thread instead of being refused.
+    answered: Arc<AtomicBool>,
     root: Position,
     history: Vec<Position>,
     /// Root moves excluded from the next searches (UCCI `banmoves`).
@@ -79,6 +82,7 @@ impl Session {
             engine: Some(engine),
             worker: None,
             stop_requested: Arc::new(AtomicBool::new(false)),
+            answered: Arc::new(AtomicBool::new(false)),
             root: Position::startpos(),
             history: Vec::new(),
             ban_moves: Vec::new(),
@@ -93,6 +97,7 @@ impl Session {
 
     pub fn is_searching(&self) -> bool {
         self.worker.as_ref().is_some_and(|w| !w.is_finished())
+            && !self.answered.load(Ordering::SeqCst)
     }
 
     /// Asks a running search to stop (it answers with its best move).
@@ -174,11 +179,13 @@ impl Session {
             .take()
             .unwrap_or_else(|| Engine::new(self.hash_mb));
         self.stop_requested.store(false, Ordering::SeqCst);
+        self.answered.store(false, Ordering::SeqCst);
         self.stop.reset();
         let root = self.root.clone();
         let history = self.history.clone();
         let out = self.out.clone();
         let stop_requested = Arc::clone(&self.stop_requested);
+        let answered = Arc::clone(&self.answered);
         let infinite = limits.infinite;
         self.searching_infinite = infinite;
         let spawned = std::thread::Builder::new()
@@ -192,6 +199,7 @@ impl Session {
                     std::thread::sleep(Duration::from_millis(2));
                 }
                 out.line(&dialect.bestmove(&result));
+                answered.store(true, Ordering::SeqCst);
                 engine
             });
         match spawned {

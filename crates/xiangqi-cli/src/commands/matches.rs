@@ -121,7 +121,19 @@ impl Summary {
     }
 }
 
+/// A match writes to engines that may have died: writing to a closed pipe
+/// must be an error the runner scores (a crash), not a SIGPIPE that kills it
+/// (`main` restores the default disposition for the filter commands).
+fn ignore_sigpipe() {
+    #[cfg(unix)]
+    // SAFETY: changing a signal disposition before this command starts any thread.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_IGN);
+    }
+}
+
 pub fn run(args: Args) -> Result<()> {
+    ignore_sigpipe();
     if args.engines.len() != 2 {
         bail!(
             "--engine must be given exactly twice, got {}",

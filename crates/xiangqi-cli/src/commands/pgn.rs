@@ -13,6 +13,7 @@ use super::convert::style_args::{NotationArg, StyleArgs};
 use crate::common::print_json;
 
 #[derive(clap::Args)]
+#[command(subcommand_required = true, arg_required_else_help = false)]
 pub struct Args {
     #[command(subcommand)]
     command: PgnCommand,

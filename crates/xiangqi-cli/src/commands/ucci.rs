@@ -191,6 +191,13 @@ impl Ucci {
                     .ok_or_else(|| format!("hashsize needs a size from 1 to {MAX_HASH_MB} MiB"))?;
                 s.hash_mb = mb;
                 s.engine().set_hash_size(mb);
+                let got = s.engine().hash_size();
+                if got < mb {
+                    s.hash_mb = got;
+                    return Err(format!(
+                        "only {got} MiB of the {mb} MiB hash could be allocated; using {got} MiB"
+                    ));
+                }
             }
             Some("usemillisec") => match args.get(1).copied() {
                 Some("true") | Some("on") => self.millis.store(true, Ordering::Relaxed),

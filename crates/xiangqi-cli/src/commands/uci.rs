@@ -163,6 +163,13 @@ fn set_option(s: &mut Session, args: &[&str]) -> Result<(), String> {
                 .ok_or_else(|| format!("Hash needs a size from 1 to {MAX_HASH_MB} MiB"))?;
             s.hash_mb = mb;
             s.engine().set_hash_size(mb);
+            let got = s.engine().hash_size();
+            if got < mb {
+                s.hash_mb = got;
+                return Err(format!(
+                    "only {got} MiB of the {mb} MiB hash could be allocated; using {got} MiB"
+                ));
+            }
         }
         "threads" | "multipv" => {
             if value.as_deref() != Some("1") {

@@ -206,7 +206,7 @@ impl<R: BufRead> Reader<R> {
                 None => (chunk.len(), false),
             };
             let room = max.saturating_sub(self.buf.len());
-            if take > room + 1 {
+            if take > room.saturating_add(1) {
                 too_long = true;
             }
             if !too_long {

@@ -4,7 +4,7 @@ use std::io;
 
 use xiangqi_core::{Color, Position};
 
-use super::game::{Game, GameResult, Line, ReplayError};
+use super::game::{Game, Line, ReplayError};
 use crate::{format_into, MoveTextError, Notation, Style, WxfConvention};
 
 /// How to write a game.
@@ -117,7 +117,7 @@ fn write_text(game: &Game, options: &WriteOptions, out: &mut String) -> Result<(
     match game.result {
         Some(r) => tokens.push(r.as_str().to_owned()),
         // A game with nothing at all still needs a token to exist in the file.
-        None if tokens.is_empty() => tokens.push(GameResult::Unknown.as_str().to_owned()),
+        None if tokens.is_empty() => tokens.push(game.outcome().as_str().to_owned()),
         None => {}
     }
     layout(&tokens, options.line_width, out);
