@@ -73,7 +73,7 @@ impl TranspositionTable {
 
     /// The size actually allocated, in whole MiB (at least 1).
     pub(crate) fn size_mb(&self) -> usize {
-        (self.entries.len() * std::mem::size_of::<Entry>() >> 20).max(1)
+        ((self.entries.len() * std::mem::size_of::<Entry>()) >> 20).max(1)
     }
 
     pub(crate) fn clear(&mut self) {
