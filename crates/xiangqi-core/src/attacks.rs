@@ -6,7 +6,8 @@
 //! and a line with no enemy chariot, cannon or general on it is skipped at once.
 
 use crate::masks::BIT;
-use crate::tables::{GENERAL_STEPS, HORSE_ATTACKERS, RAYS, SOLDIER_ATTACKERS};
+use crate::masks::{step_masks, GENERAL_DESTS};
+use crate::tables::{HORSE_ATTACKERS, RAYS, SOLDIER_ATTACKERS};
 
 /// `RAY_MASKS[sq][dir]`: every point beyond `sq` in direction `dir` (see `tables::DIRS`).
 pub(crate) static RAY_MASKS: [[u128; 4]; 90] = {
@@ -29,56 +30,13 @@ pub(crate) static RAY_MASKS: [[u128; 4]; 90] = {
 };
 
 /// Squares a horse could attack each square from (ignoring legs).
-static HORSE_REACH: [u128; 90] = {
-    let mut t = [0u128; 90];
-    let mut s = 0;
-    while s < 90 {
-        let h = HORSE_ATTACKERS[s];
-        let mut j = 0;
-        while j < h.len as usize {
-            t[s] |= 1u128 << h.to[j];
-            j += 1;
-        }
-        s += 1;
-    }
-    t
-};
+static HORSE_REACH: [u128; 90] = step_masks(&HORSE_ATTACKERS);
 
 /// Squares a soldier of each colour attacks each square from.
-static SOLDIER_REACH: [[u128; 90]; 2] = {
-    let mut t = [[0u128; 90]; 2];
-    let mut c = 0;
-    while c < 2 {
-        let mut s = 0;
-        while s < 90 {
-            let a = SOLDIER_ATTACKERS[c][s];
-            let mut j = 0;
-            while j < a.len as usize {
-                t[c][s] |= 1u128 << a.to[j];
-                j += 1;
-            }
-            s += 1;
-        }
-        c += 1;
-    }
-    t
-};
-
-/// Palace points next to each square (a general there attacks it).
-static GENERAL_REACH: [u128; 90] = {
-    let mut t = [0u128; 90];
-    let mut s = 0;
-    while s < 90 {
-        let g = GENERAL_STEPS[s];
-        let mut j = 0;
-        while j < g.len as usize {
-            t[s] |= 1u128 << g.to[j];
-            j += 1;
-        }
-        s += 1;
-    }
-    t
-};
+static SOLDIER_REACH: [[u128; 90]; 2] = [
+    step_masks(&SOLDIER_ATTACKERS[0]),
+    step_masks(&SOLDIER_ATTACKERS[1]),
+];
 
 /// The first occupied point beyond `sq` in direction `dir`. Even directions
 /// (north, east) run towards higher indices, odd ones towards lower.
@@ -174,6 +132,7 @@ pub(crate) fn attackers<const ANY: bool>(
         }
     }
     found |= SOLDIER_REACH[a.color][sq] & a.soldiers;
-    found |= GENERAL_REACH[sq] & a.general;
+    // General steps are symmetric: the points it reaches are the points it attacks from.
+    found |= GENERAL_DESTS[sq] & a.general;
     found
 }

@@ -33,7 +33,10 @@ pub(crate) static FILE_MAJOR: [u8; 90] = {
     t
 };
 
-const fn step_masks<const N: usize>(steps: &[crate::tables::Steps<N>; 90]) -> [u128; 90] {
+/// The destination set of each square's steps.
+pub(crate) const fn step_masks<const N: usize>(
+    steps: &[crate::tables::Steps<N>; 90],
+) -> [u128; 90] {
     let mut t = [0u128; 90];
     let mut s = 0;
     while s < 90 {

@@ -77,7 +77,9 @@ const fn build_rays() -> [[Ray; 4]; 90] {
     t
 }
 
-const fn build_general() -> [Steps<4>; 90] {
+/// One-point steps in `dirs` that stay inside the palace the piece stands in
+/// (the general steps orthogonally, the advisor diagonally).
+const fn build_palace_steps(dirs: [(i8, i8); 4]) -> [Steps<4>; 90] {
     let mut t = [Steps::<4>::EMPTY; 90];
     let mut s = 0;
     while s < 90 {
@@ -85,7 +87,7 @@ const fn build_general() -> [Steps<4>; 90] {
         if in_palace(f0, r0) {
             let mut d = 0;
             while d < 4 {
-                let (f, r) = (f0 + DIRS[d].0, r0 + DIRS[d].1);
+                let (f, r) = (f0 + dirs[d].0, r0 + dirs[d].1);
                 if on_board(f, r) && in_palace(f, r) && same_half(r, r0) {
                     t[s] = t[s].with(sq(f, r), 0);
                 }
@@ -98,26 +100,6 @@ const fn build_general() -> [Steps<4>; 90] {
 }
 
 const DIAG: [(i8, i8); 4] = [(1, 1), (-1, 1), (1, -1), (-1, -1)];
-
-const fn build_advisor() -> [Steps<4>; 90] {
-    let mut t = [Steps::<4>::EMPTY; 90];
-    let mut s = 0;
-    while s < 90 {
-        let (f0, r0) = ((s % 9) as i8, (s / 9) as i8);
-        if in_palace(f0, r0) {
-            let mut d = 0;
-            while d < 4 {
-                let (f, r) = (f0 + DIAG[d].0, r0 + DIAG[d].1);
-                if on_board(f, r) && in_palace(f, r) && same_half(r, r0) {
-                    t[s] = t[s].with(sq(f, r), 0);
-                }
-                d += 1;
-            }
-        }
-        s += 1;
-    }
-    t
-}
 
 const fn build_elephant() -> [Steps<4>; 90] {
     let mut t = [Steps::<4>::EMPTY; 90];
@@ -232,8 +214,8 @@ const fn build_soldier_attackers(red: bool) -> [Steps<3>; 90] {
 }
 
 pub(crate) static RAYS: [[Ray; 4]; 90] = build_rays();
-pub(crate) static GENERAL_STEPS: [Steps<4>; 90] = build_general();
-pub(crate) static ADVISOR_STEPS: [Steps<4>; 90] = build_advisor();
+pub(crate) static GENERAL_STEPS: [Steps<4>; 90] = build_palace_steps(DIRS);
+pub(crate) static ADVISOR_STEPS: [Steps<4>; 90] = build_palace_steps(DIAG);
 pub(crate) static ELEPHANT_STEPS: [Steps<4>; 90] = build_elephant();
 pub(crate) static HORSE_STEPS: [Steps<8>; 90] = build_horse();
 pub(crate) static HORSE_ATTACKERS: [Steps<8>; 90] = build_horse_attackers();
