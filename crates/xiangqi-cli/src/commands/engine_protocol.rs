@@ -211,6 +211,22 @@ impl Session {
     }
 }
 
+/// `bestmove M [ponder P]`, or `none` when the side to move has no move
+/// (the text differs between UCI and UCCI).
+pub fn bestmove_line(r: &SearchResult, none: &str) -> String {
+    match (r.best_move, r.ponder) {
+        (Some(m), Some(p)) => format!("bestmove {m} ponder {p}"),
+        (Some(m), None) => format!("bestmove {m}"),
+        (None, _) => none.to_string(),
+    }
+}
+
+/// The `id` lines both protocols start their handshake with.
+pub fn identify(out: &Out) {
+    out.line(concat!("id name xiangqi ", env!("CARGO_PKG_VERSION")));
+    out.line("id author the xiangqi developers");
+}
+
 /// The output half of a dialect, shared with the search thread.
 pub trait SearchOutput: Send + Sync {
     fn info(&self, info: &SearchInfo) -> String;

@@ -65,11 +65,7 @@ impl SearchOutput for UcciOutput {
     }
 
     fn bestmove(&self, r: &SearchResult) -> String {
-        match (r.best_move, r.ponder) {
-            (Some(m), Some(p)) => format!("bestmove {m} ponder {p}"),
-            (Some(m), None) => format!("bestmove {m}"),
-            (None, _) => "nobestmove".to_string(),
-        }
+        bestmove_line(r, "nobestmove")
     }
 }
 
@@ -77,9 +73,7 @@ impl Dialect for Ucci {
     fn command(&mut self, s: &mut Session, cmd: &str, args: &[&str]) -> Handled {
         match cmd {
             "ucci" => {
-                s.out
-                    .line(concat!("id name xiangqi ", env!("CARGO_PKG_VERSION")));
-                s.out.line("id author the xiangqi developers");
+                identify(&s.out);
                 s.out.line("option usemillisec type check default false");
                 s.out.line(&format!(
                     "option hashsize type spin min 1 max {MAX_HASH_MB} default {DEFAULT_HASH_MB}"

@@ -50,11 +50,7 @@ impl SearchOutput for UciOutput {
     }
 
     fn bestmove(&self, r: &SearchResult) -> String {
-        match (r.best_move, r.ponder) {
-            (Some(m), Some(p)) => format!("bestmove {m} ponder {p}"),
-            (Some(m), None) => format!("bestmove {m}"),
-            (None, _) => "bestmove (none)".to_string(),
-        }
+        bestmove_line(r, "bestmove (none)")
     }
 }
 
@@ -62,9 +58,7 @@ impl Dialect for Uci {
     fn command(&mut self, s: &mut Session, cmd: &str, args: &[&str]) -> Handled {
         match cmd {
             "uci" => {
-                s.out
-                    .line(concat!("id name xiangqi ", env!("CARGO_PKG_VERSION")));
-                s.out.line("id author the xiangqi developers");
+                identify(&s.out);
                 s.out.line(&format!(
                     "option name Hash type spin default {DEFAULT_HASH_MB} min 1 max {MAX_HASH_MB}"
                 ));
