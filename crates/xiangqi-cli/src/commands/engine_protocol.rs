@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use anyhow::Result;
 use xiangqi_core::{Move, Position};
-use xiangqi_search::{replay, Engine, Limits, SearchInfo, SearchResult, StopHandle};
+use xiangqi_search::{replay, Engine, Limits, SearchInfo, SearchResult, StopHandle, MAX_HASH_MB};
 
 /// Longer lines are rejected (and skipped) instead of buffered without bound.
 pub const MAX_LINE: usize = 64 * 1024;
@@ -128,6 +128,26 @@ impl Session {
         self.stop();
         self.join();
         self.engine.get_or_insert_with(|| Engine::new(self.hash_mb))
+    }
+
+    /// Resizes the hash to `value` MiB (UCI `Hash`, UCCI `hashsize`); `option`
+    /// names the option in the error. When less memory can be had, the engine
+    /// keeps what it got and the error says so.
+    pub fn set_hash(&mut self, option: &str, value: Option<&str>) -> Result<(), String> {
+        let mb: usize = value
+            .and_then(|v| v.parse().ok())
+            .filter(|&mb| (1..=MAX_HASH_MB).contains(&mb))
+            .ok_or_else(|| format!("{option} needs a size from 1 to {MAX_HASH_MB} MiB"))?;
+        self.hash_mb = mb;
+        self.engine().set_hash_size(mb);
+        let got = self.engine().hash_size();
+        if got < mb {
+            self.hash_mb = got;
+            return Err(format!(
+                "only {got} MiB of the {mb} MiB hash could be allocated; using {got} MiB"
+            ));
+        }
+        Ok(())
     }
 
     /// `position startpos|fen FEN [moves …]`; on any error the previous position is kept.

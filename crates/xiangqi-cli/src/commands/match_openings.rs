@@ -5,7 +5,7 @@ use std::path::Path;
 
 use anyhow::{bail, Context, Result};
 use xiangqi_adjudication::{Game, RuleSet};
-use xiangqi_core::{Move, Position};
+use xiangqi_core::{Move, Position, SplitMix64};
 
 /// A start position and the book moves played from it before the engines take over.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -91,29 +91,6 @@ pub fn read_openings(path: &Path, rules: &RuleSet) -> Result<Vec<Opening>> {
         bail!("--openings {}: no opening in the file", path.display());
     }
     Ok(openings)
-}
-
-/// SplitMix64: a tiny generator whose sequence for a seed never changes, so
-/// `--seed` reproduces a match's openings across versions.
-pub struct SplitMix64(u64);
-
-impl SplitMix64 {
-    pub fn new(seed: u64) -> SplitMix64 {
-        SplitMix64(seed)
-    }
-
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// A number in `0..n` (`n > 0`).
-    pub fn below(&mut self, n: usize) -> usize {
-        ((self.next_u64() as u128 * n as u128) >> 64) as usize
-    }
 }
 
 /// `count` openings of `plies` random legal moves from the start position.

@@ -177,22 +177,7 @@ impl Ucci {
             .filter(|&a| a != "name" && a != "value")
             .collect();
         match args.first().map(|a| a.to_ascii_lowercase()).as_deref() {
-            Some("hashsize") => {
-                let mb: usize = args
-                    .get(1)
-                    .and_then(|v| v.parse().ok())
-                    .filter(|&mb| (1..=MAX_HASH_MB).contains(&mb))
-                    .ok_or_else(|| format!("hashsize needs a size from 1 to {MAX_HASH_MB} MiB"))?;
-                s.hash_mb = mb;
-                s.engine().set_hash_size(mb);
-                let got = s.engine().hash_size();
-                if got < mb {
-                    s.hash_mb = got;
-                    return Err(format!(
-                        "only {got} MiB of the {mb} MiB hash could be allocated; using {got} MiB"
-                    ));
-                }
-            }
+            Some("hashsize") => s.set_hash("hashsize", args.get(1).copied())?,
             Some("usemillisec") => match args.get(1).copied() {
                 Some("true") | Some("on") => self.millis.store(true, Ordering::Relaxed),
                 Some("false") | Some("off") => self.millis.store(false, Ordering::Relaxed),

@@ -149,22 +149,7 @@ fn set_option(s: &mut Session, args: &[&str]) -> Result<(), String> {
     let name = args[1..value_at.unwrap_or(args.len())].join(" ");
     let value = value_at.map(|i| args[i + 1..].join(" "));
     match name.to_ascii_lowercase().as_str() {
-        "hash" => {
-            let mb: usize = value
-                .as_deref()
-                .and_then(|v| v.parse().ok())
-                .filter(|&mb| (1..=MAX_HASH_MB).contains(&mb))
-                .ok_or_else(|| format!("Hash needs a size from 1 to {MAX_HASH_MB} MiB"))?;
-            s.hash_mb = mb;
-            s.engine().set_hash_size(mb);
-            let got = s.engine().hash_size();
-            if got < mb {
-                s.hash_mb = got;
-                return Err(format!(
-                    "only {got} MiB of the {mb} MiB hash could be allocated; using {got} MiB"
-                ));
-            }
-        }
+        "hash" => s.set_hash("Hash", value.as_deref())?,
         "threads" | "multipv" => {
             if value.as_deref() != Some("1") {
                 return Err(format!("{name} supports only the value 1"));
