@@ -3,7 +3,7 @@
 //! from it. The targets themselves are in `fuzz_targets/`; see
 //! `docs/robustness.md` for what each one checks.
 
-use xiangqi_core::{Move, MoveList, Position};
+use xiangqi_core::{Move, MoveList, Position, SplitMix64};
 
 /// Reads the fuzzer's bytes as a stream of choices; once they run out it
 /// keeps going with a SplitMix64 sequence seeded from what was read, so
@@ -35,7 +35,11 @@ impl<'a> Bytes<'a> {
                 self.state = self.state.rotate_left(8) ^ u64::from(b);
                 b
             }
-            None => (splitmix(&mut self.state) >> 56) as u8,
+            None => {
+                // Past the input the bytes go on as a seeded sequence.
+                self.state = SplitMix64::new(self.state).next_u64();
+                (self.state >> 56) as u8
+            }
         }
     }
 
@@ -54,14 +58,6 @@ impl<'a> Bytes<'a> {
     pub fn rest(&mut self) -> &'a [u8] {
         std::mem::take(&mut self.data)
     }
-}
-
-fn splitmix(state: &mut u64) -> u64 {
-    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = *state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
 }
 
 /// A random playout of up to `max_plies` legal plies from the start

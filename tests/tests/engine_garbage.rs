@@ -144,12 +144,12 @@ fn garbage_line(rng: &mut Rng) -> Vec<u8> {
                 "position moves h2e2",
                 "position fen 4k4/9/9/9/9/9/9/9/9/4K4 w - - 0 1",
             ];
-            rng.pick(&choices).as_bytes().to_vec()
+            rng.choose(&choices).expect("choices").as_bytes().to_vec()
         }
         // Token soup of real command words.
         _ => {
             let n = 1 + rng.below(12);
-            let words: Vec<&str> = (0..n).map(|_| *rng.pick(WORDS)).collect();
+            let words: Vec<&str> = (0..n).map(|_| *rng.choose(WORDS).expect("words")).collect();
             words
                 .join(if rng.chance(10) { "\t" } else { " " })
                 .into_bytes()
@@ -185,11 +185,12 @@ fn valid_command(rng: &mut Rng, protocol: Protocol) -> (&'static str, usize) {
         ("setoption newgame", 0),
         ("ucci", 0),
     ];
-    *rng.pick(if protocol == Protocol::Uci {
+    let commands = if protocol == Protocol::Uci {
         &uci
     } else {
         &ucci
-    })
+    };
+    *rng.choose(commands).expect("commands")
 }
 
 fn transcript(protocol: Protocol, seed: u64) -> (Vec<u8>, usize) {

@@ -44,7 +44,10 @@ fn synthetic_file(bytes: u64) -> PathBuf {
     let (mut written, mut n) = (0u64, 0u64);
     while written < bytes {
         n += 1;
-        let game = rng.pick(GAMES).replace("{n}", &n.to_string());
+        let game = rng
+            .choose(GAMES)
+            .expect("games")
+            .replace("{n}", &n.to_string());
         out.write_all(game.as_bytes()).expect("write");
         written += game.len() as u64;
     }
