@@ -9,7 +9,9 @@ use crate::{Color, Piece, PieceKind, Position, Square};
 /// The start position (R-BOARD-START).
 pub const START_FEN: &str = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
 
-/// Largest half-move clock or full-move number accepted in a FEN.
+/// Largest half-move clock or full-move number accepted in a FEN. Playing
+/// moves never takes a counter past it (both stop there), so every position
+/// reached from a readable FEN writes a readable FEN.
 pub const MAX_COUNTER: u32 = 1_000_000;
 
 /// Longest FEN text accepted; anything longer is rejected before parsing.

@@ -5,7 +5,7 @@ use std::fmt;
 use crate::attacks::{attackers, Attackers};
 use crate::masks::{BIT, FILE_MAJOR};
 use crate::zobrist::{PIECE_KEYS, SIDE_KEY};
-use crate::{Color, Move, Piece, PieceKind, Square, SquareSet};
+use crate::{Color, Move, Piece, PieceKind, Square, SquareSet, MAX_COUNTER};
 
 /// The board array: one byte per point, 0 empty, otherwise a piece code.
 pub(crate) type Board = [u8; 90];
@@ -50,6 +50,8 @@ pub struct Position {
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Undo {
     captured: u8,
+    /// The full-move number was raised (false when it stood at `MAX_COUNTER`).
+    fullmove_raised: bool,
     halfmove: u32,
     hash: u64,
 }
@@ -162,12 +164,10 @@ impl Position {
     }
 
     /// Squares holding `piece`.
+    #[inline]
     pub fn squares_of(&self, piece: Piece) -> SquareSet {
-        let c = piece.code();
-        self.pieces_of(piece.color)
-            .iter()
-            .filter(|s| self.board[s.index()] == c)
-            .collect()
+        // The per-piece bit board, kept in step with `board` by `put` and make/unmake.
+        SquareSet(self.bb[piece.code() as usize])
     }
 
     /// The square of `color`'s general.
@@ -181,12 +181,14 @@ impl Position {
         self.side
     }
 
-    /// Plies since the last capture (N-FEN-COUNT, the R-DRAW-NOCAPTURE counter).
+    /// Plies since the last capture (N-FEN-COUNT, the R-DRAW-NOCAPTURE
+    /// counter); it stops at [`MAX_COUNTER`].
     pub fn halfmove_clock(&self) -> u32 {
         self.halfmove
     }
 
-    /// The full-move number, starting at 1 and growing after each Black ply.
+    /// The full-move number, starting at 1 and growing after each Black ply
+    /// up to [`MAX_COUNTER`].
     pub fn fullmove_number(&self) -> u32 {
         self.fullmove
     }
@@ -285,8 +287,10 @@ impl Position {
         let to = mv.to().index();
         let moving = self.board[from];
         let captured = self.board[to];
+        let fullmove_raised = self.side == Color::Black && self.fullmove < MAX_COUNTER;
         let undo = Undo {
             captured,
+            fullmove_raised,
             halfmove: self.halfmove,
             hash: self.hash,
         };
@@ -305,7 +309,7 @@ impl Position {
             self.bb[captured as usize] &= !(1u128 << to);
             h ^= PIECE_KEYS[captured as usize][to];
             self.halfmove = 0;
-        } else {
+        } else if self.halfmove < MAX_COUNTER {
             self.halfmove += 1;
         }
         if moving == code(self.side, PieceKind::General) {
@@ -313,9 +317,7 @@ impl Position {
         }
         self.board[to] = moving;
         self.board[from] = 0;
-        if self.side == Color::Black {
-            self.fullmove += 1;
-        }
+        self.fullmove += u32::from(fullmove_raised);
         self.side = self.side.opposite();
         self.hash = h ^ SIDE_KEY;
         undo
@@ -327,9 +329,7 @@ impl Position {
         let from = mv.from().index();
         let to = mv.to().index();
         self.side = self.side.opposite();
-        if self.side == Color::Black {
-            self.fullmove -= 1;
-        }
+        self.fullmove -= u32::from(undo.fullmove_raised);
         let us = self.side.index();
         let moving = self.board[to];
         self.board[from] = moving;
@@ -355,14 +355,14 @@ impl Position {
     /// Passes the turn without moving (a "null move" for search pruning). Only
     /// meaningful when the side to move is not in check.
     pub fn make_null_move(&mut self) -> Undo {
+        let fullmove_raised = self.side == Color::Black && self.fullmove < MAX_COUNTER;
         let undo = Undo {
             captured: 0,
+            fullmove_raised,
             halfmove: self.halfmove,
             hash: self.hash,
         };
-        if self.side == Color::Black {
-            self.fullmove += 1;
-        }
+        self.fullmove += u32::from(fullmove_raised);
         self.side = self.side.opposite();
         self.hash ^= SIDE_KEY;
         undo
@@ -371,9 +371,7 @@ impl Position {
     /// Takes back [`Position::make_null_move`].
     pub fn unmake_null_move(&mut self, undo: Undo) {
         self.side = self.side.opposite();
-        if self.side == Color::Black {
-            self.fullmove -= 1;
-        }
+        self.fullmove -= u32::from(undo.fullmove_raised);
         self.halfmove = undo.halfmove;
         self.hash = undo.hash;
     }
