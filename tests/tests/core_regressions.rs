@@ -40,7 +40,11 @@ fn counters_at_the_limit_stay_readable_and_unmake_exactly() {
         for mv in pos.legal_move_vec() {
             let mut after = pos.clone();
             let undo = after.make_move(mv);
-            let clock = if undo.captured().is_some() { 0 } else { MAX_COUNTER };
+            let clock = if undo.captured().is_some() {
+                0
+            } else {
+                MAX_COUNTER
+            };
             assert_eq!(after.halfmove_clock(), clock, "{fen} then {mv}");
             assert_eq!(after.fullmove_number(), MAX_COUNTER, "{fen} then {mv}");
             let again = Position::from_fen(&after.to_fen()).expect("writes a readable FEN");
