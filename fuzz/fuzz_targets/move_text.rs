@@ -39,6 +39,7 @@ fn style_from(bits: u8) -> Style {
         },
         vietnamese: VietnameseStyle {
             diacritics: bits & 32 == 0,
+            short: bits & 64 != 0,
         },
     }
 }
@@ -62,8 +63,10 @@ fn round_trip(pos: &Position, mv: Move, style_bits: u8) {
                 "{text:?} ({notation}, {style:?}) in {}",
                 pos.to_fen()
             );
-            // Detection must not change the meaning of our own output.
-            if let Ok(detected) = parse_with(pos, &text, None, &style) {
+            // Detection must not change the meaning of our own output (the
+            // compact Vietnamese form is never detected: its letters are WXF's).
+            let detectable = !(notation == Notation::Vietnamese && style.vietnamese.short);
+            if let Some(Ok(detected)) = detectable.then(|| parse_with(pos, &text, None, &style)) {
                 assert_eq!(
                     detected,
                     mv,

@@ -1,6 +1,5 @@
 //! PGN reading and write/read round trips that fuzzing (`fuzz/`, target
-//! `pgn`) found broken. A test that still fails is `#[ignore]`d with the bug
-//! it shows.
+//! `pgn`) found broken (docs/robustness.md, findings 3 and 6-8), now fixed.
 
 use xiangqi_notation::pgn::{read_str, write_game, GameResult, PgnErrorKind, WriteOptions};
 use xiangqi_notation::Notation;
@@ -35,10 +34,10 @@ fn move_text_survives_a_round_trip() {
 }
 
 /// Found by the `pgn` target (fuzz/regressions/pgn-932643a2): a game without
-/// moves is returned as read although its FEN tag is invalid, so
-/// `xiangqi pgn check` reports it as fine and `Game::start_position` fails later.
+/// moves was returned although its FEN tag is invalid, so `xiangqi pgn check`
+/// reported it as fine and `Game::start_position` failed later. The error
+/// names the tag's line, and the next game is read.
 #[test]
-#[ignore = "notation bug: the FEN tag of a game without moves is not checked (docs/robustness.md)"]
 fn invalid_fen_tag_is_an_error_even_without_moves() {
     for text in [
         "[FEN \"garbage\"]\n\n*\n",
@@ -50,38 +49,48 @@ fn invalid_fen_tag_is_an_error_even_without_moves() {
             matches!(err.kind, PgnErrorKind::BadFen(_)),
             "{text:?}: {err}"
         );
-        assert_eq!((err.game, err.line), (1, 1), "{text:?}: {err}");
+        assert_eq!(
+            (err.game, err.line, err.column),
+            (1, 1, 1),
+            "{text:?}: {err}"
+        );
     }
+    let mut items = read_str("[Event \"a\"]\n[FEN \"garbage\"]\n*\n\n[Event \"b\"]\n1. h2e2 *\n");
+    let err = items.next().unwrap().unwrap_err();
+    assert_eq!((err.game, err.line), (1, 2), "{err}");
+    let next = items.next().unwrap().unwrap();
+    assert_eq!(next.tag("Event"), Some("b"));
+    assert_eq!(next.plies(), 1);
 }
 
-/// Found by the `pgn` target (fuzz/regressions/pgn-fb9f62e2): a carriage
-/// return before a line break inside a multi-line comment (`\r\r\n` line
-/// ends: the reader strips one `\r`) is kept in the comment, written back, and
-/// then stripped by the reader: the comment changes on the round trip.
+/// Found by the `pgn` target (fuzz/regressions/pgn-fb9f62e2): with `\r\r\n`
+/// line ends the reader stripped one `\r` and kept the other in a multi-line
+/// comment, which the reader then lost on the round trip. Every CR before the
+/// line feed now belongs to the line end.
 #[test]
-#[ignore = "notation bug: a CR inside a multi-line comment is lost on a round trip (docs/robustness.md)"]
 fn carriage_return_in_a_comment_survives_a_round_trip() {
     let game = read_str("1. h2e2 {two\r\r\nlines} *\n")
         .next()
         .unwrap()
         .unwrap();
+    assert_eq!(game.mainline.moves[0].comments, ["two\nlines"]);
     let written = write_game(&game, &WriteOptions::new(Notation::Iccs)).unwrap();
     let back = read_str(&written).next().unwrap().unwrap();
     assert_eq!(back.mainline, game.mainline, "{written:?}");
 }
 
 /// Found by the `pgn` target (fuzz/regressions/pgn-90d04a9c): a line of a
-/// multi-line comment starting with the GB18030 byte-order mark is read as
-/// U+FEFF in the comment; written back as UTF-8 at the start of a line, the
-/// reader drops it: the comment changes on the round trip.
+/// multi-line comment starting with the GB18030 byte-order mark was read as
+/// U+FEFF in the comment, which the reader dropped on the round trip (written
+/// as UTF-8 at the start of a line). It is now dropped in both encodings.
 #[test]
-#[ignore = "notation bug: a BOM starting a comment line is lost on a round trip (docs/robustness.md)"]
 fn bom_in_a_comment_survives_a_round_trip() {
     let bytes: &[u8] = b"1. h2e2 {a\n\x84\x31\x95\x33b} *\n";
     let game = xiangqi_notation::pgn::Reader::new(bytes)
         .next()
         .unwrap()
         .unwrap();
+    assert_eq!(game.mainline.moves[0].comments, ["a\nb"]);
     let written = write_game(&game, &WriteOptions::new(Notation::Iccs)).unwrap();
     let back = read_str(&written).next().unwrap().unwrap();
     assert_eq!(back.mainline, game.mainline, "{written:?}");

@@ -195,3 +195,35 @@ fn pgn_reads_standard_input() {
         .unwrap()
         .contains("1. 炮二平五 马8进7 *"));
 }
+
+/// N-ICCS-RANKS10: `--from iccs10` / `--to iccs10` renumber ranks 1-10
+/// explicitly (never detected), and `pgn convert --to iccs10` tags the games.
+#[test]
+fn ranks_one_to_ten_convert_explicitly() {
+    let out = stdout(xiangqi().args([
+        "convert", "--from", "iccs10", "--to", "wxf", "h3e3", "h10g8",
+    ]));
+    assert_eq!(out, "C2=5\nH8+7\n");
+    let out = stdout(xiangqi().args(["convert", "--to", "iccs10", "--json", "h2e2", "h9g7"]));
+    let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(v["moves"][0]["iccs"], "h2e2");
+    assert_eq!(v["moves"][0]["output"], "h3e3");
+    assert_eq!(v["moves"][1]["output"], "h10g8");
+    // Rank 0 does not exist there: an error, not a guess.
+    let bad = xiangqi()
+        .args(["convert", "--from", "iccs10", "--to", "wxf", "h0g2"])
+        .output()
+        .unwrap();
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr).starts_with("error:"));
+
+    let out = xiangqi()
+        .args(["pgn", "convert", "-", "--to", "iccs10"])
+        .write_stdin("1. 炮二平五 马8进7 *\n")
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let written = String::from_utf8(out.stdout).unwrap();
+    assert!(written.contains("[Variant \"xiangqi\"]"), "{written}");
+    assert!(written.contains("1. h3e3 h10g8 *"), "{written}");
+}

@@ -1,6 +1,13 @@
 //! Throughput of move-text formatting and parsing per notation (moves/s) and
-//! of PGN reading (MB/s of move text). Baselines in the same run: the core's
-//! own ICCS `Display`/`FromStr` plus `check_legal`, and splitting the PGN into lines.
+//! of PGN reading. Baselines in the same run: the core's own ICCS
+//! `Display`/`FromStr` plus `check_legal`, and splitting the PGN into lines.
+//!
+//! PGN throughput is in MB/s (10^6 bytes, `Throughput::BytesDecimal`) of the
+//! whole input file: 200 random games of 120 plies, each written by
+//! `write_game` with its `[Event]` and `[Format]` tags, move numbers and
+//! moves (no comments), read by `pgn::Reader` into `Game`s (every move checked
+//! legal and played); the file is 0.17 MB in ICCS and WXF, 0.31 MB in
+//! Chinese, 0.43 MB in Vietnamese.
 
 use std::hint::black_box;
 use std::io::BufRead;
@@ -145,7 +152,7 @@ fn bench_pgn(c: &mut Criterion) {
             text.push_str(&write_game(g, &WriteOptions::new(notation)).unwrap());
         }
         let bytes = text.into_bytes();
-        group.throughput(Throughput::Bytes(bytes.len() as u64));
+        group.throughput(Throughput::BytesDecimal(bytes.len() as u64));
         if notation == Notation::Iccs {
             group.bench_function("baseline_split_lines", |b| {
                 b.iter(|| black_box(bytes.lines().map(|l| l.unwrap().len()).sum::<usize>()))

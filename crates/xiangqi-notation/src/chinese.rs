@@ -150,11 +150,20 @@ fn piece_of(c: char) -> Option<PieceKind> {
 
 /// 1-9 from a Chinese numeral, an ASCII digit or a full-width digit.
 fn number_of(c: char) -> Option<u8> {
-    match c {
-        '1'..='9' => Some(c as u8 - b'0'),
-        '１'..='９' => Some((c as u32 - '１' as u32) as u8 + 1),
-        _ => NUMERALS.iter().position(|&x| x == c).map(|i| i as u8 + 1),
-    }
+    Some(match c {
+        '1'..='9' => c as u8 - b'0',
+        '１'..='９' => (c as u32 - '１' as u32) as u8 + 1,
+        '一' => 1,
+        '二' => 2,
+        '三' => 3,
+        '四' => 4,
+        '五' => 5,
+        '六' => 6,
+        '七' => 7,
+        '八' => 8,
+        '九' => 9,
+        _ => return None,
+    })
 }
 
 fn marker_of(c: char) -> Option<Marker> {
@@ -188,7 +197,54 @@ pub(crate) fn is_chinese_char(c: char) -> bool {
 
 /// Reads Chinese move text: 炮二平五, 前车进三, 前三平四, 前兵三平四, 二兵平四.
 pub(crate) fn read(text: &str) -> Result<Described, ParseMoveError> {
-    let err = |pos: usize, kind| ParseMoveError::new(Some(Notation::Chinese), text, pos, kind);
+    read_described(text).map_err(|(position, kind)| {
+        let position = if position == AT_END {
+            text.chars().count() + 1
+        } else {
+            position
+        };
+        ParseMoveError::new(Some(Notation::Chinese), text, position, kind)
+    })
+}
+
+/// The position of an error "one past the end", counted only when needed.
+const AT_END: usize = usize::MAX;
+
+/// [`read`] with the error as (1-based character position or [`AT_END`],
+/// kind), without copying the text: what the PGN reader's fast path needs.
+pub(crate) fn read_described(text: &str) -> Result<Described, (usize, SyntaxErrorKind)> {
+    match read_plain(text) {
+        Some(described) => Ok(described),
+        None => read_in_full(text),
+    }
+}
+
+/// The most common form, exactly four characters piece, file, direction,
+/// number (炮二平五, 马8进7); `None` for anything else, which
+/// [`read_in_full`] reads, to the same result.
+fn read_plain(text: &str) -> Option<Described> {
+    let mut chars = text.chars();
+    let (Some(piece), Some(file), Some(direction), Some(number), None) = (
+        chars.next(),
+        chars.next(),
+        chars.next(),
+        chars.next(),
+        chars.next(),
+    ) else {
+        return None;
+    };
+    Some(Described {
+        kind: piece_of(piece)?,
+        alt_kind: None,
+        origin: Origin::File(number_of(file)?),
+        direction: direction_of(direction)?,
+        number: number_of(number)?,
+    })
+}
+
+/// [`read_described`] character by character, every form and error.
+fn read_in_full(text: &str) -> Result<Described, (usize, SyntaxErrorKind)> {
+    let err = |pos: usize, kind| (pos, kind);
     let mut chars = [(0usize, ' '); 6];
     let mut n = 0;
     for (i, c) in text.chars().enumerate() {
@@ -201,7 +257,7 @@ pub(crate) fn read(text: &str) -> Result<Described, ParseMoveError> {
         chars[n] = (i + 1, c);
         n += 1;
     }
-    let end = text.chars().count() + 1;
+    let end = AT_END;
     let at = |i: usize| if i < n { Some(chars[i]) } else { None };
     let (p0, c0) = at(0).ok_or_else(|| err(1, SyntaxErrorKind::Empty))?;
     let (p1, c1) = at(1).ok_or_else(|| err(end, SyntaxErrorKind::ExpectedFile))?;
@@ -253,4 +309,31 @@ pub(crate) fn read(text: &str) -> Result<Described, ParseMoveError> {
         direction,
         number,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The four-character shortcut reads what the full reader reads, on
+    /// every four-character text over an alphabet of the notation's characters.
+    #[test]
+    fn plain_form_agrees_with_the_full_reader() {
+        let alphabet: Vec<char> = "车馬炮兵前后二五8进退平１ x".chars().collect();
+        let mut plain = 0;
+        for &a in &alphabet {
+            for &b in &alphabet {
+                for &c in &alphabet {
+                    for &d in &alphabet {
+                        let text: String = [a, b, c, d].iter().collect();
+                        if let Some(described) = read_plain(&text) {
+                            plain += 1;
+                            assert_eq!(read_in_full(&text), Ok(described), "{text:?}");
+                        }
+                    }
+                }
+            }
+        }
+        assert!(plain > 100, "{plain}");
+    }
 }

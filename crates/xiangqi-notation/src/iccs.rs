@@ -15,6 +15,14 @@ use crate::Notation;
 
 /// Reads coordinates, pointing at the first offending character on error.
 pub(crate) fn read(text: &str) -> Result<Move, ParseMoveError> {
+    match read_plain(text.as_bytes()) {
+        Some(mv) => Ok(mv),
+        None => read_in_full(text),
+    }
+}
+
+/// [`read`] character by character, every form and error.
+fn read_in_full(text: &str) -> Result<Move, ParseMoveError> {
     let t = text.trim();
     let lead = text[..text.len() - text.trim_start().len()].chars().count();
     let err = |i: usize, kind| ParseMoveError::new(Some(Notation::Iccs), text, lead + i + 1, kind);
@@ -54,6 +62,23 @@ pub(crate) fn read(text: &str) -> Result<Move, ParseMoveError> {
     }
 }
 
+/// The common form, four bytes such as `h2e2` (either case), without
+/// looking at characters; `None` for anything else, which [`read`] then
+/// reads (or rejects) character by character.
+pub(crate) fn read_plain(bytes: &[u8]) -> Option<Move> {
+    let &[f1, r1, f2, r2] = bytes else {
+        return None;
+    };
+    let file = |b: u8| match b | 0x20 {
+        f @ b'a'..=b'i' => Some(f - b'a'),
+        _ => None,
+    };
+    let rank = |b: u8| b.is_ascii_digit().then(|| b - b'0');
+    let from = Square::from_coords(file(f1)?, rank(r1)?)?;
+    let to = Square::from_coords(file(f2)?, rank(r2)?)?;
+    (from != to).then(|| Move::new(from, to))
+}
+
 /// Whether `text` has the shape of ICCS coordinates.
 pub(crate) fn looks_like(text: &str) -> bool {
     let b = text.trim().as_bytes();
@@ -62,5 +87,34 @@ pub(crate) fn looks_like(text: &str) -> bool {
         4 => sq(b[0], b[1]) && sq(b[2], b[3]),
         5 => sq(b[0], b[1]) && b[2] == b'-' && sq(b[3], b[4]),
         _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The four-byte shortcut reads what the full reader reads.
+    #[test]
+    fn plain_form_agrees_with_the_full_reader() {
+        let alphabet = b"aeiAIjJ`@0459-x ";
+        let mut plain = 0;
+        for &a in alphabet {
+            for &b in alphabet {
+                for &c in alphabet {
+                    for &d in alphabet {
+                        let bytes = [a, b, c, d];
+                        let text = std::str::from_utf8(&bytes).unwrap();
+                        if let Some(mv) = read_plain(&bytes) {
+                            plain += 1;
+                            assert_eq!(read_in_full(text), Ok(mv), "{text:?}");
+                        } else if let Ok(mv) = read_in_full(text) {
+                            panic!("{text:?} is {mv} but the shortcut refused it");
+                        }
+                    }
+                }
+            }
+        }
+        assert!(plain > 300, "{plain}");
     }
 }

@@ -3,7 +3,9 @@
 //! Every way people write Xiangqi moves and games, in both directions:
 //! ICCS coordinates (`h2e2`), WXF (`C2=5`, official and Fairy-Stockfish
 //! styles), Chinese characters (`炮二平五`, simplified or traditional) and
-//! Vietnamese (`Pháo 2 bình 5`), plus PGN game records ([`pgn`]).
+//! Vietnamese (`Pháo 2 bình 5`, or the compact `P2-5` with
+//! [`VietnameseStyle::short`]), plus PGN game records ([`pgn`]) and the
+//! Fairy-Stockfish rank numbering 1-10 ([`parse_ranks10`]).
 //! Rule IDs (`N-…`) refer to section 9 and 10.2 of the rules reference.
 //!
 //! This crate owns *move text*: it turns text into a legal [`Move`] of a
@@ -41,12 +43,14 @@ mod chinese;
 mod error;
 mod iccs;
 pub mod pgn;
+mod ranks10;
 mod style;
 mod text;
 mod vietnamese;
 mod wxf;
 
 pub use error::{MoveTextError, ParseMoveError, SyntaxErrorKind};
+pub use ranks10::{format_ranks10, parse_ranks10, rank_numbering, RankNumbering};
 pub use style::{
     ChineseStyle, Notation, Script, SidewaysSign, Style, UnknownNotation, VietnameseStyle,
     WxfConvention, WxfStyle,
@@ -71,23 +75,24 @@ use xiangqi_core::{Move, Position};
 pub fn detect(text: &str) -> Option<Notation> {
     let t = text.trim();
     let first = t.chars().next()?;
-    if t.chars().any(chinese::is_chinese_char) {
+    // ASCII text is never Chinese; the other tests need no allocation either.
+    if !t.is_ascii() && t.chars().any(chinese::is_chinese_char) {
         return Some(Notation::Chinese);
     }
     if iccs::looks_like(t) {
         return Some(Notation::Iccs);
     }
-    let word: String = t
-        .chars()
-        .take_while(|c| c.is_alphabetic() || ('\u{300}'..='\u{36f}').contains(c))
-        .collect();
-    if word.chars().count() >= 2 && vietnamese::is_piece_word(&word) {
+    let word_len = t
+        .char_indices()
+        .find(|&(_, c)| !vietnamese::is_word_char(c))
+        .map_or(t.len(), |(i, _)| i);
+    let word = &t[..word_len];
+    if word.chars().nth(1).is_some() && vietnamese::is_piece_word(word) {
         return Some(Notation::Vietnamese);
     }
-    let n = t.chars().count();
     let wxf_start = xiangqi_core::PieceKind::from_letter(first).is_some()
         || matches!(first, '+' | '-' | '1'..='9');
-    if t.is_ascii() && (3..=4).contains(&n) && wxf_start {
+    if t.is_ascii() && (3..=4).contains(&t.len()) && wxf_start {
         return Some(Notation::Wxf);
     }
     None
@@ -100,6 +105,17 @@ pub fn parse_text(
     text: &str,
     notation: Option<Notation>,
     convention: WxfConvention,
+) -> Result<MoveText, ParseMoveError> {
+    read_text(text, notation, convention, false)
+}
+
+/// [`parse_text`], reading Vietnamese in the compact form too when
+/// `vietnamese_short` (N-VI-SHORT, [`VietnameseStyle::short`]).
+pub(crate) fn read_text(
+    text: &str,
+    notation: Option<Notation>,
+    convention: WxfConvention,
+    vietnamese_short: bool,
 ) -> Result<MoveText, ParseMoveError> {
     let notation = match notation {
         Some(n) => n,
@@ -120,7 +136,7 @@ pub fn parse_text(
         Notation::Iccs => iccs::read(text).map(MoveText::Coordinates),
         Notation::Wxf => wxf::read(text, convention).map(described),
         Notation::Chinese => chinese::read(text).map(described),
-        Notation::Vietnamese => vietnamese::read(text).map(described),
+        Notation::Vietnamese => vietnamese::read(text, vietnamese_short).map(described),
     }
 }
 
@@ -151,8 +167,40 @@ pub fn parse_with(
     notation: impl Into<Option<Notation>>,
     style: &Style,
 ) -> Result<Move, MoveTextError> {
-    let mt = parse_text(text, notation.into(), style.wxf.convention)?;
+    let notation = notation.into();
+    let (convention, short) = (style.wxf.convention, style.vietnamese.short);
+    if let Some(mv) = notation
+        .or_else(|| detect(text))
+        .and_then(|n| parse_quietly(pos, text, n, convention, short))
+    {
+        return Ok(mv);
+    }
+    // Malformed, illegal, ambiguous…: read again, this time saying why.
+    let mt = read_text(text, notation, convention, short)?;
     mt.resolve(pos, text)
+}
+
+/// The legal move `text` names when it is well formed in `notation` and
+/// names exactly one legal move, without wording any error: the common case
+/// of [`parse_with`] and of the PGN reader, which fall back to
+/// [`parse_text`] and [`MoveText::resolve`] to say what is wrong.
+pub(crate) fn parse_quietly(
+    pos: &Position,
+    text: &str,
+    notation: Notation,
+    convention: WxfConvention,
+    vietnamese_short: bool,
+) -> Option<Move> {
+    let described = match notation {
+        Notation::Iccs => {
+            let mv = iccs::read_plain(text.as_bytes()).or_else(|| iccs::read(text).ok())?;
+            return pos.is_legal(mv).then_some(mv);
+        }
+        Notation::Wxf => wxf::read_described(text, convention).ok()?,
+        Notation::Chinese => chinese::read_described(text).ok()?,
+        Notation::Vietnamese => vietnamese::read(text, vietnamese_short).ok()?,
+    };
+    described.resolve_quietly(pos)
 }
 
 /// Writes the legal move `mv` of `pos` in `notation`.

@@ -173,11 +173,30 @@ impl ChineseStyle {
 pub struct VietnameseStyle {
     /// Write diacritics (`Pháo 2 bình 5`) or plain ASCII (`Phao 2 binh 5`).
     pub diacritics: bool,
+    /// The compact scoresheet form (N-VI-SHORT): `P2-5`, `M2.3`, `Xt-4`
+    /// (`diacritics` then does not matter). Its letters and signs collide
+    /// with WXF (`P2-5` is also a WXF soldier move), so it is read only where
+    /// this is set, and never detected.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub short: bool,
 }
 
 impl Default for VietnameseStyle {
     fn default() -> VietnameseStyle {
-        VietnameseStyle { diacritics: true }
+        VietnameseStyle {
+            diacritics: true,
+            short: false,
+        }
+    }
+}
+
+impl VietnameseStyle {
+    /// The compact scoresheet form (N-VI-SHORT).
+    pub const fn short() -> VietnameseStyle {
+        VietnameseStyle {
+            diacritics: false,
+            short: true,
+        }
     }
 }
 

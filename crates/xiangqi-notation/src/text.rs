@@ -2,7 +2,9 @@
 //! resolution against a position: the one place where file numbers,
 //! front/rear markers and step counts are turned into squares (N-MOVE-SHAPE).
 
-use xiangqi_core::{Color, File, Move, Piece, PieceKind, PlayError, Position, Rank, Square};
+use xiangqi_core::{
+    Color, File, Move, Piece, PieceKind, PlayError, Position, Rank, Square, SquareSet,
+};
 
 use crate::error::MoveTextError;
 use crate::Notation;
@@ -110,16 +112,34 @@ impl MoveText {
 
 /// Whether `mv` is legal (R-LEGAL-SELFCHECK, R-LEGAL-FACING), and why not.
 ///
-/// Move text is checked one move at a time, where the core's whole-board
-/// `is_legal` (which computes every pin) costs as much as generating all
-/// moves. Composing the core's primitives instead: the piece's pseudo-legal
-/// moves, then whether the own general is attacked after the move (the
-/// core's `is_attacked` includes the facing generals). The detailed
-/// `check_legal` runs only to say why a move is illegal; a unit test checks
-/// this agrees with `is_legal` on every pseudo-legal move of many positions.
+/// The core's `is_legal` (one movement-table lookup and one attack test)
+/// accepts the common, legal case; `check_legal`, which repeats the
+/// movement test to name the reason, runs only for a rejected move and has
+/// the last word. A unit test checks both agree on every pseudo-legal move
+/// of many positions.
 #[inline]
 pub(crate) fn legality(pos: &Position, mv: Move) -> Result<(), PlayError> {
-    pos.check_legal(mv)
+    if pos.is_legal(mv) {
+        Ok(())
+    } else {
+        pos.check_legal(mv)
+    }
+}
+
+/// The squares of each file as a bit set (bit = square index = rank * 9 + file).
+const FILE_BITS: [u128; 9] = {
+    let mut masks = [0u128; 9];
+    let mut i = 0;
+    while i < 90 {
+        masks[i % 9] |= 1u128 << i;
+        i += 1;
+    }
+    masks
+};
+
+/// The squares of `piece` on `file`, as bits.
+fn on_file_bits(pos: &Position, piece: Piece, file: File) -> u128 {
+    pos.squares_of(piece).0 & FILE_BITS[file.index() as usize]
 }
 
 /// The pieces of `piece` on `file`, from the front (nearest the opponent) back.
@@ -128,16 +148,19 @@ pub(crate) fn on_file_front_first(
     piece: Piece,
     file: File,
 ) -> ([Square; 5], usize) {
+    front_first(on_file_bits(pos, piece, file), piece.color)
+}
+
+/// The squares of `bits` (all on one file, at most five used), front first for `color`.
+fn front_first(bits: u128, color: Color) -> ([Square; 5], usize) {
     let mut out = [Square::A0; 5];
     let mut n = 0;
-    for sq in pos.squares_of(piece).iter() {
-        if sq.file() == file && n < 5 {
-            out[n] = sq;
-            n += 1;
-        }
+    for sq in SquareSet(bits).iter().take(5) {
+        out[n] = sq;
+        n += 1;
     }
     // Square sets iterate in index (= rank) order, so Red's front is last.
-    if piece.color == Color::Red {
+    if color == Color::Red {
         out[..n].reverse();
     }
     (out, n)
@@ -224,6 +247,20 @@ pub(crate) fn destination(
 impl Described {
     /// The legal move of `pos` this description names.
     pub fn resolve(&self, pos: &Position, text: &str) -> Result<Move, MoveTextError> {
+        if self.alt_kind.is_none() {
+            return self
+                .resolve_kind(pos, text, self.kind)
+                .map_err(|e| match e {
+                    MoveTextError::Ambiguous {
+                        text,
+                        mut candidates,
+                    } => {
+                        candidates.sort_by_key(|m| m.to_string());
+                        MoveTextError::Ambiguous { text, candidates }
+                    }
+                    other => other,
+                });
+        }
         let mut first_error: Option<MoveTextError> = None;
         let mut found: Option<Move> = None;
         let mut extra = Vec::new();
@@ -260,6 +297,18 @@ impl Described {
         }
     }
 
+    /// The legal move this description names when it names exactly one,
+    /// without wording an error otherwise (the PGN reader's common case).
+    pub(crate) fn resolve_quietly(&self, pos: &Position) -> Option<Move> {
+        if self.alt_kind.is_some() {
+            return self.resolve(pos, "").ok();
+        }
+        match self.resolution(pos, self.kind) {
+            Resolution::Found(mv) => Some(mv),
+            _ => None,
+        }
+    }
+
     fn resolve_kind(
         &self,
         pos: &Position,
@@ -267,24 +316,88 @@ impl Described {
         kind: PieceKind,
     ) -> Result<Move, MoveTextError> {
         let side = pos.side_to_move();
-        let piece = Piece::new(side, kind);
-        let no_piece = |where_: String| MoveTextError::NoSuchPiece {
-            text: text.to_owned(),
-            side,
-            kind,
-            where_,
+        match self.resolution(pos, kind) {
+            Resolution::Found(mv) => Ok(mv),
+            Resolution::NoPiece { bad_file } => Err(MoveTextError::NoSuchPiece {
+                text: text.to_owned(),
+                side,
+                kind,
+                where_: self.where_words(bad_file),
+            }),
+            Resolution::Impossible(reason) => Err(MoveTextError::Impossible {
+                text: text.to_owned(),
+                side,
+                kind,
+                reason,
+            }),
+            Resolution::Illegal(mv, reason) => Err(MoveTextError::Illegal {
+                text: text.to_owned(),
+                mv,
+                reason,
+            }),
+            Resolution::Ambiguous(legal, n) => Err(MoveTextError::Ambiguous {
+                text: text.to_owned(),
+                candidates: legal[..n].to_vec(),
+            }),
+        }
+    }
+
+    /// Where a missing piece was looked for, in words.
+    fn where_words(&self, bad_file: bool) -> String {
+        match self.origin {
+            Origin::File(number) => format!("on file {number}"),
+            Origin::Marked {
+                file: Some(number), ..
+            } if bad_file => format!("on file {number}"),
+            Origin::Marked {
+                marker,
+                file: Some(number),
+            } => format!("{} on file {number}", marker_words(marker)),
+            Origin::Marked { marker, file: None } => {
+                format!("{} on a file holding two or more", marker_words(marker))
+            }
+        }
+    }
+
+    /// The square of the only `piece` on the file the text names, if the
+    /// text names a file and exactly one such piece stands there.
+    fn single_origin(&self, pos: &Position, piece: Piece) -> Option<Square> {
+        let Origin::File(number) = self.origin else {
+            return None;
         };
+        let bits = on_file_bits(pos, piece, File::from_number(number, piece.color)?);
+        (bits.count_ones() == 1).then(|| SquareSet(bits).first())?
+    }
+
+    /// What this description names for the side to move's pieces of `kind`.
+    fn resolution(&self, pos: &Position, kind: PieceKind) -> Resolution {
+        let side = pos.side_to_move();
+        let piece = Piece::new(side, kind);
         // Origins to try, with whether the official middle-soldier rule applies.
+        if let Some(from) = self.single_origin(pos, piece) {
+            // The usual case, the general path below for one origin.
+            return match destination(side, kind, from, self.direction, self.number) {
+                Err(reason) => Resolution::Impossible(reason),
+                Ok(to) => {
+                    let mv = Move::new(from, to);
+                    match legality(pos, mv) {
+                        Ok(()) => Resolution::Found(mv),
+                        Err(reason) => Resolution::Illegal(mv, reason),
+                    }
+                }
+            };
+        }
         let mut origins: [Square; 9] = [Square::A0; 9];
         let mut n_origins = 0;
         let mut middle: Option<Square> = None;
         match self.origin {
             Origin::File(number) => {
-                let file = File::from_number(number, side)
-                    .ok_or_else(|| no_piece(format!("on file {number}")))?;
+                let Some(file) = File::from_number(number, side) else {
+                    return Resolution::NoPiece { bad_file: true };
+                };
                 let (list, n) = on_file_front_first(pos, piece, file);
                 if n == 0 {
-                    return Err(no_piece(format!("on file {number}")));
+                    return Resolution::NoPiece { bad_file: false };
                 }
                 origins[..n].copy_from_slice(&list[..n]);
                 n_origins = n;
@@ -294,33 +407,29 @@ impl Described {
                 }
             }
             Origin::Marked { marker, file } => {
-                let files: &[File] = &File::ALL;
                 let wanted = match file {
-                    Some(number) => Some(
-                        File::from_number(number, side)
-                            .ok_or_else(|| no_piece(format!("on file {number}")))?,
-                    ),
+                    Some(number) => match File::from_number(number, side) {
+                        Some(f) => Some(f),
+                        None => return Resolution::NoPiece { bad_file: true },
+                    },
                     None => None,
                 };
-                for &f in files {
+                for f in File::ALL {
                     if wanted.is_some_and(|w| w != f) {
                         continue;
                     }
-                    let (list, n) = on_file_front_first(pos, piece, f);
-                    if n < 2 {
+                    let bits = on_file_bits(pos, piece, f);
+                    if bits.count_ones() < 2 {
                         continue;
                     }
+                    let (list, n) = front_first(bits, side);
                     if let Some(i) = marker_index(marker, n) {
                         origins[n_origins] = list[i];
                         n_origins += 1;
                     }
                 }
                 if n_origins == 0 {
-                    let where_ = match file {
-                        Some(number) => format!("{} on file {number}", marker_words(marker)),
-                        None => format!("{} on a file holding two or more", marker_words(marker)),
-                    };
-                    return Err(no_piece(where_));
+                    return Resolution::NoPiece { bad_file: false };
                 }
             }
         }
@@ -348,33 +457,35 @@ impl Described {
             }
         }
         match n_legal {
-            1 => Ok(legal[0]),
+            1 => Resolution::Found(legal[0]),
             0 => match (first_illegal, impossible) {
-                (Some((mv, reason)), _) => Err(MoveTextError::Illegal {
-                    text: text.to_owned(),
-                    mv,
-                    reason,
-                }),
-                (None, reason) => Err(MoveTextError::Impossible {
-                    text: text.to_owned(),
-                    side,
-                    kind,
-                    reason: reason.unwrap_or("no such move"),
-                }),
+                (Some((mv, reason)), _) => Resolution::Illegal(mv, reason),
+                (None, reason) => Resolution::Impossible(reason.unwrap_or("no such move")),
             },
             _ => {
                 if let Some(m) = middle {
                     if let Some(mv) = legal[..n_legal].iter().find(|mv| mv.from() == m) {
-                        return Ok(*mv);
+                        return Resolution::Found(*mv);
                     }
                 }
-                Err(MoveTextError::Ambiguous {
-                    text: text.to_owned(),
-                    candidates: legal[..n_legal].to_vec(),
-                })
+                Resolution::Ambiguous(legal, n_legal)
             }
         }
     }
+}
+
+/// What a description names in a position, before it is worded as an error.
+enum Resolution {
+    /// Exactly one legal move.
+    Found(Move),
+    /// No piece where the text says; `bad_file`: the file number is not 1-9.
+    NoPiece { bad_file: bool },
+    /// The piece cannot move that way at all.
+    Impossible(&'static str),
+    /// The move exists but is illegal here.
+    Illegal(Move, PlayError),
+    /// Several legal moves fit (the first `n`).
+    Ambiguous([Move; 9], usize),
 }
 
 fn marker_words(marker: Marker) -> String {
@@ -427,11 +538,11 @@ impl Situation {
         let (list, n) = on_file_front_first(pos, piece, from.file());
         let index = list[..n].iter().position(|&s| s == from)? as u8;
         let doubled_files = if kind == PieceKind::Soldier && n >= 2 {
-            let mut counts = [0u8; 9];
-            for sq in pos.squares_of(piece).iter() {
-                counts[sq.file().index() as usize] += 1;
-            }
-            counts.iter().filter(|&&c| c >= 2).count() as u8
+            let all = pos.squares_of(piece).0;
+            FILE_BITS
+                .iter()
+                .filter(|&&file| (all & file).count_ones() >= 2)
+                .count() as u8
         } else {
             0
         };

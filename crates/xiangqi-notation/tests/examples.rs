@@ -38,7 +38,10 @@ fn fsf() -> Style {
 
 fn plain_vi() -> Style {
     Style {
-        vietnamese: VietnameseStyle { diacritics: false },
+        vietnamese: VietnameseStyle {
+            diacritics: false,
+            ..VietnameseStyle::default()
+        },
         ..Style::default()
     }
 }

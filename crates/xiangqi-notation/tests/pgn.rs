@@ -339,3 +339,97 @@ fn xqbase_style_and_serde() {
     let back: Game = serde_json::from_str(&json).unwrap();
     assert_eq!(back, game);
 }
+
+/// N-ICCS-RANKS10: `[Variant "xiangqi"]` files (pychess, Fairy-Stockfish)
+/// number ranks 1-10; they are read as such, written back as such in ICCS,
+/// and a rank 0 there is an error, not a guess.
+#[test]
+fn variant_xiangqi_files_number_ranks_from_one() {
+    let text = "[Variant \"Xiangqi\"]\n\n1. h3e3 h10g8 2. h1g3 a7a6 *\n";
+    let game = read_str(text).next().unwrap().unwrap();
+    assert_eq!(game.notation, Notation::Iccs);
+    assert_eq!(
+        game.moves().collect::<Vec<_>>(),
+        [mv("h2e2"), mv("h9g7"), mv("h0g2"), mv("a6a5")]
+    );
+    let iccs = write_game(&game, &WriteOptions::new(Notation::Iccs)).unwrap();
+    assert!(iccs.contains("1. h3e3 h10g8 2. h1g3 a7a6 *"), "{iccs}");
+    for notation in Notation::ALL {
+        let written = write_game(&game, &WriteOptions::new(notation)).unwrap();
+        let back = read_str(&written).next().unwrap().unwrap();
+        assert_eq!(back.mainline, game.mainline, "{notation}:\n{written}");
+    }
+
+    // The same text without the tag is ICCS: a4a5 is then a soldier's move
+    // from a4, which is empty at the start.
+    let plain = read_str("1. a4a5 *\n").next().unwrap();
+    assert!(plain.is_err(), "{plain:?}");
+    let tagged = read_str("[Variant \"xiangqi\"]\n1. a4a5 *\n")
+        .next()
+        .unwrap();
+    assert_eq!(tagged.unwrap().moves().next(), Some(mv("a3a4")));
+
+    let err = read_str("[Variant \"xiangqi\"]\n1. h2e2 *\n")
+        .next()
+        .unwrap()
+        .unwrap_err();
+    assert!(
+        matches!(
+            err.kind,
+            PgnErrorKind::Move {
+                error: MoveTextError::Illegal { .. },
+                ..
+            }
+        ),
+        "h2e2 is h1e1 in ranks 1-10: {err}"
+    );
+    let err = read_str("[Variant \"xiangqi\"]\n1. h0e0 *\n")
+        .next()
+        .unwrap()
+        .unwrap_err();
+    assert!(
+        matches!(
+            err.kind,
+            PgnErrorKind::Move {
+                error: MoveTextError::Syntax(_),
+                ..
+            }
+        ),
+        "rank 0 does not exist in ranks 1-10: {err}"
+    );
+}
+
+/// N-VI-SHORT in PGN: the writer marks the compact form with
+/// `[VietnameseStyle "short"]`, which the reader needs (the form's letters
+/// are WXF's: without the tag `P2-5` is a soldier's move).
+#[test]
+fn compact_vietnamese_round_trips_through_its_tag() {
+    let text = "1. h2e2 h9g7 (1... b7e7 2. h0g2) 2. h0g2 i9h9 3. i0h0 *\n";
+    let game = read_str(text).next().unwrap().unwrap();
+    let options = WriteOptions {
+        style: Style {
+            vietnamese: xiangqi_notation::VietnameseStyle::short(),
+            ..Style::default()
+        },
+        ..WriteOptions::new(Notation::Vietnamese)
+    };
+    let written = write_game(&game, &options).unwrap();
+    assert!(written.contains("[VietnameseStyle \"short\"]"), "{written}");
+    assert!(
+        written.contains("1. P2-5 M8.7 (1... P2-5 2. M2.3) 2. M2.3 X9-8 3. X1-2 *"),
+        "{written}"
+    );
+    let back = read_str(&written).next().unwrap().unwrap();
+    assert_eq!(back.mainline, game.mainline, "{written}");
+    assert_eq!(
+        back.tag("VietnameseStyle"),
+        None,
+        "a reading convention, not a tag"
+    );
+
+    let untagged = written.replace("[VietnameseStyle \"short\"]\n", "");
+    assert!(
+        read_str(&untagged).next().unwrap().is_err(),
+        "P2-5 read as WXF"
+    );
+}

@@ -4,7 +4,9 @@
 use anyhow::{Context, Result};
 use serde_json::json;
 use xiangqi_core::Move;
-use xiangqi_notation::{detect, format, parse_text, MoveTextError, Notation};
+use xiangqi_notation::{
+    detect, format, format_ranks10, parse_ranks10, parse_text, MoveTextError, Notation,
+};
 
 use crate::common::{position_arg, print_json};
 
@@ -20,6 +22,9 @@ enum FromArg {
     Wxf,
     Chinese,
     Vietnamese,
+    /// Coordinates with ranks 1-10 (Fairy-Stockfish, pychess): h3e3 is ICCS h2e2.
+    /// Never detected: `auto` reads coordinates as ICCS 0-9.
+    Iccs10,
     /// Detect each move's notation.
     Auto,
 }
@@ -52,6 +57,7 @@ fn from_notation(f: FromArg) -> Option<Notation> {
         FromArg::Wxf => Some(Notation::Wxf),
         FromArg::Chinese => Some(Notation::Chinese),
         FromArg::Vietnamese => Some(Notation::Vietnamese),
+        FromArg::Iccs10 => Some(Notation::Iccs),
         FromArg::Auto => None,
     }
 }
@@ -93,10 +99,16 @@ pub fn run(args: Args) -> Result<()> {
     let to: Notation = args.to.into();
     let mut rows = Vec::new();
     for (i, input) in group_moves(&args.moves, from).iter().enumerate() {
-        let mv: Move = xiangqi_notation::parse_with(&pos, input, from, &style)
-            .map_err(|e| explain(e, from))
-            .with_context(|| format!("move {} ({input:?})", i + 1))?;
-        let output = format(&pos, mv, to, &style).with_context(|| format!("move {}", i + 1))?;
+        let mv: Move = if args.from == FromArg::Iccs10 {
+            read_ranks10(&pos, input)
+        } else {
+            xiangqi_notation::parse_with(&pos, input, from, &style).map_err(|e| explain(e, from))
+        }
+        .with_context(|| format!("move {} ({input:?})", i + 1))?;
+        let mut output = format(&pos, mv, to, &style).with_context(|| format!("move {}", i + 1))?;
+        if args.to == NotationArg::Iccs10 {
+            output = format_ranks10(mv);
+        }
         pos.make_move(mv);
         rows.push((input.clone(), mv, output));
     }
@@ -112,6 +124,14 @@ pub fn run(args: Args) -> Result<()> {
         }
         Ok(())
     }
+}
+
+/// A legal move written with ranks 1-10.
+fn read_ranks10(pos: &xiangqi_core::Position, input: &str) -> Result<Move> {
+    let mv = parse_ranks10(input)?;
+    pos.check_legal(mv)
+        .with_context(|| format!("{input} is {mv} in ICCS"))?;
+    Ok(mv)
 }
 
 fn explain(e: MoveTextError, from: Option<Notation>) -> anyhow::Error {

@@ -15,12 +15,16 @@ pub enum NotationArg {
     Chinese,
     /// Vietnamese: Pháo 2 bình 5.
     Vietnamese,
+    /// Coordinates with ranks 1-10 (Fairy-Stockfish, pyffish, pychess): h3e3
+    /// is ICCS h2e2 (N-ICCS-RANKS10). PGN output gets `[Variant "xiangqi"]`.
+    Iccs10,
 }
 
 impl From<NotationArg> for Notation {
     fn from(n: NotationArg) -> Notation {
         match n {
-            NotationArg::Iccs => Notation::Iccs,
+            // Ranks 1-10 are ICCS coordinates renumbered; callers renumber.
+            NotationArg::Iccs | NotationArg::Iccs10 => Notation::Iccs,
             NotationArg::Wxf => Notation::Wxf,
             NotationArg::Chinese => Notation::Chinese,
             NotationArg::Vietnamese => Notation::Vietnamese,
@@ -49,6 +53,10 @@ pub struct StyleArgs {
     /// Vietnamese without diacritics (Phao 2 binh 5).
     #[arg(long)]
     pub no_diacritics: bool,
+    /// Vietnamese in the compact scoresheet form (P2-5, Xt-4); also how
+    /// `--from vietnamese` reads (the form is never detected).
+    #[arg(long)]
+    pub vietnamese_short: bool,
 }
 
 impl StyleArgs {
@@ -73,6 +81,7 @@ impl StyleArgs {
             },
             vietnamese: VietnameseStyle {
                 diacritics: !self.no_diacritics,
+                short: self.vietnamese_short,
             },
         }
     }

@@ -10,7 +10,6 @@ use serde_json::json;
 use xiangqi_notation::pgn::{write_game_to, Game, PgnError, Reader, WriteOptions};
 
 use super::convert::style_args::{NotationArg, StyleArgs};
-use crate::common::print_json;
 
 #[derive(clap::Args)]
 #[command(subcommand_required = true, arg_required_else_help = false)]
@@ -54,7 +53,7 @@ fn open(path: &Path) -> Result<(Box<dyn BufRead>, Option<u64>)> {
     }
     let f = File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
     let len = f.metadata().ok().map(|m| m.len());
-    Ok((Box::new(BufReader::with_capacity(1 << 16, f)), len))
+    Ok((Box::new(BufReader::with_capacity(1 << 18, f)), len))
 }
 
 fn progress(len: Option<u64>) -> ProgressBar {
@@ -112,56 +111,73 @@ fn tag_summary(game: &Game) -> String {
 }
 
 fn check(file: &Path, as_json: bool) -> Result<()> {
+    // One buffered writer for the whole report: a write per game (what
+    // `println!` does on a line-buffered stdout) costs more than reading the game.
+    let mut out = BufWriter::with_capacity(1 << 16, io::stdout().lock());
     let mut games = 0;
     let errors = for_each_game(file, |index, item| {
         games = index;
         match (item, as_json) {
-            (Ok(game), false) => {
-                println!(
-                    "{index}\t{}\t{} plies\t{}\t{}",
-                    tag_summary(&game),
-                    game.plies(),
-                    game.outcome(),
-                    game.notation
-                );
-            }
+            (Ok(game), false) => writeln!(
+                out,
+                "{index}\t{}\t{} plies\t{}\t{}",
+                tag_summary(&game),
+                game.plies(),
+                game.outcome(),
+                game.notation
+            )?,
             (Ok(game), true) => {
                 let tags: serde_json::Map<String, serde_json::Value> = game
                     .tags
                     .iter()
                     .map(|(k, v)| (k.clone(), json!(v)))
                     .collect();
-                print_json(&json!({
-                    "game": index,
-                    "ok": true,
-                    "tags": tags,
-                    "notation": game.notation.name(),
-                    "plies": game.plies(),
-                    "moves_with_variations": game.mainline.count_moves(),
-                    "result": game.outcome().as_str(),
-                    "result_token": game.result.map(|r| r.as_str()),
-                }))?;
+                write_json_line(
+                    &mut out,
+                    &json!({
+                        "game": index,
+                        "ok": true,
+                        "tags": tags,
+                        "notation": game.notation.name(),
+                        "plies": game.plies(),
+                        "moves_with_variations": game.mainline.count_moves(),
+                        "result": game.outcome().as_str(),
+                        "result_token": game.result.map(|r| r.as_str()),
+                    }),
+                )?;
             }
-            (Err(e), false) => println!(
+            (Err(e), false) => writeln!(
+                out,
                 "{index}\terror: line {}, column {}: {}",
                 e.line, e.column, e.kind
-            ),
-            (Err(e), true) => print_json(&json!({
-                "game": index,
-                "ok": false,
-                "line": e.line,
-                "column": e.column,
-                "error": e.kind.to_string(),
-            }))?,
+            )?,
+            (Err(e), true) => write_json_line(
+                &mut out,
+                &json!({
+                    "game": index,
+                    "ok": false,
+                    "line": e.line,
+                    "column": e.column,
+                    "error": e.kind.to_string(),
+                }),
+            )?,
         }
         Ok(())
     })?;
+    out.flush()?;
     if errors > 0 {
         bail!(
             "{errors} of {games} games in {} could not be read",
             file.display()
         );
     }
+    Ok(())
+}
+
+/// One JSON Lines record, the format of [`print_json`](crate::common::print_json).
+fn write_json_line(out: &mut impl Write, value: &serde_json::Value) -> Result<()> {
+    serde_json::to_writer(&mut *out, value)?;
+    out.write_all(b"\n")?;
     Ok(())
 }
 
@@ -181,7 +197,11 @@ fn convert(file: &Path, to: NotationArg, style: &StyleArgs, output: Option<&Path
     let errors = for_each_game(file, |index, item| {
         games = index;
         match item {
-            Ok(game) => {
+            Ok(mut game) => {
+                if to == NotationArg::Iccs10 {
+                    // The tag by which readers know ranks are numbered 1-10 (N-ICCS-RANKS10).
+                    game.set_tag("Variant", "xiangqi");
+                }
                 write_game_to(&mut out, &game, &options).with_context(|| format!("game {index}"))
             }
             Err(e) => {

@@ -15,6 +15,7 @@
 
 mod game;
 mod reader;
+mod scan;
 mod text;
 mod writer;
 

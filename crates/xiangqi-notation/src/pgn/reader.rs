@@ -2,12 +2,17 @@
 //! bounded by [`Limits`] whatever the size of the file.
 
 use std::io::{self, BufRead};
+use std::sync::OnceLock;
 
 use xiangqi_core::{FenError, Move, Position, Undo};
 
 use super::game::{Game, GameResult, Line, Node};
-use super::text::{decode_line, TextEncoding};
-use crate::{parse_text, MoveTextError, Notation, ParseMoveError, WxfConvention};
+use super::scan::{skip_space, word_end, ByteClass, BYTE_CLASS};
+use super::text::{decode_line_into, TextEncoding};
+use crate::{
+    parse_quietly, parse_ranks10, parse_text, ranks10, read_text, vietnamese, MoveTextError,
+    Notation, ParseMoveError, WxfConvention,
+};
 
 /// Resource limits of the reader. A game that exceeds one is reported as an
 /// error and skipped; reading goes on with the next game.
@@ -135,18 +140,24 @@ pub struct PgnError {
 pub struct Reader<R> {
     src: R,
     options: ReaderOptions,
+    /// The raw bytes of the current line.
     buf: Vec<u8>,
+    /// The current line, decoded (reused from line to line).
+    line: String,
     line_no: usize,
     bytes_read: u64,
     at_start: bool,
     encoding: Option<TextEncoding>,
-    /// A line (or its rest) still to be processed: (line number, text, byte offset).
-    pending: Option<(usize, String, usize)>,
+    /// The current line still has text to process from this byte offset
+    /// (a game ended in its middle): (line number, byte offset).
+    pending: Option<(usize, usize)>,
     games: usize,
     builder: Option<Builder>,
     /// After an error: skip lines up to the next game's tags.
     skipping: Option<bool>,
     finished: bool,
+    /// Main-line length of the last game read (see `Builder::plies_hint`).
+    plies_hint: usize,
 }
 
 impl<R: BufRead> Reader<R> {
@@ -161,6 +172,7 @@ impl<R: BufRead> Reader<R> {
             src,
             options,
             buf: Vec::with_capacity(256),
+            line: String::with_capacity(256),
             line_no: 0,
             bytes_read: 0,
             at_start: true,
@@ -170,6 +182,7 @@ impl<R: BufRead> Reader<R> {
             builder: None,
             skipping: None,
             finished: false,
+            plies_hint: 0,
         }
     }
 
@@ -225,7 +238,10 @@ impl<R: BufRead> Reader<R> {
         if self.buf.last() == Some(&b'\n') {
             self.buf.pop();
         }
-        if self.buf.last() == Some(&b'\r') {
+        // Every CR before the line feed belongs to the line end: `\r\r\n`
+        // (a file converted to CRLF twice) must not leave a CR in a comment,
+        // which the writer could not give back (the writer ends lines with LF).
+        while self.buf.last() == Some(&b'\r') {
             self.buf.pop();
         }
         if self.buf.len() > max {
@@ -244,8 +260,9 @@ impl<R: BufRead> Reader<R> {
         }
     }
 
-    /// The next line as text, with the number it has in the file.
-    fn next_line(&mut self) -> Option<Result<(usize, String, usize), PgnError>> {
+    /// Makes the next line `self.line`; returns its number in the file and
+    /// the byte offset where its unread text starts.
+    fn next_line(&mut self) -> Option<Result<(usize, usize), PgnError>> {
         if let Some(p) = self.pending.take() {
             return Some(Ok(p));
         }
@@ -272,8 +289,7 @@ impl<R: BufRead> Reader<R> {
                         return Some(Err(self.error(1, 1, PgnErrorKind::Utf16)));
                     }
                 }
-                let (text, enc) = decode_line(bytes);
-                if let Some(enc) = enc {
+                if let Some(enc) = decode_line_into(bytes, &mut self.line) {
                     self.encoding = Some(enc);
                 }
                 if !ok {
@@ -286,9 +302,20 @@ impl<R: BufRead> Reader<R> {
                     self.skipping = Some(false);
                     return Some(Err(self.error(line, 1, PgnErrorKind::LineTooLong(limit))));
                 }
-                Some(Ok((self.line_no, text, 0)))
+                Some(Ok((self.line_no, 0)))
             }
         }
+    }
+}
+
+impl<R> Reader<R> {
+    /// Notes the length of a game read, for the next one's `plies_hint`.
+    fn finished_game(&mut self, item: Result<Game, PgnError>) -> Result<Game, PgnError> {
+        if let Ok(game) = &item {
+            // Capped: one huge game should not make every later one reserve as much.
+            self.plies_hint = game.mainline.moves.len().min(1024);
+        }
+        item
     }
 }
 
@@ -300,15 +327,16 @@ impl<R: BufRead> Iterator for Reader<R> {
             return None;
         }
         loop {
-            let (line_no, text, offset) = match self.next_line() {
+            let (line_no, offset) = match self.next_line() {
                 None => {
                     self.finished = true;
                     let builder = self.builder.take()?;
-                    return Some(builder.finish_at_end(self.line_no));
+                    return Some(self.finished_game(builder.finish_at_end(self.line_no)));
                 }
                 Some(Err(e)) => return Some(Err(e)),
                 Some(Ok(l)) => l,
             };
+            let text: &str = &self.line;
             let trimmed = text.trim_start();
             let is_tag_line = trimmed.starts_with('[');
             if let Some(prev_was_tag) = self.skipping {
@@ -327,26 +355,26 @@ impl<R: BufRead> Iterator for Reader<R> {
                 .is_some_and(|b| is_tag_line && b.has_moves() && b.comment.is_none())
             {
                 // A tag line after move text: the previous game had no result.
-                self.pending = Some((line_no, text, offset));
+                self.pending = Some((line_no, offset));
                 let builder = self.builder.take().expect("checked");
-                return Some(builder.finish(None));
+                return Some(self.finished_game(builder.finish(None)));
             }
             if self.builder.is_none() {
                 if trimmed.is_empty() {
                     continue;
                 }
                 self.games += 1;
-                self.builder = Some(Builder::new(self.options, self.games));
+                self.builder = Some(Builder::new(self.options, self.games, self.plies_hint));
             }
             let builder = self.builder.as_mut().expect("created above");
-            match builder.feed(line_no, &text, offset) {
+            match builder.feed(line_no, text, offset) {
                 Ok(Fed::More) => {}
-                Ok(Fed::Done(game, rest)) => {
-                    self.builder = None;
+                Ok(Fed::Ended(result, rest)) => {
+                    let builder = self.builder.take().expect("fed above");
                     if let Some(rest) = rest {
-                        self.pending = Some((line_no, text, rest));
+                        self.pending = Some((line_no, rest));
                     }
-                    return Some(Ok(game));
+                    return Some(self.finished_game(builder.finish(Some(result))));
                 }
                 Err(Failure::Error(e)) => {
                     self.builder = None;
@@ -356,7 +384,7 @@ impl<R: BufRead> Iterator for Reader<R> {
                 Err(Failure::RestartAt(e)) => {
                     // An unclosed comment ran into the next game's tags: keep that line.
                     self.builder = None;
-                    self.pending = Some((line_no, text, offset));
+                    self.pending = Some((line_no, offset));
                     return Some(Err(e));
                 }
             }
@@ -366,8 +394,9 @@ impl<R: BufRead> Iterator for Reader<R> {
 
 enum Fed {
     More,
-    /// The game ended at a result token; the rest of the line starts at this offset.
-    Done(Game, Option<usize>),
+    /// The move text ended with a result token; the rest of the line, if
+    /// any, starts at this byte offset.
+    Ended(GameResult, Option<usize>),
 }
 
 enum Failure {
@@ -378,8 +407,19 @@ enum Failure {
 struct Frame {
     line: Line,
     pos: Position,
-    last: Option<(Move, Undo)>,
+    /// The last move of the line and how to take it back (for a variation
+    /// that replaces it); kept as two fields, which the hot path writes
+    /// cheaper than one `Option<(Move, Undo)>`.
+    last_move: Option<Move>,
+    last_undo: Option<Undo>,
     opened_at: usize,
+}
+
+/// The standard start position, set up once: most games have no FEN tag,
+/// and parsing the start FEN for each would cost as much as reading a dozen moves.
+fn standard_start() -> &'static Position {
+    static START: OnceLock<Position> = OnceLock::new();
+    START.get_or_init(Position::startpos)
 }
 
 /// One game being read.
@@ -387,14 +427,23 @@ struct Builder {
     options: ReaderOptions,
     game: usize,
     tags: Vec<(String, String)>,
+    /// Line and column of the first `FEN` tag, where an invalid one is reported.
+    fen_at: Option<(usize, usize)>,
     notation: Option<Notation>,
     convention: WxfConvention,
+    /// `[Variant "xiangqi"]`: coordinates number the ranks 1-10 (N-ICCS-RANKS10).
+    ranks10: bool,
+    /// `[VietnameseStyle "short"]`: Vietnamese in the compact form (N-VI-SHORT).
+    vietnamese_short: bool,
     stack: Vec<Frame>,
     moves: usize,
     /// Inside a `{` comment: its text so far and the line it started on.
     comment: Option<(String, usize)>,
     /// Comments before the move text starts (e.g. between tags).
     early_comments: Vec<String>,
+    /// Room to reserve for the main line: the length of the previous game's,
+    /// so that a file of similar games grows no vectors move by move.
+    plies_hint: usize,
 }
 
 fn is_tag_start(s: &str) -> bool {
@@ -424,16 +473,18 @@ impl Col<'_> {
     }
 }
 
-const SPECIAL: &[char] = &['{', '}', '(', ')', ';', '$', '['];
-
 impl Builder {
-    fn new(options: ReaderOptions, game: usize) -> Builder {
+    fn new(options: ReaderOptions, game: usize, plies_hint: usize) -> Builder {
         Builder {
+            plies_hint,
             options,
             game,
             tags: Vec::new(),
+            fen_at: None,
             notation: None,
             convention: options.wxf_convention,
+            ranks10: false,
+            vietnamese_short: false,
             stack: Vec::new(),
             moves: 0,
             comment: None,
@@ -454,6 +505,14 @@ impl Builder {
         })
     }
 
+    /// The value of the first `FEN` tag, unless it is empty (the standard start).
+    fn fen_tag(&self) -> Option<&str> {
+        match self.tags.iter().find(|(k, _)| k == "FEN") {
+            Some((_, fen)) if !fen.trim().is_empty() => Some(fen),
+            _ => None,
+        }
+    }
+
     fn finish(mut self, result: Option<GameResult>) -> Result<Game, PgnError> {
         if self.stack.len() > 1 {
             let opened = self.stack.last().expect("nonempty").opened_at;
@@ -464,6 +523,20 @@ impl Builder {
                 column: 1,
                 kind: PgnErrorKind::UnterminatedVariation(opened),
             });
+        }
+        if self.stack.is_empty() {
+            // No move was read, so the FEN tag has not been set up yet: a
+            // game is only returned with a start position that exists.
+            if let (Some(fen), Some((line, column))) = (self.fen_tag(), self.fen_at) {
+                if let Err(e) = Position::from_fen(fen) {
+                    return Err(PgnError {
+                        game: self.game,
+                        line,
+                        column,
+                        kind: PgnErrorKind::BadFen(e),
+                    });
+                }
+            }
         }
         let mut mainline = match self.stack.pop() {
             Some(frame) => frame.line,
@@ -505,23 +578,38 @@ impl Builder {
     }
 
     /// Sets up the main line when the move text starts.
+    #[inline]
     fn start_moves(&mut self, line: usize, col: Col<'_>) -> Result<(), Failure> {
-        if !self.stack.is_empty() {
-            return Ok(());
+        if self.stack.is_empty() {
+            self.set_up_mainline(line, col)?;
         }
-        let pos = match self.tags.iter().find(|(k, _)| k == "FEN") {
-            Some((_, fen)) if !fen.trim().is_empty() => {
+        Ok(())
+    }
+
+    #[cold]
+    fn set_up_mainline(&mut self, line: usize, col: Col<'_>) -> Result<(), Failure> {
+        let pos = match self.fen_tag() {
+            Some(fen) => {
                 Position::from_fen(fen).map_err(|e| self.err(line, col, PgnErrorKind::BadFen(e)))?
             }
-            _ => Position::startpos(),
+            None => standard_start().clone(),
         };
         self.stack.push(Frame {
-            line: Line::default(),
+            line: Line {
+                comments: Vec::new(),
+                moves: Vec::with_capacity(self.plies_hint),
+            },
             pos,
-            last: None,
+            last_move: None,
+            last_undo: None,
             opened_at: line,
         });
         Ok(())
+    }
+
+    fn comment_too_long(&self, line: usize, col: Col<'_>) -> Failure {
+        let limit = self.options.limits.max_comment_len;
+        self.err(line, col, PgnErrorKind::CommentTooLong(limit))
     }
 
     fn feed(&mut self, line_no: usize, text: &str, offset: usize) -> Result<Fed, Failure> {
@@ -544,11 +632,7 @@ impl Builder {
                     body.push_str(&text[i..i + end]);
                     i += end + 1;
                     if body.len() > limits.max_comment_len {
-                        return Err(self.err(
-                            start,
-                            Col::Known(1),
-                            PgnErrorKind::CommentTooLong(limits.max_comment_len),
-                        ));
+                        return Err(self.comment_too_long(start, Col::Known(1)));
                     }
                     self.push_comment(body.trim().to_owned());
                 }
@@ -556,29 +640,35 @@ impl Builder {
                     body.push('\n');
                     body.push_str(&text[i..]);
                     if body.len() > limits.max_comment_len {
-                        return Err(self.err(
-                            start,
-                            Col::Known(1),
-                            PgnErrorKind::CommentTooLong(limits.max_comment_len),
-                        ));
+                        return Err(self.comment_too_long(start, Col::Known(1)));
                     }
                     self.comment = Some((body, start));
                     return Ok(Fed::More);
                 }
             }
         }
-        if text[i..].starts_with('%') && i == 0 {
+        if i == 0 && bytes.first() == Some(&b'%') {
             return Ok(Fed::More); // escape line
         }
         while i < bytes.len() {
-            let c = text[i..].chars().next().expect("in bounds");
-            if c.is_whitespace() {
-                i += c.len_utf8();
-                continue;
+            let b = bytes[i];
+            match BYTE_CLASS[b as usize] {
+                ByteClass::Space => {
+                    i += 1;
+                    continue;
+                }
+                ByteClass::NonAscii => {
+                    let next = skip_space(text, i);
+                    if next > i {
+                        i = next;
+                        continue;
+                    }
+                }
+                ByteClass::Word | ByteClass::Special => {}
             }
             let col = Col::At(text, i);
-            match c {
-                '[' => {
+            match b {
+                b'[' => {
                     if self.has_moves() || self.stack.len() > 1 {
                         return Err(self.err(
                             line_no,
@@ -588,16 +678,12 @@ impl Builder {
                     }
                     i = self.read_tag(text, i, line_no)?;
                 }
-                '{' => {
+                b'{' => {
                     let body_start = i + 1;
                     match text[body_start..].find('}') {
                         Some(end) => {
                             if end > limits.max_comment_len {
-                                return Err(self.err(
-                                    line_no,
-                                    col,
-                                    PgnErrorKind::CommentTooLong(limits.max_comment_len),
-                                ));
+                                return Err(self.comment_too_long(line_no, col));
                             }
                             self.push_comment(text[body_start..body_start + end].trim().to_owned());
                             i = body_start + end + 1;
@@ -605,30 +691,22 @@ impl Builder {
                         None => {
                             let body = text[body_start..].to_owned();
                             if body.len() > limits.max_comment_len {
-                                return Err(self.err(
-                                    line_no,
-                                    col,
-                                    PgnErrorKind::CommentTooLong(limits.max_comment_len),
-                                ));
+                                return Err(self.comment_too_long(line_no, col));
                             }
                             self.comment = Some((body, line_no));
                             return Ok(Fed::More);
                         }
                     }
                 }
-                ';' => {
+                b';' => {
                     let body = text[i + 1..].trim();
                     if body.len() > limits.max_comment_len {
-                        return Err(self.err(
-                            line_no,
-                            col,
-                            PgnErrorKind::CommentTooLong(limits.max_comment_len),
-                        ));
+                        return Err(self.comment_too_long(line_no, col));
                     }
                     self.push_comment(body.to_owned());
                     return Ok(Fed::More);
                 }
-                '(' => {
+                b'(' => {
                     self.start_moves(line_no, col)?;
                     if self.stack.len() > limits.max_variation_depth {
                         return Err(self.err(
@@ -638,7 +716,7 @@ impl Builder {
                         ));
                     }
                     let parent = self.stack.last().expect("started");
-                    let Some((mv, undo)) = parent.last else {
+                    let (Some(mv), Some(undo)) = (parent.last_move, parent.last_undo) else {
                         return Err(self.err(line_no, col, PgnErrorKind::VariationWithoutMove));
                     };
                     let mut pos = parent.pos.clone();
@@ -646,12 +724,13 @@ impl Builder {
                     self.stack.push(Frame {
                         line: Line::default(),
                         pos,
-                        last: None,
+                        last_move: None,
+                        last_undo: None,
                         opened_at: line_no,
                     });
                     i += 1;
                 }
-                ')' => {
+                b')' => {
                     if self.stack.len() < 2 {
                         return Err(self.err(line_no, col, PgnErrorKind::UnmatchedClose));
                     }
@@ -666,10 +745,12 @@ impl Builder {
                         .push(child.line);
                     i += 1;
                 }
-                '$' => {
-                    let end = text[i + 1..]
-                        .find(|c: char| !c.is_ascii_digit())
-                        .map_or(text.len(), |e| i + 1 + e);
+                b'$' => {
+                    let digits = bytes[i + 1..]
+                        .iter()
+                        .take_while(|b| b.is_ascii_digit())
+                        .count();
+                    let end = i + 1 + digits;
                     let nag = text[i + 1..end].parse::<u8>().ok();
                     let node = self.stack.last_mut().and_then(|f| f.line.moves.last_mut());
                     match (nag, node) {
@@ -684,13 +765,13 @@ impl Builder {
                     }
                     i = end;
                 }
-                '}' => return Err(self.err(line_no, col, PgnErrorKind::BadNag("}".into()))),
+                b'}' => return Err(self.err(line_no, col, PgnErrorKind::BadNag("}".into()))),
                 _ => {
-                    let end = text[i..]
-                        .find(|c: char| c.is_whitespace() || SPECIAL.contains(&c))
-                        .map_or(text.len(), |e| i + e);
+                    let end = word_end(text, i);
                     let word = &text[i..end];
-                    let maybe_result = matches!(word.as_bytes()[0], b'0' | b'1' | b'*' | 0xC2);
+                    // `½-½` starts with the byte 0xC2; move numbers such as `1.` are no result.
+                    let maybe_result =
+                        matches!(b, b'0' | b'1' | b'*' | 0xC2) && !word.ends_with('.');
                     if let Some(result) = maybe_result
                         .then(|| word.parse::<GameResult>().ok())
                         .flatten()
@@ -703,14 +784,8 @@ impl Builder {
                                 PgnErrorKind::UnterminatedVariation(opened),
                             ));
                         }
-                        let rest = text[end..].trim_start();
-                        let rest_at = (!rest.is_empty()).then(|| text.len() - rest.len());
-                        let builder =
-                            std::mem::replace(self, Builder::new(self.options, self.game));
-                        return builder
-                            .finish(Some(result))
-                            .map(|g| Fed::Done(g, rest_at))
-                            .map_err(Failure::Error);
+                        let rest = skip_space(text, end);
+                        return Ok(Fed::Ended(result, (rest < text.len()).then_some(rest)));
                     }
                     i = self.read_word(text, i, end, line_no)?;
                 }
@@ -771,7 +846,21 @@ impl Builder {
             "WXFStyle" if value.eq_ignore_ascii_case("official") => {
                 self.convention = WxfConvention::Official
             }
-            _ => self.tags.push((name.to_owned(), value)),
+            "VietnameseStyle" if value.eq_ignore_ascii_case("short") => {
+                self.vietnamese_short = true
+            }
+            "VietnameseStyle" if value.eq_ignore_ascii_case("long") => {
+                self.vietnamese_short = false
+            }
+            _ => {
+                if name == "Variant" {
+                    self.ranks10 = ranks10::is_ranks10_variant(&value);
+                }
+                if name == "FEN" && self.fen_at.is_none() {
+                    self.fen_at = Some((line_no, col.get()));
+                }
+                self.tags.push((name.to_owned(), value))
+            }
         }
         Ok(text.len() - tail.len())
     }
@@ -788,15 +877,16 @@ impl Builder {
         let col = Col::At(text, i);
         let word = &text[i..end];
         // Move numbers: "12." "12..." and "1.h2e2" (but "13.4" is a WXF move).
-        let digits = word
-            .find(|c: char| !c.is_ascii_digit())
-            .unwrap_or(word.len());
+        let digits = word.bytes().take_while(u8::is_ascii_digit).count();
+        if digits > 0 && word.len() > digits && word.as_bytes()[digits..].iter().all(|&b| b == b'.')
+        {
+            return Ok(end); // "12." or "12...", the common case of the test below
+        }
         if digits > 0 {
-            let dots = word[digits..]
-                .find(|c| c != '.' && c != '。')
-                .map_or(word.len() - digits, |d| d);
-            let rest = &word[digits + dots..];
-            if dots > 0 && (rest.is_empty() || rest.chars().count() >= 2) {
+            let after = &word[digits..];
+            let dots = after.find(|c| c != '.' && c != '。').unwrap_or(after.len());
+            let rest = &after[dots..];
+            if dots > 0 && (rest.is_empty() || rest.chars().nth(1).is_some()) {
                 return Ok(i + digits + dots);
             }
             if dots == 0 && rest.is_empty() {
@@ -823,7 +913,7 @@ impl Builder {
                 ))
             }
         };
-        let (mv, consumed_to) = self.resolve_move(text, core, end, line_no, col)?;
+        let (mv, consumed_to) = self.resolve_move(text, i, core, end, line_no)?;
         if self.moves >= self.options.limits.max_moves_per_game {
             return Err(self.err(
                 line_no,
@@ -833,11 +923,12 @@ impl Builder {
         }
         self.moves += 1;
         let frame = self.stack.last_mut().expect("started");
-        let undo = frame.pos.make_move(mv);
-        frame.last = Some((mv, undo));
-        let mut node = Node::new(mv);
-        node.nags.extend(nag);
-        frame.line.moves.push(node);
+        frame.last_undo = Some(frame.pos.make_move(mv));
+        frame.last_move = Some(mv);
+        frame.line.moves.push(Node::new(mv));
+        if let Some(nag) = nag {
+            frame.line.moves.last_mut().expect("pushed").nags.push(nag);
+        }
         Ok(consumed_to)
     }
 
@@ -849,14 +940,21 @@ impl Builder {
         }
     }
 
+    /// The legal move written at byte `i` (`core`: its first word without
+    /// annotation suffix, which ends at `end`), and where its text ends.
     fn resolve_move(
         &mut self,
         text: &str,
+        i: usize,
         core: &str,
         end: usize,
         line_no: usize,
-        col: Col<'_>,
     ) -> Result<(Move, usize), Failure> {
+        let col = Col::At(text, i);
+        if self.ranks10 && ranks10::is_coordinate_text(core) {
+            // Never read as ICCS 0-9: a rank 0 here is an error, not a guess.
+            return self.resolve_ranks10(core, end, line_no, col);
+        }
         let notation = match self.notation {
             Some(n) => n,
             None => match crate::detect(core) {
@@ -868,7 +966,88 @@ impl Builder {
                 }
             },
         };
-        let mut parsed = parse_text(core, Some(notation), self.convention);
+        if let Some(found) = self.resolve_in_game_notation(text, i, core, end, notation) {
+            return Ok(found);
+        }
+        self.resolve_move_tolerantly(text, core, end, line_no, col, notation)
+    }
+
+    /// A coordinate move of a `[Variant "xiangqi"]` game (ranks 1-10).
+    fn resolve_ranks10(
+        &mut self,
+        core: &str,
+        end: usize,
+        line_no: usize,
+        col: Col<'_>,
+    ) -> Result<(Move, usize), Failure> {
+        self.notation.get_or_insert(Notation::Iccs);
+        let mv = parse_ranks10(core).map_err(|e| self.move_err(line_no, col, e.into()))?;
+        let pos = &self.stack.last().expect("started").pos;
+        match crate::text::legality(pos, mv) {
+            Ok(()) => Ok((mv, end)),
+            Err(reason) => {
+                let error = MoveTextError::Illegal {
+                    text: core.to_owned(),
+                    mv,
+                    reason,
+                };
+                Err(self.move_err(line_no, col, error))
+            }
+        }
+    }
+
+    /// The common case, without copying or building errors: the move is
+    /// written correctly in the game's notation. `None` sends the move to
+    /// [`Builder::resolve_move_tolerantly`], which also says what is wrong.
+    fn resolve_in_game_notation(
+        &self,
+        text: &str,
+        i: usize,
+        core: &str,
+        end: usize,
+        notation: Notation,
+    ) -> Option<(Move, usize)> {
+        let pos = &self.stack.last().expect("started").pos;
+        let short = self.vietnamese_short;
+        if notation != Notation::Vietnamese || short {
+            return parse_quietly(pos, core, notation, self.convention, short).map(|mv| (mv, end));
+        }
+        if core.len() != end - i {
+            return None; // annotation suffixes on a Vietnamese word: the careful path
+        }
+        // A Vietnamese move spans up to four words ("Pháo 2 bình 5"); it
+        // ends where its fourth token does, which must be a word's end.
+        let mut word_ends = [end; 4];
+        let mut words = 1;
+        while words < 4 {
+            let start = skip_space(text, word_ends[words - 1]);
+            let stop = word_end(text, start);
+            if stop == start {
+                break;
+            }
+            word_ends[words] = stop;
+            words += 1;
+        }
+        let (described, len) = vietnamese::read_leading(&text[i..word_ends[words - 1]])?;
+        let stop = i + len;
+        if !word_ends[..words].contains(&stop) {
+            return None;
+        }
+        Some((described.resolve_quietly(pos)?, stop))
+    }
+
+    /// Reads a move that [`Builder::resolve_in_game_notation`] could not:
+    /// one in another notation than the game's, or a broken one (with the error).
+    fn resolve_move_tolerantly(
+        &mut self,
+        text: &str,
+        core: &str,
+        end: usize,
+        line_no: usize,
+        col: Col<'_>,
+        notation: Notation,
+    ) -> Result<(Move, usize), Failure> {
+        let mut parsed = read_text(core, Some(notation), self.convention, self.vietnamese_short);
         let mut consumed_to = end;
         let mut whole = std::borrow::Cow::Borrowed(core);
         if parsed.is_err() {
@@ -877,11 +1056,8 @@ impl Builder {
             {
                 let mut j = end;
                 for _ in 0..3 {
-                    let rest = &text[j..];
-                    let start = j + (rest.len() - rest.trim_start().len());
-                    let stop = text[start..]
-                        .find(|c: char| c.is_whitespace() || SPECIAL.contains(&c))
-                        .map_or(text.len(), |e| start + e);
+                    let start = skip_space(text, j);
+                    let stop = word_end(text, start);
                     if stop == start {
                         break;
                     }
@@ -900,7 +1076,7 @@ impl Builder {
         }
         if parsed.is_err() {
             // Tolerate a move in another notation than the game's.
-            if let Ok(other) = parse_text(core, None, self.convention) {
+            if let Ok(other) = read_text(core, None, self.convention, self.vietnamese_short) {
                 parsed = Ok(other);
                 whole = std::borrow::Cow::Borrowed(core);
                 consumed_to = end;

@@ -5,7 +5,8 @@ use std::io;
 use xiangqi_core::{Color, Position};
 
 use super::game::{Game, Line, ReplayError};
-use crate::{format_into, MoveTextError, Notation, Style, WxfConvention};
+use crate::ranks10::is_ranks10_variant;
+use crate::{format_into, format_ranks10, MoveTextError, Notation, Style, WxfConvention};
 
 /// How to write a game.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -110,10 +111,15 @@ fn write_text(game: &Game, options: &WriteOptions, out: &mut String) -> Result<(
     if options.notation == Notation::Wxf && options.style.wxf.convention == WxfConvention::Fsf {
         out.push_str("[WXFStyle \"fsf\"]\n");
     }
+    if options.notation == Notation::Vietnamese && options.style.vietnamese.short {
+        // The compact form is only read where the file says so (N-VI-SHORT).
+        out.push_str("[VietnameseStyle \"short\"]\n");
+    }
     out.push('\n');
     let pos = game.start_position().map_err(ReplayError::from)?;
     let mut tokens = Vec::new();
-    write_line(&game.mainline, pos, options, &mut tokens)?;
+    let ranks10 = game.tag("Variant").is_some_and(is_ranks10_variant);
+    write_line(&game.mainline, pos, options, ranks10, &mut tokens)?;
     match game.result {
         Some(r) => tokens.push(r.as_str().to_owned()),
         // A game with nothing at all still needs a token to exist in the file.
@@ -139,6 +145,7 @@ fn write_line(
     line: &Line,
     mut pos: Position,
     options: &WriteOptions,
+    ranks10: bool,
     tokens: &mut Vec<String>,
 ) -> Result<(), WriteError> {
     for c in &line.comments {
@@ -154,6 +161,10 @@ fn write_line(
         }
         let mut text = String::with_capacity(24);
         format_into(&pos, node.mv, options.notation, &options.style, &mut text)?;
+        if ranks10 && options.notation == Notation::Iccs {
+            // A `[Variant "xiangqi"]` game numbers ranks 1-10 (N-ICCS-RANKS10).
+            text = format_ranks10(node.mv);
+        }
         tokens.push(text);
         for nag in &node.nags {
             tokens.push(format!("${nag}"));
@@ -164,7 +175,7 @@ fn write_line(
         }
         for v in &node.variations {
             tokens.push("(".to_owned());
-            write_line(v, pos.clone(), options, tokens)?;
+            write_line(v, pos.clone(), options, ranks10, tokens)?;
             tokens.push(")".to_owned());
         }
         pos.make_move(node.mv);
