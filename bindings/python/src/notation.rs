@@ -45,6 +45,7 @@ pub const STYLE_KEYS: &[&str] = &[
     "sideways",
     "black_lowercase",
     "diacritics",
+    "vietnamese_short",
 ];
 
 /// Builds a [`Style`] from `**style` keywords; unknown keys are an error.
@@ -88,6 +89,7 @@ pub fn style(kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<Style> {
             }
             "black_lowercase" => style.wxf.black_lowercase = flag(&key, &value)?,
             "diacritics" => style.vietnamese.diacritics = flag(&key, &value)?,
+            "vietnamese_short" => style.vietnamese.short = flag(&key, &value)?,
             other => {
                 return Err(PyTypeError::new_err(format!(
                     "unknown style keyword {other:?}; known: {}",

@@ -459,6 +459,21 @@ impl PyMove {
         text.parse().map(PyMove).map_err(to_py)
     }
 
+    /// Reads coordinates with ranks numbered 1-10, as Fairy-Stockfish,
+    /// pyffish and pychess write them (`h3e3` is ICCS `h2e2`; N-ICCS-RANKS10).
+    /// A rank 0 is refused: that text is ICCS. Raises `InvalidMoveError`.
+    #[staticmethod]
+    fn from_ranks10(text: &str) -> PyResult<PyMove> {
+        xiangqi_notation::parse_ranks10(text)
+            .map(PyMove)
+            .map_err(to_py)
+    }
+
+    /// The coordinates with ranks numbered 1-10, e.g. `"h3e3"` for `h2e2`.
+    fn ranks10(&self) -> String {
+        xiangqi_notation::format_ranks10(self.0)
+    }
+
     /// The origin square.
     #[getter(from_square)]
     fn origin(&self) -> PySquare {

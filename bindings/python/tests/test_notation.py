@@ -97,3 +97,21 @@ def test_detect_notation() -> None:
     assert xiangqi.detect_notation("Phao 2 binh 5") == "vietnamese"
     assert xiangqi.detect_notation("hello") is None
     assert xiangqi.NOTATIONS == ["iccs", "wxf", "chinese", "vietnamese"]
+
+
+def test_compact_vietnamese_round_trips() -> None:
+    board = Board()
+    for mv in board.legal_moves:
+        text = board.san(mv, "vietnamese", vietnamese_short=True)
+        assert board.parse_move(text, "vietnamese", vietnamese_short=True) == mv
+    assert board.san("h2e2", "vietnamese", vietnamese_short=True) == "P2-5"
+
+
+def test_ranks_one_to_ten_convert_explicitly() -> None:
+    assert Move.from_ranks10("h3e3") == Move.from_iccs("h2e2")
+    assert Move.from_ranks10("a10a9").iccs() == "a9a8"
+    assert Move.from_iccs("h2e2").ranks10() == "h3e3"
+    with pytest.raises(xiangqi.InvalidMoveError):
+        Move.from_ranks10("h0e0")  # rank 0 only exists in ICCS
+    with pytest.raises(xiangqi.InvalidMoveError):
+        Move.from_ranks10("not a move")
