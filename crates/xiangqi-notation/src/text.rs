@@ -303,6 +303,14 @@ impl Described {
         if self.alt_kind.is_some() {
             return self.resolve(pos, "").ok();
         }
+        let piece = Piece::new(pos.side_to_move(), self.kind);
+        if let Some(from) = self.single_origin(pos, piece) {
+            // `resolution`'s one-origin case without building its verdict:
+            // the destination by arithmetic, then one legality test.
+            let to = destination(piece.color, self.kind, from, self.direction, self.number).ok()?;
+            let mv = Move::new(from, to);
+            return pos.is_legal(mv).then_some(mv);
+        }
         match self.resolution(pos, self.kind) {
             Resolution::Found(mv) => Some(mv),
             _ => None,
@@ -361,6 +369,7 @@ impl Described {
 
     /// The square of the only `piece` on the file the text names, if the
     /// text names a file and exactly one such piece stands there.
+    #[inline]
     fn single_origin(&self, pos: &Position, piece: Piece) -> Option<Square> {
         let Origin::File(number) = self.origin else {
             return None;

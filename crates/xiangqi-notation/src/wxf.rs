@@ -110,6 +110,7 @@ fn letter_kind(c: char) -> Option<PieceKind> {
 /// The most common form, four bytes such as `C2=5` (letter, file, sign,
 /// number), read without looking at characters; `None` for anything else,
 /// which [`read_described`] reads in full, to the same result.
+#[inline]
 fn read_plain(bytes: &[u8]) -> Option<Described> {
     let &[letter, file @ b'1'..=b'9', sign, number @ b'1'..=b'9'] = bytes else {
         return None;
@@ -160,6 +161,7 @@ pub(crate) fn read_described(
 }
 
 /// [`read_described`] character by character, every form and error.
+#[cold]
 fn read_in_full(
     text: &str,
     convention: WxfConvention,

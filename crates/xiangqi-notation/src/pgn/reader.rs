@@ -7,7 +7,7 @@ use std::sync::OnceLock;
 use xiangqi_core::{FenError, Move, Position, Undo};
 
 use super::game::{Game, GameResult, Line, Node};
-use super::scan::{skip_space, word_end, ByteClass, BYTE_CLASS};
+use super::scan::{find_newline, skip_space, word_end, ByteClass, BYTE_CLASS};
 use super::text::{decode_line_into, TextEncoding};
 use crate::{
     parse_quietly, parse_ranks10, parse_text, ranks10, read_text, vietnamese, MoveTextError,
@@ -214,7 +214,7 @@ impl<R: BufRead> Reader<R> {
                 break;
             }
             any = true;
-            let (take, done) = match chunk.iter().position(|&b| b == b'\n') {
+            let (take, done) = match find_newline(chunk) {
                 Some(i) => (i + 1, true),
                 None => (chunk.len(), false),
             };
@@ -895,7 +895,12 @@ impl Builder {
         }
         self.start_moves(line_no, col)?;
         // Annotation suffixes.
-        let core = word.trim_end_matches(['!', '?']);
+        // Bytes, not characters: '!' and '?' are ASCII, so the cut is a character boundary.
+        let core_len = word
+            .bytes()
+            .rposition(|b| b != b'!' && b != b'?')
+            .map_or(0, |last| last + 1);
+        let core = &word[..core_len];
         let suffix = &word[core.len()..];
         let nag = match suffix {
             "" => None,

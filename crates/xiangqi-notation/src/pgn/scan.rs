@@ -52,6 +52,7 @@ fn char_at(text: &str, i: usize) -> char {
 /// start the non-ASCII whitespace characters (U+0085, U+00A0, U+1680,
 /// U+2000-U+205F, U+3000), so other characters (all Chinese text) are
 /// stepped over without decoding.
+#[inline(always)]
 fn non_ascii_char(text: &str, i: usize) -> (bool, usize) {
     match text.as_bytes()[i] {
         0xC2 | 0xE1 | 0xE2 | 0xE3 => {
@@ -66,6 +67,7 @@ fn non_ascii_char(text: &str, i: usize) -> (bool, usize) {
 
 /// The byte offset where the word starting at `from` ends: at whitespace, a
 /// special byte or the end of the line.
+#[inline]
 pub(crate) fn word_end(text: &str, from: usize) -> usize {
     let bytes = text.as_bytes();
     let mut j = from;
@@ -86,6 +88,7 @@ pub(crate) fn word_end(text: &str, from: usize) -> usize {
 }
 
 /// The byte offset of the first non-whitespace character at or after `from`.
+#[inline]
 pub(crate) fn skip_space(text: &str, from: usize) -> usize {
     let bytes = text.as_bytes();
     let mut j = from;
@@ -103,6 +106,33 @@ pub(crate) fn skip_space(text: &str, from: usize) -> usize {
         }
     }
     j
+}
+
+/// The offset of the first line feed in `bytes`, eight bytes at a time (the
+/// reader's line search; a byte-by-byte search cost as much as the tokeniser's
+/// word scan).
+pub(crate) fn find_newline(bytes: &[u8]) -> Option<usize> {
+    const LOW: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    const LF: u64 = LOW * b'\n' as u64;
+    let mut chunks = bytes.chunks_exact(8);
+    let mut base = 0;
+    for chunk in &mut chunks {
+        let word = u64::from_le_bytes(chunk.try_into().expect("eight bytes"));
+        let x = word ^ LF;
+        // A zero byte of `x` (a line feed) sets its high bit here; bytes
+        // before the first zero cannot (no borrow reaches them).
+        let found = x.wrapping_sub(LOW) & !x & HIGH;
+        if found != 0 {
+            return Some(base + (found.trailing_zeros() / 8) as usize);
+        }
+        base += 8;
+    }
+    chunks
+        .remainder()
+        .iter()
+        .position(|&b| b == b'\n')
+        .map(|i| base + i)
 }
 
 #[cfg(test)]
@@ -132,6 +162,25 @@ mod tests {
                 (c.is_whitespace(), c.len_utf8()),
                 "{c:?}"
             );
+        }
+    }
+
+    #[test]
+    fn find_newline_agrees_with_position() {
+        let mut bytes = vec![b'a'; 40];
+        assert_eq!(find_newline(&bytes), None);
+        for at in 0..40 {
+            for other in [0u8, 0x0B, 0x8A, 0xFF, b'\r'] {
+                bytes.fill(other);
+                bytes[at] = b'\n';
+                if at + 3 < 40 {
+                    bytes[at + 3] = b'\n';
+                }
+                for start in 0..=at {
+                    let want = bytes[start..].iter().position(|&b| b == b'\n');
+                    assert_eq!(find_newline(&bytes[start..]), want, "{at} {start} {other}");
+                }
+            }
         }
     }
 
