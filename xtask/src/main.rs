@@ -7,7 +7,7 @@
 //! in [`run`].
 //!
 //! * `cargo xtask test`: everything CI checks, in order, stopping at the first failure.
-//! * `cargo xtask bench [perft|criterion|all]`: benchmarks against peers.
+//! * `cargo xtask bench [perft|criterion|strength|all]`: benchmarks against peers.
 //! * `cargo xtask wheel`: the Python wheel into `target/wheels`.
 //! * `cargo xtask fuzz --seconds N`: every cargo-fuzz target for N seconds.
 //! * `cargo xtask tidy`: repository rules (dependency direction, module docs).
@@ -36,7 +36,7 @@ struct Cli {
 enum Command {
     /// Run everything CI checks: fmt, clippy, tidy, Rust tests, Python tests, fuzz smoke.
     Test(test::Args),
-    /// Run benchmarks (perft against fairy-stockfish, criterion).
+    /// Run benchmarks (perft and engine strength against fairy-stockfish, criterion).
     Bench(bench::Args),
     /// Build the Python wheel into target/wheels.
     Wheel(wheel::Args),

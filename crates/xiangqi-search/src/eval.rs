@@ -5,11 +5,15 @@
 //!   with a full board, horses with an empty one);
 //! * piece-square tables per kind, mirrored for Black;
 //! * horse mobility (legs not blocked, target not own piece);
-//! * chariot mobility along its four lines;
+//! * chariot mobility along its four lines, cannon mobility (points it can
+//!   move to before its screen, and the enemy piece it can capture);
 //! * cannons on the enemy general's file with one screen (pin/threat
 //!   pressure) or none (the "empty-head cannon");
 //! * king safety: missing advisors and elephants, weighted by the enemy
-//!   pieces they defend against;
+//!   pieces they defend against; and the attack on the enemy palace: units
+//!   per palace point each chariot, horse, cannon (behind its screen) or
+//!   crossed soldier attacks, counted only with two or more attackers and
+//!   scored quadratically (capped);
 //! * connected crossed soldiers;
 //! * a side with no attacking piece left cannot win: its advantage is scaled down;
 //! * a small bonus for the side to move.
@@ -31,14 +35,21 @@ const CHARIOT_MOBILITY: i32 = 3;
 const CANNON_SCREEN_PIN: i32 = 25;
 const CANNON_EMPTY_HEAD: i32 = 60;
 const CONNECTED_SOLDIERS: i32 = 12;
+const CANNON_MOBILITY: i32 = 2;
+/// King attack: units per enemy palace point a piece attacks, by kind.
+const ATTACK_UNITS: [i32; KINDS] = [0, 0, 0, 3, 4, 3, 2];
+/// The danger is quadratic in the attack units (several attackers working
+/// together are far more than the sum of single ones), capped.
+const KING_ATTACK_DIVISOR: i32 = 4;
+const KING_ATTACK_MAX: i32 = 400;
 const TEMPO: i32 = 10;
 
 /// Evaluation parameters, mutable for tuning runs and ablations.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EvalParams {
-    /// Weight of the mobility terms in percent (100 = the tuned default).
+    /// Weight of the mobility terms (horse, chariot, cannon) in percent (100 = the default).
     pub mobility: i32,
-    /// Weight of the king-safety term in percent.
+    /// Weight of the king-safety terms (missing defenders, palace attack) in percent.
     pub king_safety: i32,
     /// Weight of the cannon-file term in percent.
     pub cannon_file: i32,
@@ -226,6 +237,24 @@ const fn build_horse_table() -> [[(u8, u8); 8]; 90] {
 
 static HORSE_TABLE: [[(u8, u8); 8]; 90] = build_horse_table();
 
+/// `PALACE[color][square]`: the square is inside `color`'s palace.
+const fn build_palace() -> [[bool; 90]; 2] {
+    let mut t = [[false; 90]; 2];
+    let mut sq = 0;
+    while sq < 90 {
+        let f = sq % 9;
+        let r = sq / 9;
+        if f >= 3 && f <= 5 {
+            t[0][sq] = r <= 2;
+            t[1][sq] = r >= 7;
+        }
+        sq += 1;
+    }
+    t
+}
+
+static PALACE: [[bool; 90]; 2] = build_palace();
+
 /// Evaluates `pos` for the side to move with the default parameters.
 ///
 /// ```
@@ -290,10 +319,15 @@ pub fn evaluate_with(pos: &Position, params: &EvalParams) -> i32 {
     let mut mobility = [0i32; 2];
     let mut cannon_file = [0i32; 2];
     let mut connected = [0i32; 2];
+    // Attack units on the enemy palace and the number of pieces contributing.
+    let mut attack = [0i32; 2];
+    let mut attackers_near = [0i32; 2];
     for &(i, code) in &list[..len] {
         let i = i as usize;
         let c = color_of(code);
         let kind = (code as usize - 1) & 7;
+        let enemy_palace = &PALACE[1 - c];
+        let mut hits = 0;
         match kind {
             3 => {
                 let mut mob = 0;
@@ -301,36 +335,60 @@ pub fn evaluate_with(pos: &Position, params: &EvalParams) -> i32 {
                     if leg == NONE {
                         break;
                     }
+                    if board[leg as usize] != 0 {
+                        continue;
+                    }
                     let t = board[to as usize];
-                    if board[leg as usize] == 0 && (t == 0 || color_of(t) != c) {
+                    if t == 0 || color_of(t) != c {
                         mob += 1;
                     }
+                    hits += enemy_palace[to as usize] as i32;
                 }
                 mobility[c] += (mob - HORSE_BASE_MOBILITY) * HORSE_MOBILITY;
             }
-            4 => {
+            4 | 5 => {
                 let f = i % 9;
+                let cannon = kind == 5;
                 let mut mob = 0;
-                // Right, left, up, down: stop at the first piece, counting an enemy one.
+                // Right, left, up, down. A chariot stops at the first piece
+                // (counting an enemy one); a cannon moves up to its screen and
+                // attacks the points behind it up to the next piece.
                 let mut scan = |mut j: usize, step: isize, steps: usize| {
+                    let mut screened = false;
                     for _ in 0..steps {
                         j = (j as isize + step) as usize;
                         let t = board[j];
+                        if !cannon || screened {
+                            hits += enemy_palace[j] as i32;
+                        }
                         if t != 0 {
+                            if cannon && !screened {
+                                screened = true;
+                                continue;
+                            }
                             if color_of(t) != c {
                                 mob += 1;
                             }
                             return;
                         }
-                        mob += 1;
+                        if !screened {
+                            mob += 1;
+                        }
                     }
                 };
                 scan(i, 1, 8 - f);
                 scan(i, -1, f);
                 scan(i, 9, 9 - i / 9);
                 scan(i, -9, i / 9);
-                mobility[c] += (mob - 6) * CHARIOT_MOBILITY;
+                if cannon {
+                    mobility[c] += (mob - 6) * CANNON_MOBILITY;
+                } else {
+                    mobility[c] += (mob - 6) * CHARIOT_MOBILITY;
+                }
             }
+            _ => {}
+        }
+        match kind {
             5 => {
                 let g = generals[1 - c];
                 if g % 9 == i % 9 {
@@ -349,8 +407,32 @@ pub fn evaluate_with(pos: &Position, params: &EvalParams) -> i32 {
                 if crossed && i % 9 < 8 && board[i + 1] == cell(c, 6) {
                     connected[c] += CONNECTED_SOLDIERS;
                 }
+                if crossed {
+                    let f = i % 9;
+                    let ahead = if c == 0 { i + 9 } else { i.wrapping_sub(9) };
+                    if ahead < 90 {
+                        hits += enemy_palace[ahead] as i32;
+                    }
+                    if f > 0 {
+                        hits += enemy_palace[i - 1] as i32;
+                    }
+                    if f < 8 {
+                        hits += enemy_palace[i + 1] as i32;
+                    }
+                }
             }
             _ => {}
+        }
+        if hits > 0 {
+            attack[c] += hits * ATTACK_UNITS[kind];
+            attackers_near[c] += 1;
+        }
+    }
+    let mut king_attack = [0i32; 2];
+    for c in 0..2 {
+        // A lone attacker rarely mates.
+        if attackers_near[c] >= 2 {
+            king_attack[c] = (attack[c] * attack[c] / KING_ATTACK_DIVISOR).min(KING_ATTACK_MAX);
         }
     }
 
@@ -369,7 +451,7 @@ pub fn evaluate_with(pos: &Position, params: &EvalParams) -> i32 {
         total[c] = score[c]
             + mobility[c] * params.mobility / 100
             + cannon_file[c] * params.cannon_file / 100
-            + safety[c] * params.king_safety / 100
+            + (safety[c] + king_attack[c]) * params.king_safety / 100
             + connected[c];
     }
     finish(total[0] - total[1])
@@ -410,6 +492,26 @@ mod tests {
     fn extra_chariot_is_winning() {
         let pos = Position::from_fen("3akab2/9/4b4/9/9/9/9/4B4/4A4/R2AK1B2 w - - 0 1").unwrap();
         assert!(evaluate(&pos) > 700);
+    }
+
+    #[test]
+    fn attackers_on_the_palace_count_together() {
+        let no_safety = EvalParams {
+            king_safety: 0,
+            ..EvalParams::default()
+        };
+        let attack = |fen: &str| {
+            let pos = Position::from_fen(fen).unwrap();
+            evaluate(&pos) - evaluate_with(&pos, &no_safety)
+        };
+        // Chariot on d5 (hits d7, d8, d9) and horse on f6 (hits d7, e8): both
+        // sides keep every defender, so only the attack term differs from 0.
+        let near = attack("2bakab2/9/9/5N3/3R5/9/4P4/9/9/2BAKAB2 w - - 0 1");
+        let far = attack("2bakab2/9/9/N8/R8/9/4P4/9/9/2BAKAB2 w - - 0 1");
+        let lone = attack("2bakab2/9/9/9/3R5/9/4P4/9/9/2BAKAB2 w - - 0 1");
+        assert_eq!(far, 0);
+        assert_eq!(lone, 0, "a single attacker is not a mating attack");
+        assert!(near > 50, "{near}");
     }
 
     #[test]

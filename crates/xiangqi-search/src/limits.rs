@@ -21,7 +21,10 @@ use xiangqi_core::Move;
 pub struct Limits {
     /// Maximum nominal depth in plies (extensions and quiescence go deeper).
     pub depth: Option<u32>,
-    /// Maximum node count. Checked at every node, so results are deterministic.
+    /// Maximum node count, a hard cap: checked at every node (so results are
+    /// deterministic), even in the first iteration. When it cuts depth 1
+    /// short, the best move is the best root move searched so far, or the
+    /// first legal (permitted) root move when none was finished.
     pub nodes: Option<u64>,
     /// Exact time for this move.
     pub move_time: Option<Duration>,

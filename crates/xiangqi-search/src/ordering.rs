@@ -71,6 +71,11 @@ impl Heuristics {
         }
     }
 
+    /// The history score of a quiet move of `color` (about ±16 000).
+    pub(crate) fn history_of(&self, color: Color, mv: Move) -> i32 {
+        self.history[Heuristics::index(color, mv)]
+    }
+
     fn update(&mut self, color: Color, mv: Move, bonus: i32) {
         let h = &mut self.history[Heuristics::index(color, mv)];
         *h += bonus - *h * bonus.abs() / HISTORY_MAX;

@@ -50,7 +50,8 @@ pub(crate) struct Searcher<'a> {
     pub nodes: u64,
     pub seldepth: usize,
     pub stopped: bool,
-    /// The search may not stop before an iteration of depth 1 is complete.
+    /// The stop flag and the clock are honoured only once an iteration of
+    /// depth 1 is complete (the node limit always is).
     pub can_stop: bool,
     pub root_moves: Vec<Move>,
     /// Best root move and score found so far in the running iteration.
@@ -82,7 +83,7 @@ impl<'a> Searcher<'a> {
         let mut lmr = [[0u8; 64]; 64];
         for (d, row) in lmr.iter_mut().enumerate().skip(1) {
             for (m, r) in row.iter_mut().enumerate().skip(1) {
-                *r = (0.75 + (d as f64).ln() * (m as f64).ln() / 2.25) as u8;
+                *r = (1.0 + (d as f64).ln() * (m as f64).ln() / 2.0) as u8;
             }
         }
         let filler = Move::from_u16(0).unwrap_or_else(|| "a0a1".parse().expect("valid move"));
@@ -118,11 +119,13 @@ impl<'a> Searcher<'a> {
     }
 
     fn check_limits(&mut self) {
-        if !self.can_stop {
-            return;
-        }
+        // The node limit is a hard cap, even inside the first iteration (the
+        // engine then falls back on the best root move found so far).
         if self.node_limit.is_some_and(|n| self.nodes >= n) {
             self.stopped = true;
+            return;
+        }
+        if !self.can_stop {
             return;
         }
         if self.nodes & 1023 == 0
@@ -272,11 +275,12 @@ impl<'a> Searcher<'a> {
         if self.stopped {
             return 0;
         }
-        self.nodes += 1;
+        // Checked before counting this node: a limit of n allows n nodes.
         self.check_limits();
         if self.stopped {
             return 0;
         }
+        self.nodes += 1;
         if ply >= MAX_PLY - 1 {
             return self.evaluate();
         }
@@ -431,7 +435,7 @@ impl<'a> Searcher<'a> {
                 score = -self.search(new_depth, ply + 1, -beta, -alpha, true);
             } else {
                 let mut r = 0;
-                if depth >= 3 && searched >= 3 && quiet && !in_check {
+                if depth >= 3 && searched >= 2 && quiet && !in_check && ply > 0 {
                     r = self.lmr[(depth as usize).min(63)][searched.min(63)] as i32;
                     if pv_node {
                         r -= 1;
@@ -439,6 +443,7 @@ impl<'a> Searcher<'a> {
                     if killer {
                         r -= 1;
                     }
+                    r -= self.heur.history_of(us, mv) / 6000;
                     r = r.clamp(0, new_depth - 1);
                 }
                 score = -self.search(new_depth - r, ply + 1, -alpha - 1, -alpha, true);
@@ -507,11 +512,12 @@ impl<'a> Searcher<'a> {
         if self.stopped {
             return 0;
         }
-        self.nodes += 1;
+        // Checked before counting this node: a limit of n allows n nodes.
         self.check_limits();
         if self.stopped {
             return 0;
         }
+        self.nodes += 1;
         self.seldepth = self.seldepth.max(ply);
         if ply >= MAX_PLY - 1 {
             return self.evaluate();

@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 use crate::Limits;
 
 /// Kept back on every move for the protocol round trip and process scheduling.
-const MOVE_OVERHEAD: Duration = Duration::from_millis(8);
+const MOVE_OVERHEAD: Duration = Duration::from_millis(5);
 /// Assumed number of moves left when the clock has no `movestogo`.
 const DEFAULT_MOVES_TO_GO: u32 = 28;
 

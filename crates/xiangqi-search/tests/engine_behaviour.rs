@@ -85,9 +85,42 @@ fn fixed_depth_and_nodes_are_deterministic() {
 fn node_limit_is_respected() {
     let mut engine = Engine::new(2);
     let r = engine.search(&Position::startpos(), &[], &Limits::nodes(5000), |_| {});
-    // The limit is checked at every node once depth 1 is complete.
     assert!(r.nodes <= 5000, "{}", r.nodes);
     assert!(r.depth >= 2);
+}
+
+#[test]
+fn node_limit_is_a_hard_cap_even_inside_depth_1() {
+    // Depth 1 of these positions needs far more than the smallest budgets
+    // (the start position alone: 44 root moves, each with its quiescence).
+    let mut engine = Engine::new(2);
+    let full = engine.search(&Position::startpos(), &[], &Limits::depth(1), |_| {});
+    assert!(full.nodes > 60, "depth 1 took only {} nodes", full.nodes);
+    for (i, pos) in std::iter::once(Position::startpos())
+        .chain(random_positions(40, 0x5eed))
+        .enumerate()
+    {
+        if !pos.has_legal_move() {
+            continue;
+        }
+        for limit in [0, 1, 2, 7, 63] {
+            engine.new_game();
+            let mut infos = 0;
+            let r = engine.search(&pos, &[], &Limits::nodes(limit), |_| infos += 1);
+            assert!(
+                r.nodes <= limit,
+                "position {i}: {} nodes for a limit of {limit}",
+                r.nodes
+            );
+            let mv = r.best_move.expect("a legal move exists");
+            assert!(pos.is_legal(mv), "position {i}: {mv} is illegal");
+            assert_eq!(r.pv.first(), Some(&mv));
+            if limit <= 1 {
+                // Not even one root move could be searched.
+                assert_eq!((r.depth, infos), (0, 0));
+            }
+        }
+    }
 }
 
 #[test]

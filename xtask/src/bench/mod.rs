@@ -5,12 +5,15 @@
 //! variant to [`Kind`], a module next to `perft.rs` with a `run` function,
 //! and a line in [`run`]; `all` runs every kind in the order listed.
 
+use std::path::PathBuf;
+
 use anyhow::Result;
 
-use crate::run::Steps;
+use crate::run::{cargo, exec, target_dir, Steps};
 
 mod criterion;
 mod perft;
+mod strength;
 
 #[derive(Copy, Clone, PartialEq, Eq, clap::ValueEnum)]
 pub enum Kind {
@@ -19,6 +22,9 @@ pub enum Kind {
     Perft,
     /// `cargo bench --workspace` (criterion).
     Criterion,
+    /// Engine strength: `xiangqi match` against fairy-stockfish (100 games
+    /// at 100 ms/move by default, about half an hour on two cores).
+    Strength,
     /// Every kind above.
     All,
 }
@@ -30,6 +36,8 @@ pub struct Args {
     kind: Kind,
     #[command(flatten)]
     perft: perft::Options,
+    #[command(flatten)]
+    strength: strength::Options,
 }
 
 pub fn run(args: Args) -> Result<()> {
@@ -44,6 +52,41 @@ pub fn run(args: Args) -> Result<()> {
             Ok(None)
         })?;
     }
+    if wants(Kind::Strength) {
+        strength::run(&args.strength, &mut steps)?;
+    }
     steps.print_summary();
     Ok(())
+}
+
+/// Builds the release CLI (a step) and returns the binary's path.
+fn release_cli(steps: &mut Steps) -> Result<PathBuf> {
+    let mut bin = PathBuf::new();
+    steps.step("build xiangqi-cli (release)", || {
+        exec(&mut cargo(["build", "--release", "-p", "xiangqi-cli"]))?;
+        bin = target_dir().join("release").join("xiangqi");
+        Ok(None)
+    })?;
+    Ok(bin)
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::{CommandFactory, Parser};
+
+    use super::*;
+
+    #[derive(clap::Parser)]
+    struct Cli {
+        #[command(flatten)]
+        bench: Args,
+    }
+
+    #[test]
+    fn options_of_every_kind_parse_together() {
+        Cli::command().debug_assert();
+        let cli = Cli::try_parse_from(["bench", "strength", "--games", "4", "--tc", "50"]).unwrap();
+        assert!(cli.bench.kind == Kind::Strength);
+        assert!(Cli::try_parse_from(["bench", "strength", "--games", "x"]).is_err());
+    }
 }

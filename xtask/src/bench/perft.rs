@@ -13,7 +13,7 @@ use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
 
-use crate::run::{cargo, exec, find_on_path, is_root, output, target_dir, Steps};
+use crate::run::{cargo, exec, find_on_path, is_root, output, Steps};
 
 /// Start-position perft counts, to check both programs (R-BOARD-START).
 const KNOWN: [u64; 6] = [1, 44, 1_920, 79_666, 3_290_240, 133_312_995];
@@ -40,12 +40,7 @@ pub fn run(args: &Options, steps: &mut Steps) -> Result<()> {
     if args.runs == 0 {
         bail!("--runs must be at least 1");
     }
-    let mut ours_bin = PathBuf::new();
-    steps.step("build xiangqi-cli (release)", || {
-        exec(&mut cargo(["build", "--release", "-p", "xiangqi-cli"]))?;
-        ours_bin = target_dir().join("release").join("xiangqi");
-        Ok(None)
-    })?;
+    let ours_bin = super::release_cli(steps)?;
     let mut fsf = PathBuf::new();
     steps.step("find fairy-stockfish", || {
         fsf = fairy_stockfish()?;
@@ -168,7 +163,7 @@ fn ours_perft(bin: &Path, depth: u32) -> Result<Sample> {
 }
 
 /// Finds fairy-stockfish, installing the Debian package when running as root.
-fn fairy_stockfish() -> Result<PathBuf> {
+pub(super) fn fairy_stockfish() -> Result<PathBuf> {
     let find = || {
         let debian = PathBuf::from("/usr/games/fairy-stockfish");
         if debian.is_file() {
