@@ -100,7 +100,9 @@ pub fn detect(text: &str) -> Option<Notation> {
 
 /// Reads `text` without a position: only its shape is checked. `notation`
 /// `None` detects it ([`detect`]). `convention` decides the WXF two-digit
-/// forms `11` and `33` (see [`WxfStyle::convention`]).
+/// forms `11` and `33` (see [`WxfStyle::convention`]). The compact
+/// Vietnamese form (N-VI-SHORT, `P2-5`) is not read here: its letters are
+/// WXF's, so only [`parse_with`] and a [`VietnameseStyle::short`] style read it.
 pub fn parse_text(
     text: &str,
     notation: Option<Notation>,

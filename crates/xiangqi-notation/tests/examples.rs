@@ -492,3 +492,26 @@ fn error_ambiguous_lists_candidates() {
     // With the file digit only one of them can go 4 forward (the other is blocked): fine.
     assert_eq!(parse(&pos, "R6+4", Notation::Wxf).unwrap(), mv("d5d9"));
 }
+
+/// Found by the `move_text` fuzz target (fuzz/regressions/move_text-compact-vietnamese):
+/// the compact Vietnamese form is read only with its style; the shape-only
+/// reader `parse_text` reads the long forms and refuses it.
+#[test]
+fn compact_vietnamese_is_read_only_with_its_style() {
+    let pos = Position::startpos();
+    let compact = Style {
+        vietnamese: VietnameseStyle::short(),
+        ..Style::default()
+    };
+    assert_eq!(
+        parse_with(&pos, "P8/1", Notation::Vietnamese, &compact).unwrap(),
+        mv("b2b1")
+    );
+    assert!(parse(&pos, "P8/1", Notation::Vietnamese).is_err());
+    assert!(xiangqi_notation::parse_text(
+        "P8/1",
+        Some(Notation::Vietnamese),
+        xiangqi_notation::WxfConvention::Official
+    )
+    .is_err());
+}
