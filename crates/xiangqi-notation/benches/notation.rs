@@ -9,12 +9,15 @@
 //! legal and played); the file is 0.17 MB in ICCS and WXF, 0.31 MB in
 //! Chinese, 0.43 MB in Vietnamese.
 
+#[path = "support/games.rs"]
+mod games;
+
 use std::hint::black_box;
 use std::io::BufRead;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use xiangqi_core::{Move, Position};
-use xiangqi_notation::pgn::{write_game, Game, Node, Reader, WriteOptions};
+use xiangqi_notation::pgn::{write_game, Game, Reader, WriteOptions};
 use xiangqi_notation::{format_into, parse_with, Notation, Style};
 
 /// Positions and their legal moves from deterministic random playouts.
@@ -36,26 +39,6 @@ fn sample() -> Vec<(Position, Vec<Move>)> {
         }
     }
     out
-}
-
-fn random_game(seed: u64, plies: usize) -> Game {
-    let mut game = Game::default();
-    let mut pos = Position::startpos();
-    let mut s = seed;
-    for _ in 0..plies {
-        let moves = pos.legal_move_vec();
-        if moves.is_empty() {
-            break;
-        }
-        s = s
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        let mv = moves[(s >> 33) as usize % moves.len()];
-        game.mainline.moves.push(Node::new(mv));
-        pos.make_move(mv);
-    }
-    game.set_tag("Event", "bench");
-    game
 }
 
 fn bench_moves(c: &mut Criterion) {
@@ -144,7 +127,7 @@ fn bench_moves(c: &mut Criterion) {
 }
 
 fn bench_pgn(c: &mut Criterion) {
-    let games: Vec<Game> = (0..200).map(|i| random_game(i, 120)).collect();
+    let games: Vec<Game> = (0..200).map(|i| games::random_game(i, 120)).collect();
     let mut group = c.benchmark_group("pgn_read");
     for notation in Notation::ALL {
         let mut text = String::new();

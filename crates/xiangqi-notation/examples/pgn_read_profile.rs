@@ -5,30 +5,11 @@
 //!
 //! `cargo run --release -p xiangqi-notation --example pgn_read_profile -- wxf 10`
 
-use xiangqi_core::Position;
-use xiangqi_notation::pgn::{write_game, Game, Node, Reader, WriteOptions};
-use xiangqi_notation::Notation;
+#[path = "../benches/support/games.rs"]
+mod games;
 
-/// The same games as `benches/notation.rs` (same seeds, same generator).
-fn random_game(seed: u64, plies: usize) -> Game {
-    let mut game = Game::default();
-    let mut pos = Position::startpos();
-    let mut s = seed;
-    for _ in 0..plies {
-        let moves = pos.legal_move_vec();
-        if moves.is_empty() {
-            break;
-        }
-        s = s
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        let mv = moves[(s >> 33) as usize % moves.len()];
-        game.mainline.moves.push(Node::new(mv));
-        pos.make_move(mv);
-    }
-    game.set_tag("Event", "bench");
-    game
-}
+use xiangqi_notation::pgn::{write_game, Reader, WriteOptions};
+use xiangqi_notation::Notation;
 
 fn main() {
     let mut args = std::env::args().skip(1);
@@ -40,7 +21,9 @@ fn main() {
     let rounds: usize = args.next().map_or(1, |n| n.parse().expect("a count"));
     let mut text = String::new();
     for i in 0..200 {
-        text.push_str(&write_game(&random_game(i, 120), &WriteOptions::new(notation)).unwrap());
+        text.push_str(
+            &write_game(&games::random_game(i, 120), &WriteOptions::new(notation)).unwrap(),
+        );
     }
     let bytes = text.into_bytes();
     let mut plies = 0;
