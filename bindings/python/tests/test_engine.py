@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import _thread
+import signal
 import threading
 import time
 
@@ -93,10 +94,17 @@ def test_stop_from_another_thread() -> None:
 
 def test_keyboard_interrupt_stops_a_search() -> None:
     engine = Engine(hash_mb=4)
-    threading.Timer(0.3, _thread.interrupt_main).start()
-    start = time.monotonic()
-    with pytest.raises(KeyboardInterrupt):
-        engine.analyse(Board(), movetime=30.0)
+    # A process started in the background by a non-interactive shell
+    # inherits SIGINT ignored, and then `interrupt_main` does nothing:
+    # install Python's own handler for the length of the test.
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        threading.Timer(0.3, _thread.interrupt_main).start()
+        start = time.monotonic()
+        with pytest.raises(KeyboardInterrupt):
+            engine.analyse(Board(), movetime=30.0)
+    finally:
+        signal.signal(signal.SIGINT, previous)
     assert time.monotonic() - start < 10
     # The engine is usable again afterwards.
     assert engine.analyse(Board(MATE_IN_ONE), depth=2).best_move is not None
