@@ -45,6 +45,8 @@ mod iccs;
 pub mod pgn;
 mod ranks10;
 mod style;
+#[cfg(test)]
+mod test_support;
 mod text;
 mod vietnamese;
 mod wxf;

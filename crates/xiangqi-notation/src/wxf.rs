@@ -291,23 +291,12 @@ mod tests {
     fn plain_form_agrees_with_the_full_reader() {
         let alphabet = b"KAEBHNRCPkcpXx019+-=.# ";
         let mut plain = 0;
-        for &a in alphabet {
-            for &b in alphabet {
-                for &c in alphabet {
-                    for &d in alphabet {
-                        let bytes = [a, b, c, d];
-                        let text = std::str::from_utf8(&bytes).unwrap();
-                        if let Some(described) = read_plain(&bytes) {
-                            plain += 1;
-                            for convention in [WxfConvention::Official, WxfConvention::Fsf] {
-                                assert_eq!(
-                                    read_in_full(text, convention),
-                                    Ok(described),
-                                    "{text:?}"
-                                );
-                            }
-                        }
-                    }
+        for bytes in crate::test_support::four_byte_texts(alphabet) {
+            let text = std::str::from_utf8(&bytes).unwrap();
+            if let Some(described) = read_plain(&bytes) {
+                plain += 1;
+                for convention in [WxfConvention::Official, WxfConvention::Fsf] {
+                    assert_eq!(read_in_full(text, convention), Ok(described), "{text:?}");
                 }
             }
         }
