@@ -3,7 +3,8 @@
 //! `valgrind --tool=callgrind` or `perf record`, whose counts criterion's
 //! timing loop would blur.
 //!
-//! `cargo run --release -p xiangqi-notation --example pgn_read_profile -- wxf 10`
+//! `cargo run --release -p xiangqi-notation --example pgn_read_profile -- wxf 10 [FILE]`
+//! (with `FILE`, the text read is also written there, to look at or feed to other tools).
 
 #[path = "../benches/support/games.rs"]
 mod games;
@@ -24,6 +25,9 @@ fn main() {
         text.push_str(
             &write_game(&games::random_game(i, 120), &WriteOptions::new(notation)).unwrap(),
         );
+    }
+    if let Some(path) = args.next() {
+        std::fs::write(&path, &text).expect("the dump file is writable");
     }
     let bytes = text.into_bytes();
     let mut plies = 0;

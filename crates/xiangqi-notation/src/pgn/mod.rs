@@ -14,15 +14,21 @@
 //! ```
 
 mod game;
+mod lines;
 mod reader;
 mod scan;
 mod text;
 mod writer;
+pub mod wxf_file;
 
 pub use game::{Game, GameResult, Line, Node, ReplayError, UnknownResult};
 pub use reader::{Limits, PgnError, PgnErrorKind, Reader, ReaderOptions};
 pub use text::TextEncoding;
 pub use writer::{write_game, write_game_to, WriteError, WriteOptions};
+pub use wxf_file::{
+    read_wxf_str, write_wxf, write_wxf_to, WxfError, WxfErrorKind, WxfReader, WxfWriteError,
+    WxfWriteOptions,
+};
 
 /// A reader over an in-memory string.
 pub fn read_str(text: &str) -> Reader<&[u8]> {

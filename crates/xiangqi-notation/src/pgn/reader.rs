@@ -1,14 +1,15 @@
 //! The streaming PGN reader: one game (or one error) at a time, in memory
 //! bounded by [`Limits`] whatever the size of the file.
 
-use std::io::{self, BufRead};
+use std::io::BufRead;
 use std::sync::OnceLock;
 
 use xiangqi_core::{FenError, Move, Position, Undo};
 
 use super::game::{Game, GameResult, Line, Node};
-use super::scan::{find_newline, skip_space, word_end, ByteClass, BYTE_CLASS};
-use super::text::{decode_line_into, TextEncoding};
+use super::lines::{LineError, Lines};
+use super::scan::{may_start_space, skip_space, word_end, ByteClass, BYTE_CLASS};
+use super::text::TextEncoding;
 use crate::{
     parse_quietly, parse_ranks10, parse_text, ranks10, read_text, vietnamese, MoveTextError,
     Notation, ParseMoveError, WxfConvention,
@@ -138,16 +139,8 @@ pub struct PgnError {
 /// assert!(games.next().is_none());
 /// ```
 pub struct Reader<R> {
-    src: R,
+    lines: Lines<R>,
     options: ReaderOptions,
-    /// The raw bytes of the current line.
-    buf: Vec<u8>,
-    /// The current line, decoded (reused from line to line).
-    line: String,
-    line_no: usize,
-    bytes_read: u64,
-    at_start: bool,
-    encoding: Option<TextEncoding>,
     /// The current line still has text to process from this byte offset
     /// (a game ended in its middle): (line number, byte offset).
     pending: Option<(usize, usize)>,
@@ -169,14 +162,8 @@ impl<R: BufRead> Reader<R> {
     /// A reader with `options`.
     pub fn with_options(src: R, options: ReaderOptions) -> Reader<R> {
         Reader {
-            src,
+            lines: Lines::new(src, options.limits.max_line_len),
             options,
-            buf: Vec::with_capacity(256),
-            line: String::with_capacity(256),
-            line_no: 0,
-            bytes_read: 0,
-            at_start: true,
-            encoding: None,
             pending: None,
             games: 0,
             builder: None,
@@ -188,66 +175,12 @@ impl<R: BufRead> Reader<R> {
 
     /// Bytes consumed so far (for progress reports).
     pub fn bytes_read(&self) -> u64 {
-        self.bytes_read
+        self.lines.bytes_read()
     }
 
     /// The encoding of the non-ASCII text seen so far, if any.
     pub fn encoding(&self) -> Option<TextEncoding> {
-        self.encoding
-    }
-
-    /// Reads one line into `self.buf` (without the line end), at most
-    /// `max_line_len` bytes kept; returns `Ok(None)` at the end, `Ok(Some(false))`
-    /// for a line that was too long (its rest is consumed).
-    fn read_line(&mut self) -> io::Result<Option<bool>> {
-        self.buf.clear();
-        let max = self.options.limits.max_line_len;
-        let mut too_long = false;
-        let mut any = false;
-        loop {
-            let chunk = match self.src.fill_buf() {
-                Ok(c) => c,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                Err(e) => return Err(e),
-            };
-            if chunk.is_empty() {
-                break;
-            }
-            any = true;
-            let (take, done) = match find_newline(chunk) {
-                Some(i) => (i + 1, true),
-                None => (chunk.len(), false),
-            };
-            let room = max.saturating_sub(self.buf.len());
-            if take > room.saturating_add(1) {
-                too_long = true;
-            }
-            if !too_long {
-                self.buf.extend_from_slice(&chunk[..take]);
-            }
-            self.src.consume(take);
-            self.bytes_read += take as u64;
-            if done {
-                break;
-            }
-        }
-        if !any {
-            return Ok(None);
-        }
-        self.line_no += 1;
-        if self.buf.last() == Some(&b'\n') {
-            self.buf.pop();
-        }
-        // Every CR before the line feed belongs to the line end: `\r\r\n`
-        // (a file converted to CRLF twice) must not leave a CR in a comment,
-        // which the writer could not give back (the writer ends lines with LF).
-        while self.buf.last() == Some(&b'\r') {
-            self.buf.pop();
-        }
-        if self.buf.len() > max {
-            too_long = true;
-        }
-        Ok(Some(!too_long))
+        self.lines.encoding()
     }
 
     fn error(&mut self, line: usize, column: usize, kind: PgnErrorKind) -> PgnError {
@@ -260,51 +193,38 @@ impl<R: BufRead> Reader<R> {
         }
     }
 
-    /// Makes the next line `self.line`; returns its number in the file and
+    /// Makes the next line current; returns its number in the file and
     /// the byte offset where its unread text starts.
     fn next_line(&mut self) -> Option<Result<(usize, usize), PgnError>> {
         if let Some(p) = self.pending.take() {
             return Some(Ok(p));
         }
-        match self.read_line() {
-            Err(e) => {
+        let failure = match self.lines.advance()? {
+            Ok(()) => return Some(Ok((self.lines.line_no(), 0))),
+            Err(failure) => failure,
+        };
+        let line = self.lines.line_no();
+        Some(Err(match failure {
+            LineError::Io(e) => {
                 self.finished = true;
                 self.games += 1;
-                let line = self.line_no + 1;
-                Some(Err(self.error(line, 1, PgnErrorKind::Io(e.to_string()))))
+                self.error(line + 1, 1, PgnErrorKind::Io(e.to_string()))
             }
-            Ok(None) => None,
-            Ok(Some(ok)) => {
-                let mut bytes: &[u8] = &self.buf;
-                if self.at_start {
-                    self.at_start = false;
-                    if bytes.starts_with(&[0xEF, 0xBB, 0xBF]) {
-                        self.encoding = Some(TextEncoding::Utf8);
-                    } else if bytes.starts_with(&[0x84, 0x31, 0x95, 0x33]) {
-                        bytes = &bytes[4..];
-                        self.encoding = Some(TextEncoding::Gb18030);
-                    } else if bytes.starts_with(&[0xFF, 0xFE]) || bytes.starts_with(&[0xFE, 0xFF]) {
-                        self.finished = true;
-                        self.games += 1;
-                        return Some(Err(self.error(1, 1, PgnErrorKind::Utf16)));
-                    }
-                }
-                if let Some(enc) = decode_line_into(bytes, &mut self.line) {
-                    self.encoding = Some(enc);
-                }
-                if !ok {
-                    let limit = self.options.limits.max_line_len;
-                    let line = self.line_no;
-                    // The line is lost; report it in the current (or a new) game.
-                    if self.builder.is_none() {
-                        self.games += 1;
-                    }
-                    self.skipping = Some(false);
-                    return Some(Err(self.error(line, 1, PgnErrorKind::LineTooLong(limit))));
-                }
-                Some(Ok((self.line_no, 0)))
+            LineError::Utf16 => {
+                self.finished = true;
+                self.games += 1;
+                self.error(1, 1, PgnErrorKind::Utf16)
             }
-        }
+            LineError::TooLong => {
+                // The line is lost; report it in the current (or a new) game.
+                if self.builder.is_none() {
+                    self.games += 1;
+                }
+                self.skipping = Some(false);
+                let limit = self.options.limits.max_line_len;
+                self.error(line, 1, PgnErrorKind::LineTooLong(limit))
+            }
+        }))
     }
 }
 
@@ -331,12 +251,12 @@ impl<R: BufRead> Iterator for Reader<R> {
                 None => {
                     self.finished = true;
                     let builder = self.builder.take()?;
-                    return Some(self.finished_game(builder.finish_at_end(self.line_no)));
+                    return Some(self.finished_game(builder.finish_at_end(self.lines.line_no())));
                 }
                 Some(Err(e)) => return Some(Err(e)),
                 Some(Ok(l)) => l,
             };
-            let text: &str = &self.line;
+            let text: &str = self.lines.text();
             let trimmed = text.trim_start();
             let is_tag_line = trimmed.starts_with('[');
             if let Some(prev_was_tag) = self.skipping {
@@ -444,6 +364,43 @@ struct Builder {
     /// Room to reserve for the main line: the length of the previous game's,
     /// so that a file of similar games grows no vectors move by move.
     plies_hint: usize,
+}
+
+/// The end of a move number `12.` or `12...` starting at byte `i` when a
+/// space, a special byte or the line end follows it: the common case, read
+/// without scanning the word twice. Other shapes (`1.h2e2`, the WXF move
+/// `13.4`, `1。`) are left to [`Builder::read_word`].
+#[inline(always)]
+fn move_number_end(bytes: &[u8], i: usize) -> Option<usize> {
+    let mut j = i + 1;
+    while j < bytes.len() && bytes[j].is_ascii_digit() {
+        j += 1;
+    }
+    if bytes.get(j) != Some(&b'.') {
+        return None;
+    }
+    while j < bytes.len() && bytes[j] == b'.' {
+        j += 1;
+    }
+    match bytes.get(j) {
+        None => Some(j),
+        Some(&b)
+            if matches!(
+                BYTE_CLASS[b as usize],
+                ByteClass::Space | ByteClass::Special
+            ) =>
+        {
+            Some(j)
+        }
+        Some(_) => None,
+    }
+}
+
+/// Whether the byte at `i` starts or ends a token by itself (`{ } ( ) ; $ [`).
+fn is_special(text: &str, i: usize) -> bool {
+    text.as_bytes()
+        .get(i)
+        .is_some_and(|&b| BYTE_CLASS[b as usize] == ByteClass::Special)
 }
 
 fn is_tag_start(s: &str) -> bool {
@@ -652,19 +609,54 @@ impl Builder {
         }
         while i < bytes.len() {
             let b = bytes[i];
-            match BYTE_CLASS[b as usize] {
-                ByteClass::Space => {
-                    i += 1;
+            // Branches, not a `match` on the class: its jump table was
+            // mispredicted about three times a ply (spaces, numbers and moves
+            // alternate too irregularly for an indirect jump).
+            let class = BYTE_CLASS[b as usize];
+            if class == ByteClass::Space {
+                i += 1;
+                continue;
+            }
+            if !b.is_ascii() && may_start_space(b) {
+                let next = skip_space(text, i);
+                if next > i {
+                    i = next;
                     continue;
                 }
-                ByteClass::NonAscii => {
-                    let next = skip_space(text, i);
-                    if next > i {
+            }
+            if class != ByteClass::Special {
+                if b.is_ascii_digit() {
+                    if let Some(next) = move_number_end(bytes, i) {
                         i = next;
                         continue;
                     }
                 }
-                ByteClass::Word | ByteClass::Special => {}
+                let end = word_end(text, i);
+                if let Some(mv) = self.plain_move(text, i, end) {
+                    self.play(mv);
+                    i = end;
+                    continue;
+                }
+                let word = &text[i..end];
+                // `½-½` starts with the byte 0xC2; move numbers such as `1.` are no result.
+                let maybe_result = matches!(b, b'0' | b'1' | b'*' | 0xC2) && !word.ends_with('.');
+                if let Some(result) = maybe_result
+                    .then(|| word.parse::<GameResult>().ok())
+                    .flatten()
+                {
+                    if self.stack.len() > 1 {
+                        let opened = self.stack.last().expect("nonempty").opened_at;
+                        return Err(self.err(
+                            line_no,
+                            Col::At(text, i),
+                            PgnErrorKind::UnterminatedVariation(opened),
+                        ));
+                    }
+                    let rest = skip_space(text, end);
+                    return Ok(Fed::Ended(result, (rest < text.len()).then_some(rest)));
+                }
+                i = self.read_word(text, i, end, line_no)?;
+                continue;
             }
             let col = Col::At(text, i);
             match b {
@@ -765,30 +757,8 @@ impl Builder {
                     }
                     i = end;
                 }
-                b'}' => return Err(self.err(line_no, col, PgnErrorKind::BadNag("}".into()))),
-                _ => {
-                    let end = word_end(text, i);
-                    let word = &text[i..end];
-                    // `½-½` starts with the byte 0xC2; move numbers such as `1.` are no result.
-                    let maybe_result =
-                        matches!(b, b'0' | b'1' | b'*' | 0xC2) && !word.ends_with('.');
-                    if let Some(result) = maybe_result
-                        .then(|| word.parse::<GameResult>().ok())
-                        .flatten()
-                    {
-                        if self.stack.len() > 1 {
-                            let opened = self.stack.last().expect("nonempty").opened_at;
-                            return Err(self.err(
-                                line_no,
-                                col,
-                                PgnErrorKind::UnterminatedVariation(opened),
-                            ));
-                        }
-                        let rest = skip_space(text, end);
-                        return Ok(Fed::Ended(result, (rest < text.len()).then_some(rest)));
-                    }
-                    i = self.read_word(text, i, end, line_no)?;
-                }
+                // `}` is the one special byte left: a comment's end without its start.
+                _ => return Err(self.err(line_no, col, PgnErrorKind::BadNag("}".into()))),
             }
         }
         Ok(Fed::More)
@@ -926,15 +896,53 @@ impl Builder {
                 PgnErrorKind::TooManyMoves(self.options.limits.max_moves_per_game),
             ));
         }
+        self.play(mv);
+        if let Some(nag) = nag {
+            let frame = self.stack.last_mut().expect("started");
+            frame.line.moves.last_mut().expect("pushed").nags.push(nag);
+        }
+        Ok(consumed_to)
+    }
+
+    /// Appends the legal move `mv` to the current line and plays it.
+    #[inline(always)]
+    fn play(&mut self, mv: Move) {
         self.moves += 1;
         let frame = self.stack.last_mut().expect("started");
         frame.last_undo = Some(frame.pos.make_move(mv));
         frame.last_move = Some(mv);
         frame.line.moves.push(Node::new(mv));
-        if let Some(nag) = nag {
-            frame.line.moves.last_mut().expect("pushed").nags.push(nag);
+    }
+
+    /// The common case of [`Builder::read_word`], with none of its checks
+    /// that cannot apply: the word `text[i..end]` is one whole move, in the
+    /// notation the game already uses, with no annotation suffix, in a line
+    /// already started and below the move limit. `None` for anything else
+    /// (move numbers, results, the first move, Vietnamese words, errors),
+    /// which `read_word` then reads.
+    #[inline(always)]
+    fn plain_move(&self, text: &str, i: usize, end: usize) -> Option<Move> {
+        let notation = self.notation?;
+        let frame = self.stack.last()?;
+        let bytes = text.as_bytes();
+        let (first, last) = (bytes[i], bytes[end - 1]);
+        // Results start with 0, 1, * or ½ (C2); move numbers with a digit.
+        if self.ranks10
+            || matches!(first, b'0'..=b'9' | b'*' | 0xC2)
+            || matches!(last, b'!' | b'?')
+            || (notation == Notation::Vietnamese && !self.vietnamese_short)
+            || self.moves >= self.options.limits.max_moves_per_game
+        {
+            return None;
         }
-        Ok(consumed_to)
+        let word = text.get(i..end)?;
+        parse_quietly(
+            &frame.pos,
+            word,
+            notation,
+            self.convention,
+            self.vietnamese_short,
+        )
     }
 
     fn ply_name(&self) -> String {
@@ -1019,6 +1027,15 @@ impl Builder {
         }
         if core.len() != end - i {
             return None; // annotation suffixes on a Vietnamese word: the careful path
+        }
+        // The words as the writer spells them, read straight from the line:
+        // they hold no special byte, so the move ends where its last word
+        // does if a space, a special byte or the line end follows.
+        if let Some((described, len)) = vietnamese::read_exact_words(&text[i..]) {
+            let stop = i + len;
+            if stop == text.len() || skip_space(text, stop) > stop || is_special(text, stop) {
+                return Some((described.resolve_quietly(pos)?, stop));
+            }
         }
         // A Vietnamese move spans up to four words ("Pháo 2 bình 5"); it
         // ends where its fourth token does, which must be a word's end.

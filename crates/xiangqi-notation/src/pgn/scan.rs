@@ -39,27 +39,68 @@ pub(crate) const BYTE_CLASS: [ByteClass; 256] = {
     table
 };
 
-/// The character starting at byte `i` of `text` (a character boundary).
-fn char_at(text: &str, i: usize) -> char {
-    text[i..]
-        .chars()
-        .next()
-        .expect("in bounds, on a character boundary")
+/// For each non-ASCII lead byte, the length of its character; 0 for the
+/// lead bytes C2, E1, E2 and E3, whose characters may be whitespace and get
+/// a closer look in [`non_ascii_char`]. Chinese characters (E4-E9) take one
+/// lookup each.
+const CHAR_LEN: [u8; 256] = {
+    let mut table = [1u8; 256];
+    let mut b = 0x80;
+    while b < 256 {
+        table[b] = match b {
+            0xC2 | 0xE1 | 0xE2 | 0xE3 => 0,
+            0xC0..=0xDF => 2,
+            0xE0..=0xEF => 3,
+            _ => 4,
+        };
+        b += 1;
+    }
+    table
+};
+
+/// Whether a character starting with the non-ASCII lead byte `b` may be
+/// whitespace (see [`non_ascii_char`]).
+#[inline(always)]
+pub(crate) fn may_start_space(b: u8) -> bool {
+    CHAR_LEN[b as usize] == 0
+}
+
+/// The length of the character at `i` (a non-ASCII lead byte), or `None`
+/// when it is whitespace.
+#[inline(always)]
+fn non_space_char_len(text: &str, i: usize) -> Option<usize> {
+    match CHAR_LEN[text.as_bytes()[i] as usize] {
+        0 => match non_ascii_char(text, i) {
+            (true, _) => None,
+            (false, len) => Some(len),
+        },
+        len => Some(len as usize),
+    }
 }
 
 /// Whether the character starting at byte `i` (a non-ASCII lead byte) is
-/// whitespace, and its length in bytes. Only the lead bytes C2, E1, E2 and E3
-/// start the non-ASCII whitespace characters (U+0085, U+00A0, U+1680,
-/// U+2000-U+205F, U+3000), so other characters (all Chinese text) are
-/// stepped over without decoding.
+/// whitespace, and its length in bytes, from the bytes alone: the non-ASCII
+/// whitespace characters are U+0085, U+00A0 (C2 85, C2 A0), U+1680 (E1 9A 80),
+/// U+2000-U+200A, U+2028, U+2029, U+202F (E2 80 xx), U+205F (E2 81 9F) and
+/// U+3000 (E3 80 80). Decoding each character instead cost as much as
+/// reading a Vietnamese move, whose letters with marks start with E1.
 #[inline(always)]
 fn non_ascii_char(text: &str, i: usize) -> (bool, usize) {
-    match text.as_bytes()[i] {
-        0xC2 | 0xE1 | 0xE2 | 0xE3 => {
-            let c = char_at(text, i);
-            (c.is_whitespace(), c.len_utf8())
-        }
+    let bytes = text.as_bytes();
+    let at = |k: usize| bytes.get(i + k).copied().unwrap_or(0);
+    match bytes[i] {
+        0xC2 => (matches!(at(1), 0x85 | 0xA0), 2),
         0xC0..=0xDF => (false, 2),
+        0xE1 => (at(1) == 0x9A && at(2) == 0x80, 3),
+        0xE2 => {
+            let space = match at(1) {
+                0x80 => matches!(at(2), 0x80..=0x8A | 0xA8 | 0xA9 | 0xAF),
+                0x81 => at(2) == 0x9F,
+                _ => false,
+            };
+            (space, 3)
+        }
+        0xE3 => (at(1) == 0x80 && at(2) == 0x80, 3),
         0xE0..=0xEF => (false, 3),
         _ => (false, 4),
     }
@@ -70,18 +111,27 @@ fn non_ascii_char(text: &str, i: usize) -> (bool, usize) {
 #[inline]
 pub(crate) fn word_end(text: &str, from: usize) -> usize {
     let bytes = text.as_bytes();
-    let mut j = from;
+    let is_word = |b: u8| BYTE_CLASS[b as usize] == ByteClass::Word;
+    // Most ICCS and WXF moves are four ASCII bytes followed by a space:
+    // that shape is tested at once, as a byte search costs three times more.
+    if let Some(&[a, b, c, d, after]) = bytes.get(from..from + 5) {
+        if is_word(a) && is_word(b) && is_word(c) && is_word(d) && after < 0x80 && !is_word(after) {
+            return from + 4;
+        }
+    }
+    // Other ASCII words end in this search.
+    let mut j = bytes[from..]
+        .iter()
+        .position(|&b| BYTE_CLASS[b as usize] != ByteClass::Word)
+        .map_or(bytes.len(), |k| from + k);
     while j < bytes.len() {
         match BYTE_CLASS[bytes[j] as usize] {
             ByteClass::Word => j += 1,
             ByteClass::Space | ByteClass::Special => break,
-            ByteClass::NonAscii => {
-                let (space, len) = non_ascii_char(text, j);
-                if space {
-                    break;
-                }
-                j += len;
-            }
+            ByteClass::NonAscii => match non_space_char_len(text, j) {
+                Some(len) => j += len,
+                None => break,
+            },
         }
     }
     j
@@ -96,6 +146,9 @@ pub(crate) fn skip_space(text: &str, from: usize) -> usize {
         match BYTE_CLASS[bytes[j] as usize] {
             ByteClass::Space => j += 1,
             ByteClass::NonAscii => {
+                if !may_start_space(bytes[j]) {
+                    break;
+                }
                 let (space, len) = non_ascii_char(text, j);
                 if !space {
                     break;
@@ -152,7 +205,7 @@ mod tests {
     }
 
     /// Every non-ASCII whitespace character starts with a lead byte that
-    /// `non_ascii_char` decodes, and it agrees with `char` on every character.
+    /// `non_ascii_char` looks at, and both agree with `char` on every character.
     #[test]
     fn non_ascii_whitespace_is_found_by_its_lead_byte() {
         for c in (0x80..=0x10FFFF).filter_map(char::from_u32) {
@@ -162,6 +215,8 @@ mod tests {
                 (c.is_whitespace(), c.len_utf8()),
                 "{c:?}"
             );
+            let len = (!c.is_whitespace()).then_some(c.len_utf8());
+            assert_eq!(non_space_char_len(&text, 0), len, "{c:?}");
         }
     }
 

@@ -1,0 +1,196 @@
+//! The decoded lines of a game file, one at a time in bounded memory: the
+//! line source both game readers (PGN and WXF files) stand on. It finds line
+//! ends, drops CR and byte-order marks, decodes UTF-8 or GB18030 line by line
+//! ([`decode_line_into`]) and keeps no more than the line-length limit of a
+//! line that is too long.
+
+use std::io::{self, BufRead};
+
+use super::scan::find_newline;
+use super::text::{decode_line_into, TextEncoding};
+
+/// Why a line could not be read; the reader names it in its own error type.
+#[derive(Debug)]
+pub(crate) enum LineError {
+    /// The source failed (the reader stops).
+    Io(io::Error),
+    /// The file starts with a UTF-16 byte-order mark (the reader stops).
+    Utf16,
+    /// The line is longer than the limit; its text is lost, reading goes on.
+    TooLong,
+}
+
+/// Lines of `src`, decoded into [`Lines::text`].
+pub(crate) struct Lines<R> {
+    src: R,
+    max_line_len: usize,
+    /// The raw bytes of the current line.
+    buf: Vec<u8>,
+    /// The current line, decoded (reused from line to line).
+    text: String,
+    line_no: usize,
+    bytes_read: u64,
+    at_start: bool,
+    encoding: Option<TextEncoding>,
+}
+
+impl<R> Lines<R> {
+    pub(crate) fn new(src: R, max_line_len: usize) -> Lines<R> {
+        Lines {
+            src,
+            max_line_len,
+            buf: Vec::with_capacity(256),
+            text: String::with_capacity(256),
+            line_no: 0,
+            bytes_read: 0,
+            at_start: true,
+            encoding: None,
+        }
+    }
+
+    /// The current line, without its line end.
+    pub(crate) fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// The number of the current line (1-based; 0 before the first).
+    pub(crate) fn line_no(&self) -> usize {
+        self.line_no
+    }
+
+    /// Bytes consumed so far (for progress reports).
+    pub(crate) fn bytes_read(&self) -> u64 {
+        self.bytes_read
+    }
+
+    /// The encoding of the non-ASCII text seen so far, if any.
+    pub(crate) fn encoding(&self) -> Option<TextEncoding> {
+        self.encoding
+    }
+}
+
+impl<R: BufRead> Lines<R> {
+    /// Makes the next line [`Lines::text`]; `None` at the end of the source.
+    pub(crate) fn advance(&mut self) -> Option<Result<(), LineError>> {
+        let fits = match self.read_raw() {
+            Err(e) => return Some(Err(LineError::Io(e))),
+            Ok(None) => return None,
+            Ok(Some(fits)) => fits,
+        };
+        let mut bytes: &[u8] = &self.buf;
+        if self.at_start {
+            self.at_start = false;
+            if bytes.starts_with(&[0xEF, 0xBB, 0xBF]) {
+                self.encoding = Some(TextEncoding::Utf8);
+            } else if bytes.starts_with(&[0x84, 0x31, 0x95, 0x33]) {
+                bytes = &bytes[4..];
+                self.encoding = Some(TextEncoding::Gb18030);
+            } else if bytes.starts_with(&[0xFF, 0xFE]) || bytes.starts_with(&[0xFE, 0xFF]) {
+                return Some(Err(LineError::Utf16));
+            }
+        }
+        if let Some(enc) = decode_line_into(bytes, &mut self.text) {
+            self.encoding = Some(enc);
+        }
+        Some(if fits {
+            Ok(())
+        } else {
+            Err(LineError::TooLong)
+        })
+    }
+
+    /// Reads one line into `self.buf` (without the line end), at most
+    /// `max_line_len` bytes kept; `Ok(None)` at the end, `Ok(Some(false))`
+    /// for a line that was too long (its rest is consumed).
+    fn read_raw(&mut self) -> io::Result<Option<bool>> {
+        self.buf.clear();
+        let max = self.max_line_len;
+        let mut too_long = false;
+        let mut any = false;
+        loop {
+            let chunk = match self.src.fill_buf() {
+                Ok(c) => c,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            };
+            if chunk.is_empty() {
+                break;
+            }
+            any = true;
+            let (take, done) = match find_newline(chunk) {
+                Some(i) => (i + 1, true),
+                None => (chunk.len(), false),
+            };
+            let room = max.saturating_sub(self.buf.len());
+            if take > room.saturating_add(1) {
+                too_long = true;
+            }
+            if !too_long {
+                self.buf.extend_from_slice(&chunk[..take]);
+            }
+            self.src.consume(take);
+            self.bytes_read += take as u64;
+            if done {
+                break;
+            }
+        }
+        if !any {
+            return Ok(None);
+        }
+        self.line_no += 1;
+        if self.buf.last() == Some(&b'\n') {
+            self.buf.pop();
+        }
+        // Every CR before the line feed belongs to the line end: `\r\r\n`
+        // (a file converted to CRLF twice) must not leave a CR in a comment,
+        // which the writer could not give back (the writer ends lines with LF).
+        while self.buf.last() == Some(&b'\r') {
+            self.buf.pop();
+        }
+        if self.buf.len() > max {
+            too_long = true;
+        }
+        Ok(Some(!too_long))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn all_lines(bytes: &[u8], max: usize) -> Vec<Result<String, String>> {
+        let mut lines = Lines::new(bytes, max);
+        let mut out = Vec::new();
+        while let Some(r) = lines.advance() {
+            out.push(match r {
+                Ok(()) => Ok(lines.text().to_owned()),
+                Err(e) => Err(format!("{e:?}")),
+            });
+        }
+        out
+    }
+
+    #[test]
+    fn line_ends_bom_and_encodings() {
+        let text = b"\xEF\xBB\xBFa\r\n\r\nb\r\r\n\xC5\xDA\nlast";
+        let got = all_lines(text, 100);
+        let want: Vec<Result<String, String>> = ["a", "", "b", "炮", "last"]
+            .into_iter()
+            .map(|s| Ok(s.to_owned()))
+            .collect();
+        assert_eq!(got, want);
+    }
+
+    #[test]
+    fn long_lines_are_reported_and_skipped() {
+        let got = all_lines(b"12345\n123456\n12\n", 5);
+        assert_eq!(got[0], Ok("12345".to_owned()));
+        assert_eq!(got[1], Err("TooLong".to_owned()));
+        assert_eq!(got[2], Ok("12".to_owned()));
+    }
+
+    #[test]
+    fn utf16_is_refused_at_the_start() {
+        assert_eq!(all_lines(b"\xFF\xFEa\x00", 100)[0], Err("Utf16".to_owned()));
+    }
+}

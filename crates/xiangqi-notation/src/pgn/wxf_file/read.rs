@@ -1,0 +1,679 @@
+//! Reading WXF game files: [`WxfReader`], line by line.
+
+use std::io::BufRead;
+
+use xiangqi_core::{Color, FenError, Position};
+
+use super::{is_key, tag_name};
+use crate::pgn::game::{Game, GameResult, Line, Node};
+use crate::pgn::lines::{LineError, Lines};
+use crate::pgn::text::TextEncoding;
+use crate::pgn::ReaderOptions;
+use crate::{parse_with, MoveTextError, Notation, Style, WxfConvention, WxfStyle};
+
+fn starts_with_ignore_case(text: &str, prefix: &str) -> bool {
+    text.len() >= prefix.len()
+        && text.as_bytes()[..prefix.len()].eq_ignore_ascii_case(prefix.as_bytes())
+}
+
+/// Whether `line` is a `FORMAT` header line, the first line of a game.
+fn is_format_line(line: &str) -> bool {
+    let t = line.trim_start_matches(|c: char| c.is_whitespace() || c == '\u{feff}');
+    starts_with_ignore_case(t, "FORMAT") && t[6..].chars().next().map_or(true, char::is_whitespace)
+}
+
+/// Whether `text` (the start of a file) is a WXF game file rather than PGN:
+/// its first non-blank line is a `FORMAT` header line. For choosing a reader.
+///
+/// ```
+/// use xiangqi_notation::pgn::wxf_file::looks_like_wxf;
+/// assert!(looks_like_wxf(b"\xEF\xBB\xBF\nFORMAT\tWXF\nSTART{\n}END\n"));
+/// assert!(!looks_like_wxf(b"[Event \"x\"]\n"));
+/// ```
+pub fn looks_like_wxf(text: &[u8]) -> bool {
+    let text = text.strip_prefix(&[0xEF, 0xBB, 0xBF]).unwrap_or(text);
+    text.split(|&b| b == b'\n')
+        .map(|l| String::from_utf8_lossy(l))
+        .find(|l| !l.trim().is_empty())
+        .is_some_and(|l| is_format_line(&l))
+}
+
+/// What went wrong in a game of a WXF file.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum WxfErrorKind {
+    /// Reading the input failed (the reader stops).
+    #[error("read error: {0}")]
+    Io(String),
+    /// The input is UTF-16, which the reader does not decode.
+    #[error("UTF-16 input is not supported: convert it to UTF-8")]
+    Utf16,
+    /// A line is longer than [`Limits::max_line_len`](crate::pgn::Limits::max_line_len).
+    #[error("line longer than {0} bytes")]
+    LineTooLong(usize),
+    /// A header line that is not `KEY value`.
+    #[error("malformed header line: {0}")]
+    BadHeader(&'static str),
+    /// A `FORMAT` other than WXF, AXF or ICCS.
+    #[error("unsupported move format {0:?}: expected WXF, AXF or ICCS")]
+    UnsupportedFormat(String),
+    /// More header lines than [`Limits::max_tags_per_game`](crate::pgn::Limits::max_tags_per_game).
+    #[error("more than {0} header lines in one game")]
+    TooManyTags(usize),
+    /// The `FEN` header is invalid.
+    #[error("invalid FEN header: {0}")]
+    BadFen(FenError),
+    /// The input, or the game's header, ended before `START{`.
+    #[error("expected START{{ before the end of the game's header")]
+    MissingStart,
+    /// The input ended, or the next game's `FORMAT` line came, before `}END`.
+    #[error("expected }}END to close the moves opened by START{{ at line {0}")]
+    MissingEnd(usize),
+    /// A `{` comment is not closed.
+    #[error("comment opened at line {0} is not closed")]
+    UnterminatedComment(usize),
+    /// A comment is longer than [`Limits::max_comment_len`](crate::pgn::Limits::max_comment_len).
+    #[error("comment longer than {0} bytes")]
+    CommentTooLong(usize),
+    /// More moves than [`Limits::max_moves_per_game`](crate::pgn::Limits::max_moves_per_game).
+    #[error("more than {0} moves in one game")]
+    TooManyMoves(usize),
+    /// Move text that is neither a move, a number, a comment nor `}END`.
+    #[error("unexpected {0:?} in the moves")]
+    Unexpected(String),
+    /// A suffix after a move other than `!` `?` `!!` `??` `!?` `?!`.
+    #[error("bad annotation {0:?}")]
+    BadAnnotation(String),
+    /// A move text that is not a legal move here.
+    #[error("move {ply_name}: {error}")]
+    Move {
+        /// Move number and side, e.g. `12.` or `12...`.
+        ply_name: String,
+        /// Why (a syntax error, no such piece, illegal with the core's reason…).
+        error: MoveTextError,
+    },
+}
+
+/// An error in one game of a WXF file.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("game {game}, line {line}, column {column}: {kind}")]
+pub struct WxfError {
+    /// 1-based index of the game in the file (broken games count).
+    pub game: usize,
+    /// 1-based line number.
+    pub line: usize,
+    /// 1-based character column.
+    pub column: usize,
+    /// What is wrong.
+    pub kind: WxfErrorKind,
+}
+
+/// The 1-based character column of byte `at` of `text`.
+fn column(text: &str, at: usize) -> usize {
+    text.get(..at).map_or(1, |t| t.chars().count() + 1)
+}
+
+/// Reads the games of a WXF file one at a time (an [`Iterator`] of
+/// `Result<Game, WxfError>`), line by line in bounded memory
+/// ([`Limits`](crate::pgn::Limits)). Lines are UTF-8, or GB18030 where they are
+/// not. After a broken game it goes on after that game's `}END` (or at the
+/// next `FORMAT` line).
+pub struct WxfReader<R> {
+    lines: Lines<R>,
+    options: ReaderOptions,
+    /// Unread text of `line` from this byte offset: (line number, offset).
+    pending: Option<(usize, usize)>,
+    games: usize,
+    builder: Option<Builder>,
+    /// After an error: skipping to the game's `}END` or the next `FORMAT` line.
+    skipping: bool,
+    finished: bool,
+}
+
+/// A reader over an in-memory WXF file.
+pub fn read_wxf_str(text: &str) -> WxfReader<&[u8]> {
+    WxfReader::new(text.as_bytes())
+}
+
+impl<R: BufRead> WxfReader<R> {
+    /// A reader with default options.
+    pub fn new(src: R) -> WxfReader<R> {
+        WxfReader::with_options(src, ReaderOptions::default())
+    }
+
+    /// A reader with `options`: the limits, and how WXF `11`/`33` are read
+    /// when the file has no `WXFSTYLE` line.
+    pub fn with_options(src: R, options: ReaderOptions) -> WxfReader<R> {
+        WxfReader {
+            lines: Lines::new(src, options.limits.max_line_len),
+            options,
+            pending: None,
+            games: 0,
+            builder: None,
+            skipping: false,
+            finished: false,
+        }
+    }
+
+    /// Bytes consumed so far (for progress reports).
+    pub fn bytes_read(&self) -> u64 {
+        self.lines.bytes_read()
+    }
+
+    /// The encoding of the non-ASCII text seen so far, if any.
+    pub fn encoding(&self) -> Option<TextEncoding> {
+        self.lines.encoding()
+    }
+
+    fn error(&mut self, line: usize, column: usize, kind: WxfErrorKind) -> WxfError {
+        self.builder = None;
+        WxfError {
+            game: self.games,
+            line,
+            column,
+            kind,
+        }
+    }
+
+    /// Makes the next line current: its number and the offset of its unread text.
+    fn next_line(&mut self) -> Option<Result<(usize, usize), WxfError>> {
+        if let Some(p) = self.pending.take() {
+            return Some(Ok(p));
+        }
+        let failure = match self.lines.advance()? {
+            Ok(()) => return Some(Ok((self.lines.line_no(), 0))),
+            Err(failure) => failure,
+        };
+        let line = self.lines.line_no();
+        Some(Err(match failure {
+            LineError::Io(e) => {
+                self.finished = true;
+                if self.builder.is_none() {
+                    self.games += 1;
+                }
+                self.error(line + 1, 1, WxfErrorKind::Io(e.to_string()))
+            }
+            LineError::Utf16 => {
+                self.finished = true;
+                self.games += 1;
+                self.error(1, 1, WxfErrorKind::Utf16)
+            }
+            LineError::TooLong => {
+                if self.builder.is_none() {
+                    self.games += 1;
+                }
+                self.skipping = true;
+                let limit = self.options.limits.max_line_len;
+                self.error(line, 1, WxfErrorKind::LineTooLong(limit))
+            }
+        }))
+    }
+}
+
+impl<R: BufRead> Iterator for WxfReader<R> {
+    type Item = Result<Game, WxfError>;
+
+    fn next(&mut self) -> Option<Result<Game, WxfError>> {
+        if self.finished {
+            return None;
+        }
+        loop {
+            let (line_no, offset) = match self.next_line() {
+                None => {
+                    self.finished = true;
+                    let builder = self.builder.take()?;
+                    let last = column(self.lines.text(), self.lines.text().len());
+                    let (line, col) = (self.lines.line_no().max(1), last);
+                    return Some(Err(builder.unfinished(line, col)));
+                }
+                Some(Err(e)) => return Some(Err(e)),
+                Some(Ok(l)) => l,
+            };
+            let rest = &self.lines.text()[offset..];
+            if self.skipping {
+                if is_format_line(rest) {
+                    self.skipping = false;
+                } else {
+                    if let Some(end) = find_end(rest) {
+                        self.skipping = false;
+                        let after = offset + end + 4;
+                        if !self.lines.text()[after..].trim().is_empty() {
+                            self.pending = Some((line_no, after));
+                        }
+                    }
+                    continue;
+                }
+            }
+            if self.builder.is_none() {
+                if rest.trim().is_empty() {
+                    continue;
+                }
+                self.games += 1;
+                self.builder = Some(Builder::new(self.options, self.games));
+            }
+            let builder = self.builder.as_mut().expect("created above");
+            match builder.feed(line_no, self.lines.text(), offset) {
+                Ok(Fed::More) => {}
+                Ok(Fed::Ended(rest)) => {
+                    let builder = self.builder.take().expect("fed above");
+                    self.pending = rest.map(|r| (line_no, r));
+                    return Some(Ok(builder.finish()));
+                }
+                Err(Failure::Skip(e)) => {
+                    self.builder = None;
+                    self.skipping = true;
+                    // The rest of the line may hold the game's `}END`.
+                    self.pending = e.1.map(|r| (line_no, r));
+                    return Some(Err(e.0));
+                }
+                Err(Failure::Restart(e)) => {
+                    // This line starts the next game: read it again.
+                    self.builder = None;
+                    self.pending = Some((line_no, offset));
+                    return Some(Err(e));
+                }
+            }
+        }
+    }
+}
+
+/// Byte offset of `}END` (any case) in `text`.
+fn find_end(text: &str) -> Option<usize> {
+    text.char_indices()
+        .find(|&(i, c)| c == '}' && starts_with_ignore_case(&text[i..], "}END"))
+        .map(|(i, _)| i)
+}
+
+enum Fed {
+    More,
+    /// `}END` read; unread text of the line from this offset, if any.
+    Ended(Option<usize>),
+}
+
+enum Failure {
+    /// Skip the rest of the game (from this offset of the line, if any).
+    Skip(Box<(WxfError, Option<usize>)>),
+    /// The line starts the next game.
+    Restart(WxfError),
+}
+
+/// One game being read.
+struct Builder {
+    options: ReaderOptions,
+    game: usize,
+    tags: Vec<(String, String)>,
+    notation: Option<Notation>,
+    format_seen: bool,
+    convention: WxfConvention,
+    /// Index in `tags` of the FEN header, and where it was.
+    fen_at: Option<(usize, usize, usize)>,
+    /// Line of `START{`, once read.
+    started_at: Option<usize>,
+    pos: Position,
+    mainline: Line,
+    /// A comment still open: its text so far and the line it opened on.
+    comment: Option<(String, usize)>,
+    result: Option<GameResult>,
+}
+
+impl Builder {
+    fn new(options: ReaderOptions, game: usize) -> Builder {
+        Builder {
+            options,
+            game,
+            tags: Vec::new(),
+            notation: None,
+            format_seen: false,
+            convention: options.wxf_convention,
+            fen_at: None,
+            started_at: None,
+            pos: Position::startpos(),
+            mainline: Line::default(),
+            comment: None,
+            result: None,
+        }
+    }
+
+    fn err(&self, line: usize, column: usize, kind: WxfErrorKind) -> WxfError {
+        WxfError {
+            game: self.game,
+            line,
+            column,
+            kind,
+        }
+    }
+
+    fn skip(&self, line: usize, text: &str, at: usize, kind: WxfErrorKind) -> Failure {
+        let resume = (at < text.len()).then_some(at);
+        Failure::Skip(Box::new((self.err(line, column(text, at), kind), resume)))
+    }
+
+    /// The error for a game the input ended in.
+    fn unfinished(&self, line: usize, column: usize) -> WxfError {
+        let kind = match (&self.comment, self.started_at) {
+            (Some((_, opened)), _) => WxfErrorKind::UnterminatedComment(*opened),
+            (None, Some(start)) => WxfErrorKind::MissingEnd(start),
+            (None, None) => WxfErrorKind::MissingStart,
+        };
+        self.err(line, column, kind)
+    }
+
+    fn finish(self) -> Game {
+        Game {
+            tags: self.tags,
+            notation: self.notation.unwrap_or(Notation::Wxf),
+            mainline: self.mainline,
+            result: self.result,
+        }
+    }
+
+    fn feed(&mut self, line_no: usize, text: &str, offset: usize) -> Result<Fed, Failure> {
+        if self.started_at.is_some() {
+            return self.feed_moves(line_no, text, offset);
+        }
+        let rest = &text[offset..];
+        let t = rest.trim_start();
+        let at = offset + rest.len() - t.len();
+        let t = t.trim_end();
+        if t.is_empty() {
+            return Ok(Fed::More);
+        }
+        if starts_with_ignore_case(t, "START{") {
+            self.begin_moves(line_no, at)?;
+            return self.feed_moves(line_no, text, at + "START{".len());
+        }
+        let key_len = t.find(char::is_whitespace).unwrap_or(t.len());
+        let (key, value) = (&t[..key_len], t[key_len..].trim());
+        if !is_key(key) {
+            let what =
+                "expected `KEY value` (a word of letters and digits, then the value) or START{";
+            return Err(self.skip(line_no, text, at, WxfErrorKind::BadHeader(what)));
+        }
+        let upper = key.to_ascii_uppercase();
+        match upper.as_str() {
+            "FORMAT" if self.format_seen => {
+                // The next game's first line: this one never started its moves.
+                Err(Failure::Restart(self.err(
+                    line_no,
+                    column(text, at),
+                    WxfErrorKind::MissingStart,
+                )))
+            }
+            "FORMAT" => {
+                self.format_seen = true;
+                let name = value
+                    .split(|c: char| c == ',' || c.is_whitespace())
+                    .next()
+                    .unwrap_or("");
+                self.notation = match name.to_ascii_uppercase().as_str() {
+                    "WXF" | "AXF" => Some(Notation::Wxf),
+                    "ICCS" => Some(Notation::Iccs),
+                    _ => {
+                        let kind = WxfErrorKind::UnsupportedFormat(value.to_owned());
+                        return Err(self.skip(line_no, text, text.len(), kind));
+                    }
+                };
+                Ok(Fed::More)
+            }
+            "WXFSTYLE" => {
+                self.convention = match value.to_ascii_lowercase().as_str() {
+                    "official" => WxfConvention::Official,
+                    "fsf" => WxfConvention::Fsf,
+                    _ => {
+                        let what = "WXFSTYLE must be `official` or `fsf`";
+                        return Err(self.skip(
+                            line_no,
+                            text,
+                            text.len(),
+                            WxfErrorKind::BadHeader(what),
+                        ));
+                    }
+                };
+                Ok(Fed::More)
+            }
+            _ => {
+                let max = self.options.limits.max_tags_per_game;
+                if self.tags.len() >= max {
+                    let kind = WxfErrorKind::TooManyTags(max);
+                    return Err(self.skip(line_no, text, text.len(), kind));
+                }
+                let tag = tag_name(key);
+                if tag == "FEN" && self.fen_at.is_none() {
+                    self.fen_at = Some((self.tags.len(), line_no, column(text, at)));
+                }
+                match (tag.as_str(), split_player(value)) {
+                    ("Red" | "Black", Some((name, rating))) => {
+                        self.tags.push((tag.clone(), name.to_owned()));
+                        if !rating.is_empty() {
+                            self.tags.push((format!("{tag}Elo"), rating.to_owned()));
+                        }
+                    }
+                    _ => {
+                        if tag == "Result" {
+                            self.result = value.parse().ok();
+                        }
+                        self.tags.push((tag, value.to_owned()));
+                    }
+                }
+                Ok(Fed::More)
+            }
+        }
+    }
+
+    /// At `START{`: sets up the start position from the FEN header.
+    fn begin_moves(&mut self, line_no: usize, at: usize) -> Result<(), Failure> {
+        if let Some((index, line, col)) = self.fen_at {
+            match Position::from_fen(&self.tags[index].1) {
+                Ok(pos) => {
+                    self.tags[index].1 = pos.to_fen();
+                    self.pos = pos;
+                }
+                Err(e) => {
+                    // Skipping goes on from `START{`, which may share its line with `}END`.
+                    let e = self.err(line, col, WxfErrorKind::BadFen(e));
+                    return Err(Failure::Skip(Box::new((e, Some(at)))));
+                }
+            }
+        }
+        self.started_at = Some(line_no);
+        Ok(())
+    }
+
+    fn feed_moves(&mut self, line_no: usize, text: &str, offset: usize) -> Result<Fed, Failure> {
+        let bytes = text.as_bytes();
+        let mut i = offset;
+        if let Some((mut comment, opened)) = self.comment.take() {
+            let close = text[i..].find('}').map(|j| i + j);
+            if i == 0 {
+                comment.push('\n');
+            }
+            comment.push_str(&text[i..close.unwrap_or(text.len())]);
+            let max = self.options.limits.max_comment_len;
+            if comment.len() > max {
+                return Err(self.skip(
+                    line_no,
+                    text,
+                    text.len(),
+                    WxfErrorKind::CommentTooLong(max),
+                ));
+            }
+            match close {
+                None => {
+                    self.comment = Some((comment, opened));
+                    return Ok(Fed::More);
+                }
+                Some(j) => {
+                    self.add_comment(comment.trim().to_owned());
+                    i = j + 1;
+                }
+            }
+        } else if i == 0 && is_format_line(text) {
+            let start = self.started_at.unwrap_or(line_no);
+            let e = self.err(line_no, 1, WxfErrorKind::MissingEnd(start));
+            return Err(Failure::Restart(e));
+        }
+        while i < text.len() {
+            let b = bytes[i];
+            if b.is_ascii_whitespace() {
+                i += 1;
+                continue;
+            }
+            match b {
+                b'{' => match text[i + 1..].find('}') {
+                    Some(j) => {
+                        let max = self.options.limits.max_comment_len;
+                        if j > max {
+                            let kind = WxfErrorKind::CommentTooLong(max);
+                            return Err(self.skip(line_no, text, i, kind));
+                        }
+                        self.add_comment(text[i + 1..i + 1 + j].trim().to_owned());
+                        i += j + 2;
+                    }
+                    None => {
+                        let max = self.options.limits.max_comment_len;
+                        if text.len() - i - 1 > max {
+                            let kind = WxfErrorKind::CommentTooLong(max);
+                            return Err(self.skip(line_no, text, i, kind));
+                        }
+                        self.comment = Some((text[i + 1..].to_owned(), line_no));
+                        return Ok(Fed::More);
+                    }
+                },
+                b'}' if starts_with_ignore_case(&text[i..], "}END") => {
+                    let after = i + 4;
+                    let rest = !text[after..].trim().is_empty();
+                    return Ok(Fed::Ended(rest.then_some(after)));
+                }
+                b'}' => {
+                    let kind = WxfErrorKind::Unexpected("}".to_owned());
+                    return Err(self.skip(line_no, text, i, kind));
+                }
+                _ => {
+                    let end = text[i..]
+                        .find(|c: char| c.is_whitespace() || c == '{' || c == '}')
+                        .map_or(text.len(), |j| i + j);
+                    self.read_word(line_no, text, i, end)?;
+                    i = end;
+                }
+            }
+        }
+        Ok(Fed::More)
+    }
+
+    fn add_comment(&mut self, comment: String) {
+        match self.mainline.moves.last_mut() {
+            Some(node) => node.comments.push(comment),
+            None => self.mainline.comments.push(comment),
+        }
+    }
+
+    fn ply_name(&self) -> String {
+        match self.pos.side_to_move() {
+            Color::Red => format!("{}.", self.pos.fullmove_number()),
+            Color::Black => format!("{}...", self.pos.fullmove_number()),
+        }
+    }
+
+    /// Reads the word `text[i..end]`: a move number, a placeholder, a result or a move.
+    fn read_word(
+        &mut self,
+        line_no: usize,
+        text: &str,
+        i: usize,
+        end: usize,
+    ) -> Result<(), Failure> {
+        let word = &text[i..end];
+        let mut start = i;
+        let digits = word.bytes().take_while(u8::is_ascii_digit).count();
+        let dots = word[digits..].bytes().take_while(|&b| b == b'.').count();
+        if dots == word.len() - digits || word == "…" {
+            return Ok(()); // "12.", "12...", "..."
+        }
+        if digits > 0 && dots > 0 && word.len() - digits - dots >= 3 {
+            start = i + digits + dots; // "12.C2.5"; "33.4" is a soldier move
+        }
+        let word = &text[start..end];
+        if matches!(word.as_bytes()[0], b'0' | b'1' | b'*') {
+            if let Ok(result) = word.parse::<GameResult>() {
+                // The result in the moves wins, as in PGN; the tag follows it
+                // so that the game writes back (as the RESULT header) to itself.
+                self.result = Some(result);
+                match self.tags.iter_mut().find(|(k, _)| k == "Result") {
+                    Some((_, v)) => result.as_str().clone_into(v),
+                    None => self
+                        .tags
+                        .push(("Result".to_owned(), result.as_str().to_owned())),
+                }
+                return Ok(());
+            }
+        }
+        let core = word.trim_end_matches(['!', '?']);
+        let nag = match &word[core.len()..] {
+            "" => None,
+            "!" => Some(1),
+            "?" => Some(2),
+            "!!" => Some(3),
+            "??" => Some(4),
+            "!?" => Some(5),
+            "?!" => Some(6),
+            other => {
+                let kind = WxfErrorKind::BadAnnotation(other.to_owned());
+                return Err(self.skip(line_no, text, start + core.len(), kind));
+            }
+        };
+        let mut core = std::borrow::Cow::Borrowed(core);
+        if core.len() > 4 && core.is_ascii() {
+            // A check or mate mark after a complete move ("R2+7+"): implied by the position.
+            let unmarked = core.trim_end_matches(['+', '#']);
+            if unmarked.len() >= 4 {
+                core = std::borrow::Cow::Owned(unmarked.to_owned());
+            }
+        }
+        let b = core.as_bytes();
+        if self.notation != Some(Notation::Iccs)
+            && b.len() == 4
+            && matches!(b[0], b'+' | b'-')
+            && b[1].is_ascii_alphabetic()
+        {
+            // "+R.3": the marker before the letter, as some texts write it.
+            core = std::borrow::Cow::Owned(format!("{}{}{}", &core[1..2], &core[..1], &core[2..]));
+        }
+        let style = Style {
+            wxf: WxfStyle {
+                convention: self.convention,
+                ..WxfStyle::default()
+            },
+            ..Style::default()
+        };
+        let mv = parse_with(&self.pos, &core, self.notation, &style).map_err(|error| {
+            let kind = WxfErrorKind::Move {
+                ply_name: self.ply_name(),
+                error,
+            };
+            self.skip(line_no, text, start, kind)
+        })?;
+        if self.notation.is_none() {
+            // No FORMAT line: the notation of the first move holds for the game.
+            self.notation = crate::detect(&core);
+        }
+        let max = self.options.limits.max_moves_per_game;
+        if self.mainline.moves.len() >= max {
+            return Err(self.skip(line_no, text, start, WxfErrorKind::TooManyMoves(max)));
+        }
+        self.pos.make_move(mv);
+        let mut node = Node::new(mv);
+        node.nags.extend(nag);
+        self.mainline.moves.push(node);
+        Ok(())
+    }
+}
+
+/// `name ; rating ;;` (PlayOK; XieXie writes `;;;`): the name and the
+/// rating (possibly empty); `None` for any other value, kept verbatim.
+fn split_player(value: &str) -> Option<(&str, &str)> {
+    let mut fields = value.split(';');
+    let (name, rating) = (fields.next()?.trim(), fields.next()?.trim());
+    let rest: Vec<&str> = fields.collect();
+    let plain = rest.len() == 2 && rest.iter().all(|f| f.trim().is_empty());
+    (plain && rating.bytes().all(|b| b.is_ascii_digit())).then_some((name, rating))
+}

@@ -1,0 +1,291 @@
+//! Writing WXF game files: [`write_wxf`].
+
+use std::io;
+
+use xiangqi_core::{Color, Position};
+
+use super::{header_key, is_key};
+use crate::pgn::game::{Game, Node, ReplayError};
+use crate::{format_into, MoveTextError, Notation, SidewaysSign, Style, WxfConvention, WxfStyle};
+
+/// How a game is written as a WXF file.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct WxfWriteOptions {
+    /// Style of the moves. Default: official conventions, `.` for sideways
+    /// moves and Black in lower case, as PlayOK writes them. The fsf
+    /// convention adds a `WXFSTYLE fsf` line, which the reader honours.
+    pub style: WxfStyle,
+    /// Full moves per line (default 3; 0: one line).
+    pub moves_per_line: usize,
+    /// Drop what the format cannot hold (variations, NAGs other than one of
+    /// `$1`-`$6` per move) instead of refusing the game.
+    pub drop_variations: bool,
+}
+
+impl Default for WxfWriteOptions {
+    fn default() -> WxfWriteOptions {
+        WxfWriteOptions {
+            style: WxfStyle {
+                convention: WxfConvention::Official,
+                sideways: SidewaysSign::Dot,
+                black_lowercase: true,
+            },
+            moves_per_line: 3,
+            drop_variations: false,
+        }
+    }
+}
+
+/// Why a game cannot be written as a WXF file.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum WxfWriteError {
+    /// The output failed.
+    #[error("write error: {0}")]
+    Io(#[from] io::Error),
+    /// The moves cannot be replayed from the start position.
+    #[error("cannot write the game: {0}")]
+    Replay(#[from] ReplayError),
+    /// A move is illegal where it stands.
+    #[error("cannot write the game: {0}")]
+    Move(#[from] MoveTextError),
+    /// The game has variations (at this 1-based ply of the main line).
+    #[error("ply {0} has variations, which WXF game files cannot hold (drop them with `drop_variations`)")]
+    Variations(usize),
+    /// A move carries NAGs other than one of `$1`-`$6`.
+    #[error("ply {ply}: annotations {nags:?} cannot be written as one of ! ? !! ?? !? ?! (drop them with `drop_variations`)")]
+    Nags {
+        /// 1-based ply of the main line.
+        ply: usize,
+        /// The NAGs.
+        nags: Vec<u8>,
+    },
+    /// A comment holds `}`, which ends comments in WXF files.
+    #[error("comment {0:?} contains '}}', which WXF game files cannot hold")]
+    Comment(String),
+    /// A tag cannot be a header line.
+    #[error("tag {name:?} cannot be written as a WXF header: {reason}")]
+    Tag {
+        /// The tag name.
+        name: String,
+        /// Why.
+        reason: &'static str,
+    },
+}
+
+/// The game as a WXF file (UTF-8, lines ending with `\n`).
+pub fn write_wxf(game: &Game, options: &WxfWriteOptions) -> Result<String, WxfWriteError> {
+    let mut out = String::with_capacity(256 + 12 * game.plies());
+    write_header(game, options, &mut out)?;
+    out.push_str("START{\n");
+    write_moves(game, options, &mut out)?;
+    out.push_str("}END\n");
+    Ok(out)
+}
+
+/// Writes the game as a WXF file to `out`.
+pub fn write_wxf_to<W: io::Write>(
+    out: &mut W,
+    game: &Game,
+    options: &WxfWriteOptions,
+) -> Result<(), WxfWriteError> {
+    out.write_all(write_wxf(game, options)?.as_bytes())?;
+    Ok(())
+}
+
+fn header_line(key: &str, value: &str, out: &mut String) {
+    out.push_str(key);
+    if !value.is_empty() {
+        out.push_str(&" ".repeat(8usize.saturating_sub(key.len()).max(1)));
+        out.push_str(value);
+    }
+    out.push('\n');
+}
+
+/// `placement r|b`, plus the counters when they are not `0 1` (N-FEN).
+fn wxf_fen(pos: &Position) -> String {
+    // WXF's letters (H, E), as XieXie writes them; readers take both.
+    let fen = pos
+        .to_fen()
+        .replace('N', "H")
+        .replace('n', "h")
+        .replace('B', "E")
+        .replace('b', "e");
+    let fields: Vec<&str> = fen.split(' ').collect();
+    let side = if pos.side_to_move() == Color::Red {
+        "r"
+    } else {
+        "b"
+    };
+    if pos.halfmove_clock() == 0 && pos.fullmove_number() == 1 {
+        format!("{} {side}", fields[0])
+    } else {
+        format!(
+            "{} {side} - - {} {}",
+            fields[0],
+            pos.halfmove_clock(),
+            pos.fullmove_number()
+        )
+    }
+}
+
+fn write_header(
+    game: &Game,
+    options: &WxfWriteOptions,
+    out: &mut String,
+) -> Result<(), WxfWriteError> {
+    header_line("FORMAT", "WXF", out);
+    if options.style.convention == WxfConvention::Fsf {
+        header_line("WXFSTYLE", "fsf", out);
+    }
+    // `name ; rating ;;` when the rating can be told apart from the name.
+    // `name ; rating ;;` for a rating tag right after the name (the order
+    // the reader gives back), when the rating can be told apart from the name.
+    let merged = |side: &str| {
+        let at = game.tags.iter().position(|(k, _)| k == side)?;
+        let (name, (elo_tag, elo)) = (&game.tags[at].1, game.tags.get(at + 1)?);
+        let plain = *elo_tag == format!("{side}Elo")
+            && !name.contains(';')
+            && !elo.is_empty()
+            && elo.bytes().all(|b| b.is_ascii_digit());
+        plain.then(|| format!("{name} ; {elo} ;;"))
+    };
+    let (red, black) = (merged("Red"), merged("Black"));
+    let mut result_written = false;
+    for (name, value) in &game.tags {
+        let bad = |reason| WxfWriteError::Tag {
+            name: name.clone(),
+            reason,
+        };
+        if value.contains(['\n', '\r']) {
+            return Err(bad("its value holds a line break"));
+        }
+        let key = header_key(name);
+        if !is_key(key) {
+            return Err(bad("a header key is a letter, then letters, digits or '_'"));
+        }
+        if matches!(key.to_ascii_uppercase().as_str(), "FORMAT" | "WXFSTYLE") {
+            return Err(bad("the name is reserved for the file's move format"));
+        }
+        match name.as_str() {
+            "Red" if red.is_some() => header_line(key, red.as_deref().unwrap_or(""), out),
+            "Black" if black.is_some() => header_line(key, black.as_deref().unwrap_or(""), out),
+            "RedElo" if red.is_some() => {}
+            "BlackElo" if black.is_some() => {}
+            "FEN" if value.trim().is_empty() => {}
+            "FEN" => {
+                let pos = Position::from_fen(value).map_err(ReplayError::from)?;
+                header_line(key, &wxf_fen(&pos), out);
+            }
+            "Result" if !result_written => {
+                result_written = true;
+                let value = match game.result {
+                    Some(result) => result.as_str(),
+                    None => value.as_str(),
+                };
+                header_line(key, value, out);
+            }
+            _ => header_line(key, value.trim(), out),
+        }
+    }
+    if let (false, Some(result)) = (result_written, game.result) {
+        header_line("RESULT", result.as_str(), out);
+    }
+    Ok(())
+}
+
+fn write_moves(
+    game: &Game,
+    options: &WxfWriteOptions,
+    out: &mut String,
+) -> Result<(), WxfWriteError> {
+    for c in &game.mainline.comments {
+        out.push_str(&comment_text(c)?);
+        out.push('\n');
+    }
+    let style = Style {
+        wxf: options.style,
+        ..Style::default()
+    };
+    let per_line = options.moves_per_line;
+    let mut pos = game.start_position().map_err(ReplayError::from)?;
+    let mut line = String::new();
+    let mut entries = 0;
+    // A Red move waiting for Black's reply on the same entry.
+    let mut open = false;
+    for (index, node) in game.mainline.moves.iter().enumerate() {
+        let ply = index + 1;
+        if !node.variations.is_empty() && !options.drop_variations {
+            return Err(WxfWriteError::Variations(ply));
+        }
+        let suffix = nag_suffix(node, ply, options.drop_variations)?;
+        let mut text = String::with_capacity(8);
+        format_into(&pos, node.mv, Notation::Wxf, &style, &mut text)?;
+        let number = pos.fullmove_number();
+        if pos.side_to_move() == Color::Black && open {
+            line.push(' ');
+        } else {
+            if per_line > 0 && entries >= per_line {
+                out.push_str(&line);
+                out.push('\n');
+                line.clear();
+                entries = 0;
+            }
+            if !line.is_empty() {
+                line.push_str("  ");
+            }
+            let dots = if pos.side_to_move() == Color::Black {
+                " ..."
+            } else {
+                ""
+            };
+            line.push_str(&format!("{number:>2}.{dots} "));
+            entries += 1;
+        }
+        line.push_str(&text);
+        line.push_str(suffix);
+        open = pos.side_to_move() == Color::Red;
+        for c in &node.comments {
+            line.push(' ');
+            line.push_str(&comment_text(c)?);
+        }
+        if !node.comments.is_empty() {
+            // A comment ends the line; Black's reply gets its own number.
+            out.push_str(&line);
+            out.push('\n');
+            line.clear();
+            entries = 0;
+            open = false;
+        }
+        pos.make_move(node.mv);
+    }
+    if !line.is_empty() {
+        out.push_str(&line);
+        out.push('\n');
+    }
+    Ok(())
+}
+
+fn comment_text(comment: &str) -> Result<String, WxfWriteError> {
+    if comment.contains('}') {
+        return Err(WxfWriteError::Comment(comment.to_owned()));
+    }
+    Ok(format!("{{{comment}}}"))
+}
+
+/// The `!`/`?` suffix of a move's NAG.
+fn nag_suffix(node: &Node, ply: usize, drop: bool) -> Result<&'static str, WxfWriteError> {
+    const SUFFIX: [&str; 7] = ["", "!", "?", "!!", "??", "!?", "?!"];
+    match node.nags.as_slice() {
+        [] => Ok(""),
+        [n @ 1..=6] => Ok(SUFFIX[*n as usize]),
+        nags if drop => Ok(nags
+            .iter()
+            .find(|n| (1..=6).contains(*n))
+            .map_or("", |n| SUFFIX[*n as usize])),
+        nags => Err(WxfWriteError::Nags {
+            ply,
+            nags: nags.to_vec(),
+        }),
+    }
+}
