@@ -21,14 +21,14 @@ fn check_line(pos: &Position, line: &Line, limits: &Limits) -> usize {
     let mut p = pos.clone();
     let mut depth = 0;
     for (i, node) in line.moves.iter().enumerate() {
-        for comment in &node.comments {
+        for comment in node.comments() {
             assert!(
                 comment.len() <= limits.max_comment_len,
                 "comment of {} bytes kept",
                 comment.len()
             );
         }
-        for variation in &node.variations {
+        for variation in node.variations() {
             depth = depth.max(1 + check_line(&p, variation, limits));
         }
         if let Err(e) = p.play(node.mv) {

@@ -73,7 +73,7 @@ fn carriage_return_in_a_comment_survives_a_round_trip() {
         .next()
         .unwrap()
         .unwrap();
-    assert_eq!(game.mainline.moves[0].comments, ["two\nlines"]);
+    assert_eq!(game.mainline.moves[0].comments(), ["two\nlines"]);
     let written = write_game(&game, &WriteOptions::new(Notation::Iccs)).unwrap();
     let back = read_str(&written).next().unwrap().unwrap();
     assert_eq!(back.mainline, game.mainline, "{written:?}");
@@ -90,7 +90,7 @@ fn bom_in_a_comment_survives_a_round_trip() {
         .next()
         .unwrap()
         .unwrap();
-    assert_eq!(game.mainline.moves[0].comments, ["a\nb"]);
+    assert_eq!(game.mainline.moves[0].comments(), ["a\nb"]);
     let written = write_game(&game, &WriteOptions::new(Notation::Iccs)).unwrap();
     let back = read_str(&written).next().unwrap().unwrap();
     assert_eq!(back.mainline, game.mainline, "{written:?}");

@@ -73,13 +73,14 @@ fn random_game(rng: &mut Rng, index: u64) -> Game {
     }
     for node in &mut game.mainline.moves {
         if rng.chance(10) {
-            node.comments.push(format!("comment {}", rng.below(100)));
+            node.comments_mut()
+                .push(format!("comment {}", rng.below(100)));
         }
         if rng.chance(5) {
-            node.comments.push("two\nlines".to_owned());
+            node.comments_mut().push("two\nlines".to_owned());
         }
         if rng.chance(10) {
-            node.nags.push(1 + rng.below(6) as u8);
+            node.nags_mut().push(1 + rng.below(6) as u8);
         }
     }
     if rng.chance(10) {

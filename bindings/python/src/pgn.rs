@@ -233,7 +233,13 @@ impl PyGame {
     fn comments(&self) -> Vec<String> {
         let mut out = Vec::with_capacity(self.0.plies() + 1);
         out.push(self.0.mainline.comments.join("\n"));
-        out.extend(self.0.mainline.moves.iter().map(|n| n.comments.join("\n")));
+        out.extend(
+            self.0
+                .mainline
+                .moves
+                .iter()
+                .map(|n| n.comments().join("\n")),
+        );
         out
     }
 

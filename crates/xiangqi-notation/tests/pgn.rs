@@ -57,17 +57,17 @@ fn torture_file_parses_as_specified() {
         ["h2e2", "h9g7", "h0g2", "i9h9", "i0h0", "b9c7", "c3c4", "g6g5"]
     );
     let n = &g1.mainline.moves;
-    assert_eq!(n[1].nags, [1]);
-    assert_eq!(n[2].nags, [5], "!? is $5");
-    assert_eq!(n[2].variations.len(), 1);
-    let v = &n[2].variations[0];
+    assert_eq!(n[1].nags(), [1]);
+    assert_eq!(n[2].nags(), [5], "!? is $5");
+    assert_eq!(n[2].variations().len(), 1);
+    let v = &n[2].variations()[0];
     assert_eq!(v.moves[0].mv, mv("g3g4"));
     assert_eq!(
-        v.moves[0].comments,
+        v.moves[0].comments(),
         ["variation comment (with parens; and [brackets])"]
     );
     assert_eq!(
-        v.moves[0].variations[0]
+        v.moves[0].variations()[0]
             .moves
             .iter()
             .map(|n| n.mv)
@@ -75,9 +75,9 @@ fn torture_file_parses_as_specified() {
         [mv("b0c2"), mv("b9c7")]
     );
     assert_eq!(v.moves[1].mv, mv("c6c5"));
-    assert_eq!(n[3].comments, ["a comment\nover two lines"]);
-    assert_eq!(n[4].comments, ["a line comment"]);
-    assert_eq!(n[7].comments, ["before the result"]);
+    assert_eq!(n[3].comments(), ["a comment\nover two lines"]);
+    assert_eq!(n[4].comments(), ["a line comment"]);
+    assert_eq!(n[7].comments(), ["before the result"]);
     assert_eq!(g1.result, Some(GameResult::RedWins));
 
     let g2 = results[1].as_ref().unwrap();
@@ -105,7 +105,7 @@ fn torture_file_parses_as_specified() {
     assert_eq!(g4.tag("Red"), Some("胡榮華"));
     assert_eq!(g4.plies(), 5);
     assert_eq!(
-        g4.mainline.moves[3].variations[0].moves[1].comments,
+        g4.mainline.moves[3].variations()[0].moves[1].comments(),
         ["GBK 註釋"]
     );
     assert_eq!(g4.result, Some(GameResult::BlackWins));
@@ -117,7 +117,7 @@ fn torture_file_parses_as_specified() {
         g5.moves().collect::<Vec<_>>(),
         [mv("h2e2"), mv("h9g7"), mv("h0g2"), mv("i9h9")]
     );
-    assert_eq!(g5.mainline.moves[2].variations[0].moves[0].mv, mv("b0c2"));
+    assert_eq!(g5.mainline.moves[2].variations()[0].moves[0].mv, mv("b0c2"));
     assert_eq!(g5.result, Some(GameResult::Unknown));
 
     assert_eq!(reader.encoding(), Some(TextEncoding::Utf8));
@@ -333,9 +333,12 @@ fn xqbase_style_and_serde() {
     let text = "[Game \"Chinese Chess\"]\n[Format \"ICCS\"]\n1. H2-E2 H9-G7 2. H0-G2 $14 1/2-1/2\n";
     let game = read_str(text).next().unwrap().unwrap();
     assert_eq!(game.plies(), 3);
-    assert_eq!(game.mainline.moves[2].nags, [14]);
+    assert_eq!(game.mainline.moves[2].nags(), [14]);
     let json = serde_json::to_string(&game).unwrap();
     assert!(json.contains("\"result\":\"1/2-1/2\""), "{json}");
+    // A node serialises as its move and its non-empty lists only.
+    assert!(json.contains("{\"move\":\"h0g2\",\"nags\":[14]}"), "{json}");
+    assert!(json.contains("{\"move\":\"h2e2\"}"), "{json}");
     let back: Game = serde_json::from_str(&json).unwrap();
     assert_eq!(back, game);
 }

@@ -43,14 +43,14 @@ pub fn game_pgn(played: &PlayedGame, limit: SearchLimit, date: &str) -> Result<S
     for (i, (&mv, comment)) in played.moves.iter().zip(&played.comments).enumerate() {
         let mut node = Node::new(mv);
         if i + 1 == book {
-            node.comments.push("end of opening".to_string());
+            node.comments_mut().push("end of opening".to_string());
         } else if !comment.is_empty() {
-            node.comments.push(comment.clone());
+            node.comments_mut().push(comment.clone());
         }
         line.moves.push(node);
     }
     match line.moves.last_mut() {
-        Some(last) => last.comments.push(played.detail.clone()),
+        Some(last) => last.comments_mut().push(played.detail.clone()),
         None => line.comments.push(played.detail.clone()),
     }
     game.mainline = line;

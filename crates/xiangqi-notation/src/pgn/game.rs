@@ -71,31 +71,42 @@ impl<'de> serde::Deserialize<'de> for GameResult {
     }
 }
 
-/// One move of a line with what is written after it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+/// One move of a line with what is written after it: NAGs, comments and
+/// variations, read and changed through [`Node::nags`], [`Node::comments_mut`]
+/// and the like.
+///
+/// Most moves have none of these, so they live in one optional box: a node
+/// is 16 bytes, not 80, and a game's moves are written and dropped in a
+/// fraction of the time (the PGN reader's every move builds one).
+///
+/// ```
+/// use xiangqi_notation::pgn::Node;
+///
+/// let mut node = Node::new("h2e2".parse().unwrap());
+/// assert!(node.comments().is_empty());
+/// node.comments_mut().push("the central cannon".to_owned());
+/// node.nags_mut().push(1);
+/// assert_eq!(node.comments(), ["the central cannon"]);
+/// assert_eq!(node.nags(), [1]);
+/// ```
+#[derive(Clone, Debug)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(from = "NodeFields", into = "NodeFields")
+)]
 pub struct Node {
     /// The move (legal in the position before it).
-    #[cfg_attr(feature = "serde", serde(rename = "move"))]
     pub mv: Move,
-    /// Numeric annotation glyphs (`$1`; `!` `?` `!!` `??` `!?` `?!` are read as `$1`-`$6`).
-    #[cfg_attr(
-        feature = "serde",
-        serde(default, skip_serializing_if = "Vec::is_empty")
-    )]
-    pub nags: Vec<u8>,
-    /// Comments after the move, in order (trimmed; `{…}` and `;…` alike).
-    #[cfg_attr(
-        feature = "serde",
-        serde(default, skip_serializing_if = "Vec::is_empty")
-    )]
-    pub comments: Vec<String>,
-    /// Alternatives to this move, each played from the position before it.
-    #[cfg_attr(
-        feature = "serde",
-        serde(default, skip_serializing_if = "Vec::is_empty")
-    )]
-    pub variations: Vec<Line>,
+    annotations: Option<Box<Annotations>>,
+}
+
+/// What a node may carry besides its move.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+struct Annotations {
+    nags: Vec<u8>,
+    comments: Vec<String>,
+    variations: Vec<Line>,
 }
 
 impl Node {
@@ -103,9 +114,98 @@ impl Node {
     pub fn new(mv: Move) -> Node {
         Node {
             mv,
-            nags: Vec::new(),
-            comments: Vec::new(),
-            variations: Vec::new(),
+            annotations: None,
+        }
+    }
+
+    /// Numeric annotation glyphs (`$1`; `!` `?` `!!` `??` `!?` `?!` are read as `$1`-`$6`).
+    pub fn nags(&self) -> &[u8] {
+        self.annotations.as_ref().map_or(&[], |a| &a.nags)
+    }
+
+    /// Comments after the move, in order (trimmed; `{…}` and `;…` alike).
+    pub fn comments(&self) -> &[String] {
+        self.annotations.as_ref().map_or(&[], |a| &a.comments)
+    }
+
+    /// Alternatives to this move, each played from the position before it.
+    pub fn variations(&self) -> &[Line] {
+        self.annotations.as_ref().map_or(&[], |a| &a.variations)
+    }
+
+    /// The NAGs, to change.
+    pub fn nags_mut(&mut self) -> &mut Vec<u8> {
+        &mut self.annotations_mut().nags
+    }
+
+    /// The comments, to change.
+    pub fn comments_mut(&mut self) -> &mut Vec<String> {
+        &mut self.annotations_mut().comments
+    }
+
+    /// The variations, to change.
+    pub fn variations_mut(&mut self) -> &mut Vec<Line> {
+        &mut self.annotations_mut().variations
+    }
+
+    fn annotations_mut(&mut self) -> &mut Annotations {
+        self.annotations.get_or_insert_with(Box::default)
+    }
+}
+
+/// Nodes are equal when their moves and everything attached are: a node
+/// whose box was opened and left empty equals one that never had it.
+impl PartialEq for Node {
+    fn eq(&self, other: &Node) -> bool {
+        self.mv == other.mv
+            && self.nags() == other.nags()
+            && self.comments() == other.comments()
+            && self.variations() == other.variations()
+    }
+}
+
+impl Eq for Node {}
+
+/// The serialised form of a [`Node`]: its move and the non-empty lists.
+#[cfg(feature = "serde")]
+#[derive(serde::Serialize, serde::Deserialize)]
+struct NodeFields {
+    #[serde(rename = "move")]
+    mv: Move,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    nags: Vec<u8>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    comments: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    variations: Vec<Line>,
+}
+
+#[cfg(feature = "serde")]
+impl From<NodeFields> for Node {
+    fn from(f: NodeFields) -> Node {
+        let empty = f.nags.is_empty() && f.comments.is_empty() && f.variations.is_empty();
+        Node {
+            mv: f.mv,
+            annotations: (!empty).then(|| {
+                Box::new(Annotations {
+                    nags: f.nags,
+                    comments: f.comments,
+                    variations: f.variations,
+                })
+            }),
+        }
+    }
+}
+
+#[cfg(feature = "serde")]
+impl From<Node> for NodeFields {
+    fn from(n: Node) -> NodeFields {
+        let a = n.annotations.map(|a| *a).unwrap_or_default();
+        NodeFields {
+            mv: n.mv,
+            nags: a.nags,
+            comments: a.comments,
+            variations: a.variations,
         }
     }
 }
@@ -129,7 +229,7 @@ impl Line {
     pub fn count_moves(&self) -> usize {
         self.moves
             .iter()
-            .map(|n| 1 + n.variations.iter().map(Line::count_moves).sum::<usize>())
+            .map(|n| 1 + n.variations().iter().map(Line::count_moves).sum::<usize>())
             .sum()
     }
 }
@@ -230,4 +330,20 @@ pub enum ReplayError {
         /// Why.
         error: PlayError,
     },
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_node_with_an_emptied_box_equals_a_plain_one() {
+        let mv: Move = "h2e2".parse().unwrap();
+        let mut node = Node::new(mv);
+        node.comments_mut().push("x".to_owned());
+        assert_ne!(node, Node::new(mv));
+        node.comments_mut().clear();
+        assert_eq!(node, Node::new(mv));
+        assert_eq!(std::mem::size_of::<Node>(), 16);
+    }
 }

@@ -133,8 +133,8 @@ pub struct PgnError {
 /// let mut games = Reader::new(pgn.as_bytes());
 /// let game = games.next().unwrap().unwrap();
 /// assert_eq!(game.plies(), 4);
-/// assert_eq!(game.mainline.moves[1].comments, ["a comment"]);
-/// assert_eq!(game.mainline.moves[2].variations.len(), 1);
+/// assert_eq!(game.mainline.moves[1].comments(), ["a comment"]);
+/// assert_eq!(game.mainline.moves[2].variations().len(), 1);
 /// assert_eq!(game.result, Some(GameResult::RedWins));
 /// assert!(games.next().is_none());
 /// ```
@@ -528,7 +528,7 @@ impl Builder {
         match self.stack.last_mut() {
             None => self.early_comments.push(text),
             Some(frame) => match frame.line.moves.last_mut() {
-                Some(node) => node.comments.push(text),
+                Some(node) => node.comments_mut().push(text),
                 None => frame.line.comments.push(text),
             },
         }
@@ -733,7 +733,7 @@ impl Builder {
                         .moves
                         .last_mut()
                         .expect("a variation follows a move")
-                        .variations
+                        .variations_mut()
                         .push(child.line);
                     i += 1;
                 }
@@ -746,7 +746,7 @@ impl Builder {
                     let nag = text[i + 1..end].parse::<u8>().ok();
                     let node = self.stack.last_mut().and_then(|f| f.line.moves.last_mut());
                     match (nag, node) {
-                        (Some(n), Some(node)) => node.nags.push(n),
+                        (Some(n), Some(node)) => node.nags_mut().push(n),
                         _ => {
                             return Err(self.err(
                                 line_no,
@@ -899,7 +899,13 @@ impl Builder {
         self.play(mv);
         if let Some(nag) = nag {
             let frame = self.stack.last_mut().expect("started");
-            frame.line.moves.last_mut().expect("pushed").nags.push(nag);
+            frame
+                .line
+                .moves
+                .last_mut()
+                .expect("pushed")
+                .nags_mut()
+                .push(nag);
         }
         Ok(consumed_to)
     }

@@ -166,14 +166,14 @@ fn write_line(
             text = format_ranks10(node.mv);
         }
         tokens.push(text);
-        for nag in &node.nags {
+        for nag in node.nags() {
             tokens.push(format!("${nag}"));
         }
-        need_number = !node.comments.is_empty() || !node.variations.is_empty();
-        for c in &node.comments {
+        need_number = !node.comments().is_empty() || !node.variations().is_empty();
+        for c in node.comments() {
             tokens.push(comment_token(c)?);
         }
-        for v in &node.variations {
+        for v in node.variations() {
             tokens.push("(".to_owned());
             write_line(v, pos.clone(), options, ranks10, tokens)?;
             tokens.push(")".to_owned());

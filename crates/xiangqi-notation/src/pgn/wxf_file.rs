@@ -48,7 +48,7 @@
 //! assert_eq!(game.tag("RedElo"), Some("1200"));
 //! assert_eq!(game.result, Some(GameResult::BlackWins));
 //! assert_eq!(game.moves().map(|m| m.to_string()).collect::<Vec<_>>(), ["h2e2", "h9g7", "h0g2", "i9h9"]);
-//! assert_eq!(game.mainline.moves[2].comments, ["main line"]);
+//! assert_eq!(game.mainline.moves[2].comments(), ["main line"]);
 //!
 //! let written = write_wxf(&game, &WxfWriteOptions::default()).unwrap();
 //! assert!(written.contains(" 1. C2.5 h8+7   2. H2+3 {main line}\n 2. ... r9.8\n}END\n"), "{written}");

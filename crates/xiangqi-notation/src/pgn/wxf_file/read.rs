@@ -562,7 +562,7 @@ impl Builder {
 
     fn add_comment(&mut self, comment: String) {
         match self.mainline.moves.last_mut() {
-            Some(node) => node.comments.push(comment),
+            Some(node) => node.comments_mut().push(comment),
             None => self.mainline.comments.push(comment),
         }
     }
@@ -662,7 +662,7 @@ impl Builder {
         }
         self.pos.make_move(mv);
         let mut node = Node::new(mv);
-        node.nags.extend(nag);
+        node.nags_mut().extend(nag);
         self.mainline.moves.push(node);
         Ok(())
     }

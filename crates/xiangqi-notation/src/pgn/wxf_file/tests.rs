@@ -107,11 +107,8 @@ fn comments_annotations_numbers_and_tolerated_forms() {
     let game = one_game(file);
     assert_eq!(game.mainline.comments, ["before"]);
     let m = &game.mainline.moves;
-    assert_eq!(
-        (m[0].nags.as_slice(), m[1].nags.as_slice()),
-        (&[1][..], &[4][..])
-    );
-    assert_eq!(m[1].comments, ["two\n  lines"]);
+    assert_eq!((m[0].nags(), m[1].nags()), (&[1][..], &[4][..]));
+    assert_eq!(m[1].comments(), ["two\n  lines"]);
     assert_eq!(game.plies(), 10);
     assert_eq!(game.result, Some(GameResult::RedWins));
     round_trip(&game, &WxfWriteOptions::default());
@@ -307,12 +304,12 @@ fn writer_refuses_what_the_format_cannot_hold() {
         Err(WxfWriteError::Variations(1))
     ));
     let mut no_variations = game.clone();
-    no_variations.mainline.moves[0].variations.clear();
+    no_variations.mainline.moves[0].variations_mut().clear();
     assert!(matches!(
         write_wxf(&no_variations, &strict),
         Err(WxfWriteError::Nags { ply: 1, .. })
     ));
-    no_variations.mainline.moves[0].nags.clear();
+    no_variations.mainline.moves[0].nags_mut().clear();
     assert!(matches!(
         write_wxf(&no_variations, &strict),
         Err(WxfWriteError::Comment(_))
@@ -322,14 +319,14 @@ fn writer_refuses_what_the_format_cannot_hold() {
         ..strict
     };
     let mut tolerable = game.clone();
-    tolerable.mainline.moves[2].comments.clear();
+    tolerable.mainline.moves[2].comments_mut().clear();
     let back = one_game(&write_wxf(&tolerable, &lossy).unwrap());
     assert_eq!(iccs(&back), iccs(&game));
     assert!(back
         .mainline
         .moves
         .iter()
-        .all(|n| n.variations.is_empty() && n.nags.is_empty()));
+        .all(|n| n.variations().is_empty() && n.nags().is_empty()));
     let mut bad_tag = Game::default();
     bad_tag.set_tag("Event", "two\nlines");
     assert!(matches!(

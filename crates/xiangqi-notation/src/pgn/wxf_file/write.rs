@@ -215,7 +215,7 @@ fn write_moves(
     let mut open = false;
     for (index, node) in game.mainline.moves.iter().enumerate() {
         let ply = index + 1;
-        if !node.variations.is_empty() && !options.drop_variations {
+        if !node.variations().is_empty() && !options.drop_variations {
             return Err(WxfWriteError::Variations(ply));
         }
         let suffix = nag_suffix(node, ply, options.drop_variations)?;
@@ -245,11 +245,11 @@ fn write_moves(
         line.push_str(&text);
         line.push_str(suffix);
         open = pos.side_to_move() == Color::Red;
-        for c in &node.comments {
+        for c in node.comments() {
             line.push(' ');
             line.push_str(&comment_text(c)?);
         }
-        if !node.comments.is_empty() {
+        if !node.comments().is_empty() {
             // A comment ends the line; Black's reply gets its own number.
             out.push_str(&line);
             out.push('\n');
@@ -276,7 +276,7 @@ fn comment_text(comment: &str) -> Result<String, WxfWriteError> {
 /// The `!`/`?` suffix of a move's NAG.
 fn nag_suffix(node: &Node, ply: usize, drop: bool) -> Result<&'static str, WxfWriteError> {
     const SUFFIX: [&str; 7] = ["", "!", "?", "!!", "??", "!?", "?!"];
-    match node.nags.as_slice() {
+    match node.nags() {
         [] => Ok(""),
         [n @ 1..=6] => Ok(SUFFIX[*n as usize]),
         nags if drop => Ok(nags
