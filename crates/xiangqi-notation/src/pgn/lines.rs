@@ -72,6 +72,9 @@ impl<R> Lines<R> {
 impl<R: BufRead> Lines<R> {
     /// Makes the next line [`Lines::text`]; `None` at the end of the source.
     pub(crate) fn advance(&mut self) -> Option<Result<(), LineError>> {
+        if !self.at_start && self.decode_buffered_line() {
+            return Some(Ok(()));
+        }
         let fits = match self.read_raw() {
             Err(e) => return Some(Err(LineError::Io(e))),
             Ok(None) => return None,
@@ -97,6 +100,33 @@ impl<R: BufRead> Lines<R> {
         } else {
             Err(LineError::TooLong)
         })
+    }
+
+    /// The common case: the source's buffer holds the whole next line, which
+    /// is decoded from there without a copy into `self.buf`. False (nothing
+    /// read) otherwise, and for every case that needs care: an error, a line
+    /// longer than the limit or one that goes on past the buffer.
+    fn decode_buffered_line(&mut self) -> bool {
+        let Ok(chunk) = self.src.fill_buf() else {
+            return false;
+        };
+        let Some(end) = find_newline(chunk) else {
+            return false;
+        };
+        if end > self.max_line_len {
+            return false;
+        }
+        let mut line = &chunk[..end];
+        while let [rest @ .., b'\r'] = line {
+            line = rest;
+        }
+        if let Some(enc) = decode_line_into(line, &mut self.text) {
+            self.encoding = Some(enc);
+        }
+        self.src.consume(end + 1);
+        self.bytes_read += end as u64 + 1;
+        self.line_no += 1;
+        true
     }
 
     /// Reads one line into `self.buf` (without the line end), at most
@@ -179,6 +209,30 @@ mod tests {
             .map(|s| Ok(s.to_owned()))
             .collect();
         assert_eq!(got, want);
+    }
+
+    /// Lines split across the source's buffer take the copying path, whole
+    /// ones the direct one: both read the same lines.
+    #[test]
+    fn small_and_large_buffers_read_the_same_lines() {
+        let text = "[Event \"x\"]\r\n1. h2e2 h9g7\n\n2. 炮二平五\r\r\nend";
+        let want = all_lines(text.as_bytes(), 1000);
+        for capacity in 1..text.len() + 2 {
+            let mut lines = Lines::new(
+                std::io::BufReader::with_capacity(capacity, text.as_bytes()),
+                1000,
+            );
+            let mut got = Vec::new();
+            while let Some(r) = lines.advance() {
+                got.push(
+                    r.map(|()| lines.text().to_owned())
+                        .map_err(|e| format!("{e:?}")),
+                );
+            }
+            assert_eq!(got, want, "buffer of {capacity}");
+            assert_eq!(lines.bytes_read(), text.len() as u64);
+            assert_eq!(lines.line_no(), 5);
+        }
     }
 
     #[test]

@@ -941,7 +941,7 @@ impl Builder {
         {
             return None;
         }
-        let word = text.get(i..end)?;
+        let word = &text[i..end]; // both ends are character boundaries (from `word_end`)
         parse_quietly(
             &frame.pos,
             word,
