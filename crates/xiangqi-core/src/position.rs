@@ -281,7 +281,9 @@ impl Position {
     /// returns what is needed to take it back. Use [`Position::play`] for moves
     /// from untrusted input. An illegal move leaves the position unspecified
     /// (but memory-safe); this is the search and perft hot path.
-    #[inline]
+    // Always inlined: the PGN reader saved 25 of ~600 instructions a ply
+    // (call and register saves); the search's count moved by 0.1 %.
+    #[inline(always)]
     pub fn make_move(&mut self, mv: Move) -> Undo {
         let from = mv.from().index();
         let to = mv.to().index();
