@@ -126,7 +126,7 @@ impl PieceKind {
     }
 
     /// Reads a FEN or WXF letter, either case (`B`/`E` elephant, `N`/`H` horse).
-    pub fn from_letter(c: char) -> Option<PieceKind> {
+    pub const fn from_letter(c: char) -> Option<PieceKind> {
         Some(match c.to_ascii_uppercase() {
             'K' => PieceKind::General,
             'A' => PieceKind::Advisor,
