@@ -35,8 +35,45 @@ pyo3::create_exception!(
     xiangqi,
     PgnError,
     PyValueError,
-    "A PGN game record that cannot be read."
+    "A game record (PGN or WXF game file) that cannot be read or written. `game`, `line` \
+     and `column` (1-based) say where a broken game is, `None` when the error has no place \
+     in a file; `message` says what is wrong, without the place."
 );
+
+/// A `PgnError` whose attributes say where in a file a broken game is:
+/// `str(e)` is `text`; `game`, `line` and `column` are the place and
+/// `message` the problem alone.
+fn located_pgn_error(text: String, place: Option<(usize, usize, usize)>, message: String) -> PyErr {
+    Python::attach(|py| {
+        let err = PgnError::new_err(text);
+        let value = err.value(py);
+        let (game, line, column) = match place {
+            Some((game, line, column)) => (Some(game), Some(line), Some(column)),
+            None => (None, None, None),
+        };
+        let set = value
+            .setattr("game", game)
+            .and_then(|()| value.setattr("line", line))
+            .and_then(|()| value.setattr("column", column))
+            .and_then(|()| value.setattr("message", message));
+        match set {
+            Ok(()) => err,
+            Err(e) => e,
+        }
+    })
+}
+
+/// A `PgnError` with no place in a file (`game`, `line`, `column` are `None`).
+pub fn pgn_error(message: impl Into<String>) -> PyErr {
+    let message = message.into();
+    located_pgn_error(message.clone(), None, message)
+}
+
+/// The exception `inner` maps to (e.g. `IllegalMoveError`), with the outer
+/// error's fuller message.
+fn same_class(inner: &dyn ToPyErr, message: String) -> PyErr {
+    Python::attach(|py| PyErr::from_type(inner.to_py_err().get_type(py), message))
+}
 
 /// Maps a Rust error of this workspace to the Python exception a user
 /// expects, keeping its message.
@@ -118,7 +155,31 @@ impl ToPyErr for xiangqi_notation::pgn::PgnError {
         if let xiangqi_notation::pgn::PgnErrorKind::Io(_) = self.kind {
             return pyo3::exceptions::PyOSError::new_err(self.to_string());
         }
-        PgnError::new_err(self.to_string())
+        let place = (self.game, self.line, self.column);
+        located_pgn_error(self.to_string(), Some(place), self.kind.to_string())
+    }
+}
+
+impl ToPyErr for xiangqi_notation::pgn::WxfError {
+    fn to_py_err(&self) -> PyErr {
+        if let xiangqi_notation::pgn::WxfErrorKind::Io(_) = self.kind {
+            return pyo3::exceptions::PyOSError::new_err(self.to_string());
+        }
+        let place = (self.game, self.line, self.column);
+        located_pgn_error(self.to_string(), Some(place), self.kind.to_string())
+    }
+}
+
+impl ToPyErr for xiangqi_notation::pgn::WxfWriteError {
+    fn to_py_err(&self) -> PyErr {
+        use xiangqi_notation::pgn::WxfWriteError as E;
+        match self {
+            E::Io(e) => pyo3::exceptions::PyOSError::new_err(e.to_string()),
+            E::Replay(e) => same_class(e, self.to_string()),
+            E::Move(e) => same_class(e, self.to_string()),
+            // Variations, NAGs, comments and tags the format cannot hold.
+            _ => PyValueError::new_err(self.to_string()),
+        }
     }
 }
 
@@ -139,7 +200,7 @@ impl ToPyErr for xiangqi_notation::pgn::WriteError {
             E::Io(e) => pyo3::exceptions::PyOSError::new_err(e.to_string()),
             E::Replay(e) => e.to_py_err(),
             E::Move(e) => e.to_py_err(),
-            _ => PgnError::new_err(self.to_string()),
+            _ => pgn_error(self.to_string()),
         }
     }
 }

@@ -53,6 +53,12 @@ mod _xiangqi {
         let notations: Vec<&str> = xiangqi_notation::Notation::ALL.map(|n| n.name()).to_vec();
         m.add("NOTATIONS", notations)?;
         let presets: Vec<&str> = xiangqi_adjudication::Preset::ALL.map(|p| p.name()).to_vec();
-        m.add("RULE_SETS", presets)
+        m.add("RULE_SETS", presets)?;
+        // Class defaults: a `PgnError` raised by Python code has the attributes too.
+        let pgn_error = m.py().get_type::<crate::errors::PgnError>();
+        for name in ["game", "line", "column", "message"] {
+            pgn_error.setattr(name, m.py().None())?;
+        }
+        Ok(())
     }
 }

@@ -5,7 +5,7 @@
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use xiangqi_notation::{Notation, Script, SidewaysSign, Style, WxfConvention};
+use xiangqi_notation::{Notation, Script, SidewaysSign, Style};
 
 use crate::errors::type_name;
 
@@ -66,15 +66,12 @@ pub fn style(kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<Style> {
             }
             "red_black_sets" => style.chinese.red_black_sets = flag(&key, &value)?,
             "wxf_convention" => {
-                style.wxf.convention = match word(&key, &value)?.to_ascii_lowercase().as_str() {
-                    "official" | "wxf" => WxfConvention::Official,
-                    "fsf" | "fairy" | "pyffish" => WxfConvention::Fsf,
-                    other => {
-                        return Err(PyValueError::new_err(format!(
-                            "wxf_convention {other:?}: expected 'official' or 'fsf'"
-                        )))
-                    }
-                }
+                let name = word(&key, &value)?;
+                style.wxf.convention = name.parse().map_err(|_| {
+                    PyValueError::new_err(format!(
+                        "wxf_convention {name:?}: expected 'official' or 'fsf'"
+                    ))
+                })?
             }
             "sideways" => {
                 style.wxf.sideways = match word(&key, &value)?.as_str() {

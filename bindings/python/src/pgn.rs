@@ -1,20 +1,26 @@
-//! `xiangqi.pgn`: reading games lazily from a path or a file object, and
-//! `Game` objects over `xiangqi-notation`'s PGN games.
+//! `xiangqi.pgn`: reading games lazily from a path or a file object, PGN or
+//! WXF game files (`FORMAT WXF … START{ … }END`), and `Game` objects over
+//! `xiangqi-notation`'s games, written back as either format.
 //!
 //! Reading streams: one game is in memory at a time, whatever the size of
 //! the file, and the GIL is released while a path is read.
 
-use std::io::{BufReader, Read};
+use std::io::{BufRead, BufReader, Read};
 use std::sync::Mutex;
 
 use pyo3::exceptions::{PyStopIteration, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyString, PyTuple};
 use xiangqi_core::Position;
-use xiangqi_notation::pgn::{self, GameResult, Line, Node, Reader, WriteOptions};
+use xiangqi_notation::pgn::wxf_file::looks_like_wxf;
+use xiangqi_notation::pgn::{
+    self, read_wxf_str, write_wxf, GameResult, Line, Node, PgnError, Reader, WriteOptions,
+    WxfError, WxfReader, WxfWriteOptions,
+};
+use xiangqi_notation::{WxfConvention, WxfStyle};
 
 use crate::board::PyBoard;
-use crate::errors::{to_py, type_name};
+use crate::errors::{to_py, type_name, ToPyErr};
 use crate::notation;
 use crate::types::PyMove;
 use crate::verdict::PyVerdict;
@@ -79,15 +85,62 @@ fn open_source(source: &Bound<'_, PyAny>) -> PyResult<Source> {
         return Ok(BufReader::with_capacity(64 * 1024, Box::new(reader)));
     }
     Err(PyTypeError::new_err(format!(
-        "expected a path, a file object or bytes of PGN, not {}",
+        "expected a path, a file object or bytes of PGN or a WXF game file, not {}",
         type_name(source)
     )))
 }
 
-/// A lazy iterator over the games of a PGN source (see `read_games`).
+/// The reader for a source's format (boxed: the two differ in size).
+enum Games {
+    Pgn(Box<Reader<Source>>),
+    Wxf(Box<WxfReader<Source>>),
+}
+
+/// A broken game, from either reader.
+enum GameError {
+    Pgn(PgnError),
+    Wxf(WxfError),
+}
+
+impl GameError {
+    /// Reading the input failed: the reader stops, and skipping does not hide it.
+    fn is_io(&self) -> bool {
+        match self {
+            GameError::Pgn(e) => matches!(e.kind, pgn::PgnErrorKind::Io(_)),
+            GameError::Wxf(e) => matches!(e.kind, pgn::WxfErrorKind::Io(_)),
+        }
+    }
+}
+
+impl ToPyErr for GameError {
+    fn to_py_err(&self) -> PyErr {
+        match self {
+            GameError::Pgn(e) => e.to_py_err(),
+            GameError::Wxf(e) => e.to_py_err(),
+        }
+    }
+}
+
+impl Games {
+    /// The next game, or the next broken game unless `skip_errors`.
+    fn next_game(&mut self, skip_errors: bool) -> Option<Result<pgn::Game, GameError>> {
+        loop {
+            let next = match self {
+                Games::Pgn(r) => r.next()?.map_err(GameError::Pgn),
+                Games::Wxf(r) => r.next()?.map_err(GameError::Wxf),
+            };
+            match next {
+                Err(e) if skip_errors && !e.is_io() => continue,
+                other => return Some(other),
+            }
+        }
+    }
+}
+
+/// A lazy iterator over the games of a PGN or WXF game file (see `read_games`).
 #[pyclass(module = "xiangqi.pgn", name = "GameIterator")]
 pub struct PyGameIterator {
-    reader: Mutex<Reader<Source>>,
+    games: Mutex<Games>,
     skip_errors: bool,
 }
 
@@ -98,37 +151,57 @@ impl PyGameIterator {
     }
 
     fn __next__(&self, py: Python<'_>) -> PyResult<PyGame> {
-        loop {
-            let next = py.detach(|| {
-                let mut reader = self
-                    .reader
-                    .lock()
-                    .map_err(|_| "the PGN reader was poisoned by an earlier panic")?;
-                Ok::<_, &str>(reader.next())
-            });
-            let next = next.map_err(pyo3::exceptions::PyRuntimeError::new_err)?;
-            match next {
-                None => return Err(PyStopIteration::new_err(())),
-                Some(Ok(game)) => return Ok(PyGame(game)),
-                Some(Err(e)) if self.skip_errors && !is_io(&e) => continue,
-                Some(Err(e)) => return Err(to_py(e)),
-            }
+        let next = py.detach(|| {
+            let mut games = self
+                .games
+                .lock()
+                .map_err(|_| "the game reader was poisoned by an earlier panic")?;
+            Ok::<_, &str>(games.next_game(self.skip_errors))
+        });
+        match next.map_err(pyo3::exceptions::PyRuntimeError::new_err)? {
+            None => Err(PyStopIteration::new_err(())),
+            Some(Ok(game)) => Ok(PyGame(game)),
+            Some(Err(e)) => Err(e.to_py_err()),
         }
     }
 }
 
-fn is_io(e: &pgn::PgnError) -> bool {
-    matches!(e.kind, pgn::PgnErrorKind::Io(_))
+/// The `format` argument of `read_games`.
+#[derive(Copy, Clone)]
+enum Format {
+    Auto,
+    Pgn,
+    Wxf,
+}
+
+impl Format {
+    fn parse(text: &str) -> PyResult<Format> {
+        match text {
+            "auto" => Ok(Format::Auto),
+            "pgn" => Ok(Format::Pgn),
+            "wxf" => Ok(Format::Wxf),
+            other => Err(PyValueError::new_err(format!(
+                "format={other:?}: expected 'auto', 'pgn' or 'wxf'"
+            ))),
+        }
+    }
 }
 
 /// The games of `source`, read one at a time: `source` is a path (`str` or
-/// `os.PathLike`), a file object opened in text or binary mode, or `bytes`
-/// holding PGN. UTF-8 and GBK files are both read. A broken game raises
-/// `PgnError` (with game number, line and column); with
-/// `errors="skip"` broken games are skipped instead.
+/// `os.PathLike`), a file object opened in text or binary mode, or `bytes`,
+/// holding PGN or a WXF game file (`FORMAT WXF … START{ … }END`). UTF-8 and
+/// GBK files are both read. `format="auto"` (the default) reads a WXF game
+/// file when the first non-blank line is a `FORMAT` line, else PGN;
+/// `"pgn"` and `"wxf"` say which. A broken game raises `PgnError` (with
+/// `game`, `line`, `column` and `message`); with `errors="skip"` broken
+/// games are skipped instead.
 #[pyfunction]
-#[pyo3(signature = (source, *, errors = "raise"))]
-pub fn read_games(source: &Bound<'_, PyAny>, errors: &str) -> PyResult<PyGameIterator> {
+#[pyo3(signature = (source, *, errors = "raise", format = "auto"))]
+pub fn read_games(
+    source: &Bound<'_, PyAny>,
+    errors: &str,
+    format: &str,
+) -> PyResult<PyGameIterator> {
     let skip_errors = match errors {
         "raise" => false,
         "skip" => true,
@@ -138,8 +211,25 @@ pub fn read_games(source: &Bound<'_, PyAny>, errors: &str) -> PyResult<PyGameIte
             )))
         }
     };
+    let format = Format::parse(format)?;
+    let mut src = open_source(source)?;
+    let is_wxf = match format {
+        Format::Pgn => false,
+        Format::Wxf => true,
+        // The first buffered chunk (up to 64 KiB) holds the first line of
+        // any real file; `fill_buf` keeps it for the reader.
+        Format::Auto => source
+            .py()
+            .detach(|| src.fill_buf().map(looks_like_wxf))
+            .map_err(|e| pyo3::exceptions::PyOSError::new_err(format!("read error: {e}")))?,
+    };
+    let games = if is_wxf {
+        Games::Wxf(Box::new(WxfReader::new(src)))
+    } else {
+        Games::Pgn(Box::new(Reader::new(src)))
+    };
     Ok(PyGameIterator {
-        reader: Mutex::new(Reader::new(open_source(source)?)),
+        games: Mutex::new(games),
         skip_errors,
     })
 }
@@ -163,7 +253,18 @@ impl PyGame {
         match pgn::read_str(text).next() {
             Some(Ok(game)) => Ok(PyGame(game)),
             Some(Err(e)) => Err(to_py(e)),
-            None => Err(crate::errors::PgnError::new_err("no game in the PGN text")),
+            None => Err(crate::errors::pgn_error("no game in the PGN text")),
+        }
+    }
+
+    /// The first game of WXF game file `text` (`FORMAT WXF … START{ … }END`).
+    /// Raises `PgnError` if there is none or it is broken.
+    #[staticmethod]
+    fn from_wxf(text: &str) -> PyResult<PyGame> {
+        match read_wxf_str(text).next() {
+            Some(Ok(game)) => Ok(PyGame(game)),
+            Some(Err(e)) => Err(to_py(e)),
+            None => Err(crate::errors::pgn_error("no game in the WXF text")),
         }
     }
 
@@ -293,6 +394,40 @@ impl PyGame {
             })?;
         }
         pgn::write_game(&self.0, &options).map_err(to_py)
+    }
+
+    /// The game as a WXF game file (`FORMAT WXF … START{ … }END`, WXF
+    /// moves, Black in lower case, `.` for sideways moves): moves in the
+    /// `style` convention (`"official"` or `"fsf"`, recorded in the file),
+    /// `moves_per_line` full moves a line (default 3; 0: one line).
+    /// Variations, and NAGs other than one of `$1`-`$6` a move, are an
+    /// error (`ValueError`) unless `drop_variations` leaves them out.
+    #[pyo3(signature = (*, style = "official", drop_variations = false, moves_per_line = None))]
+    fn to_wxf(
+        &self,
+        style: &str,
+        drop_variations: bool,
+        moves_per_line: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<String> {
+        let defaults = WxfWriteOptions::default();
+        let convention: WxfConvention = style.parse().map_err(|_| {
+            PyValueError::new_err(format!("style={style:?}: expected 'official' or 'fsf'"))
+        })?;
+        let mut options = WxfWriteOptions {
+            style: WxfStyle {
+                convention,
+                ..defaults.style
+            },
+            drop_variations,
+            ..defaults
+        };
+        if let Some(count) = moves_per_line {
+            let count = crate::errors::int_arg(count, "moves_per_line")?;
+            options.moves_per_line = usize::try_from(count).map_err(|_| {
+                PyValueError::new_err(format!("moves_per_line {count} must not be negative"))
+            })?;
+        }
+        write_wxf(&self.0, &options).map_err(to_py)
     }
 
     fn __len__(&self) -> usize {

@@ -45,3 +45,10 @@ DATA = Path(__file__).resolve().parent / "data"
 @pytest.fixture(scope="session")
 def sample_pgn() -> Path:
     return DATA / "sample.pgn"
+
+
+@pytest.fixture(scope="session")
+def sample_wxf() -> Path:
+    """The games of sample.pgn as a WXF game file, in PlayOK's shape
+    (games 1 and 3) and XieXie's (tabs, Black in upper case, `=`)."""
+    return DATA / "sample.wxf"

@@ -54,8 +54,8 @@ mod wxf;
 pub use error::{MoveTextError, ParseMoveError, SyntaxErrorKind};
 pub use ranks10::{format_ranks10, parse_ranks10, rank_numbering, RankNumbering};
 pub use style::{
-    ChineseStyle, Notation, Script, SidewaysSign, Style, UnknownNotation, VietnameseStyle,
-    WxfConvention, WxfStyle,
+    ChineseStyle, Notation, Script, SidewaysSign, Style, UnknownNotation, UnknownWxfConvention,
+    VietnameseStyle, WxfConvention, WxfStyle,
 };
 pub use text::{Described, Direction, Marker, MoveText, Origin};
 

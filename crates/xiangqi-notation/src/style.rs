@@ -88,6 +88,40 @@ pub enum WxfConvention {
     Fsf,
 }
 
+impl WxfConvention {
+    /// The name used in PGN's `[WXFStyle]` tag and WXF files' `WXFSTYLE` line.
+    pub const fn name(self) -> &'static str {
+        match self {
+            WxfConvention::Official => "official",
+            WxfConvention::Fsf => "fsf",
+        }
+    }
+}
+
+/// Error for an unknown WXF convention name.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown WXF convention {0:?}: expected official or fsf")]
+pub struct UnknownWxfConvention(pub String);
+
+impl FromStr for WxfConvention {
+    type Err = UnknownWxfConvention;
+
+    /// `official` (also `wxf`) or `fsf` (also `fairy`, `pyffish`), any case.
+    ///
+    /// ```
+    /// use xiangqi_notation::WxfConvention;
+    /// assert_eq!("FSF".parse(), Ok(WxfConvention::Fsf));
+    /// assert!("chess".parse::<WxfConvention>().is_err());
+    /// ```
+    fn from_str(s: &str) -> Result<WxfConvention, UnknownWxfConvention> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "official" | "wxf" => Ok(WxfConvention::Official),
+            "fsf" | "fairy" | "pyffish" => Ok(WxfConvention::Fsf),
+            _ => Err(UnknownWxfConvention(s.to_owned())),
+        }
+    }
+}
+
 /// The sign WXF writes for a sideways move.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]

@@ -43,7 +43,11 @@ class InvalidFenError(ValueError): ...
 class InvalidMoveError(ValueError): ...
 class IllegalMoveError(ValueError): ...
 class AmbiguousMoveError(ValueError): ...
-class PgnError(ValueError): ...
+class PgnError(ValueError):
+    game: Optional[int]
+    line: Optional[int]
+    column: Optional[int]
+    message: Optional[str]
 
 @final
 class Color:
@@ -227,6 +231,8 @@ class Game:
     @staticmethod
     def from_pgn(text: str) -> Game: ...
     @staticmethod
+    def from_wxf(text: str) -> Game: ...
+    @staticmethod
     def from_board(
         board: Board, headers: Optional[dict[str, str]] = None, result: Optional[str] = None
     ) -> Game: ...
@@ -247,6 +253,13 @@ class Game:
     def to_pgn(
         self, notation: _Notation = "iccs", line_width: Optional[int] = None, **style: Unpack[_Style]
     ) -> str: ...
+    def to_wxf(
+        self,
+        *,
+        style: Literal["official", "fsf"] = "official",
+        drop_variations: bool = False,
+        moves_per_line: Optional[int] = None,
+    ) -> str: ...
     def __len__(self) -> int: ...
     def __reduce__(self) -> Tuple[Any, ...]: ...
 
@@ -259,6 +272,7 @@ def read_games(
     source: Union[str, os.PathLike[str], bytes, IO[str], IO[bytes]],
     *,
     errors: Literal["raise", "skip"] = "raise",
+    format: Literal["auto", "pgn", "wxf"] = "auto",
 ) -> GameIterator: ...
 
 @final

@@ -1,4 +1,5 @@
-"""PGN game records: read them lazily, inspect, adjudicate, write them back.
+"""Game records, PGN or WXF game files (``FORMAT WXF … START{ … }END``):
+read them lazily, inspect, adjudicate, write them back (``to_pgn``, ``to_wxf``).
 
 >>> import io, xiangqi.pgn
 >>> text = '[Event "demo"]\\n[Red "A"]\\n[Black "B"]\\n\\n1. h2e2 h9g7 2. h0g2 {a comment} 1-0\\n'
@@ -7,6 +8,9 @@
 ('A', ['h2e2', 'h9g7', 'h0g2'], '1-0')
 >>> game.board().fen()
 'rnbakab1r/9/1c4nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C1N2/9/RNBAKAB1R b - - 3 2'
+>>> again = next(xiangqi.pgn.read_games(game.to_wxf().encode()))  # a WXF game file, detected
+>>> again.moves == game.moves, again.notation
+(True, 'wxf')
 """
 
 from __future__ import annotations

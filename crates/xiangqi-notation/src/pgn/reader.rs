@@ -812,9 +812,8 @@ impl Builder {
         }
         match name {
             "Format" => self.notation = value.parse().ok(),
-            "WXFStyle" if value.eq_ignore_ascii_case("fsf") => self.convention = WxfConvention::Fsf,
-            "WXFStyle" if value.eq_ignore_ascii_case("official") => {
-                self.convention = WxfConvention::Official
+            "WXFStyle" if value.parse::<WxfConvention>().is_ok() => {
+                self.convention = value.parse().expect("checked")
             }
             "VietnameseStyle" if value.eq_ignore_ascii_case("short") => {
                 self.vietnamese_short = true

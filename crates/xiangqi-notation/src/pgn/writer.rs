@@ -109,7 +109,7 @@ fn write_text(game: &Game, options: &WriteOptions, out: &mut String) -> Result<(
     }
     out.push_str(&format!("[Format \"{}\"]\n", options.notation.pgn_format()));
     if options.notation == Notation::Wxf && options.style.wxf.convention == WxfConvention::Fsf {
-        out.push_str("[WXFStyle \"fsf\"]\n");
+        out.push_str(&format!("[WXFStyle \"{}\"]\n", WxfConvention::Fsf.name()));
     }
     if options.notation == Notation::Vietnamese && options.style.vietnamese.short {
         // The compact form is only read where the file says so (N-VI-SHORT).

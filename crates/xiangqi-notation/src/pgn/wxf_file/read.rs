@@ -416,10 +416,9 @@ impl Builder {
                 Ok(Fed::More)
             }
             "WXFSTYLE" => {
-                self.convention = match value.to_ascii_lowercase().as_str() {
-                    "official" => WxfConvention::Official,
-                    "fsf" => WxfConvention::Fsf,
-                    _ => {
+                self.convention = match value.parse() {
+                    Ok(convention) => convention,
+                    Err(_) => {
                         let what = "WXFSTYLE must be `official` or `fsf`";
                         return Err(self.skip(
                             line_no,

@@ -136,7 +136,7 @@ fn write_header(
 ) -> Result<(), WxfWriteError> {
     header_line("FORMAT", "WXF", out);
     if options.style.convention == WxfConvention::Fsf {
-        header_line("WXFSTYLE", "fsf", out);
+        header_line("WXFSTYLE", WxfConvention::Fsf.name(), out);
     }
     // `name ; rating ;;` when the rating can be told apart from the name.
     // `name ; rating ;;` for a rating tag right after the name (the order
