@@ -1,8 +1,10 @@
-//! Criterion benchmarks: legal move generation and bulk-counted perft.
+//! Criterion benchmarks: legal move generation, bulk-counted perft, and the
+//! single-move legality test `is_legal` (the PGN reader's per-ply check)
+//! against its peer, generating the legal moves and searching them.
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use std::time::Duration;
-use xiangqi_core::{perft, MoveList, Position};
+use xiangqi_core::{perft, Move, MoveList, Position};
 
 const FENS: &[&str] = &[
     "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1",
@@ -51,5 +53,57 @@ fn bench_perft(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench_movegen, bench_perft);
+/// Every ply of the PGN benchmark's games (random legal games of up to 120
+/// plies, fixed by a 64-bit LCG as in xiangqi-notation's `benches/support/games.rs`),
+/// as the position before the move and the move.
+fn game_plies() -> Vec<(Position, Move)> {
+    let mut plies = Vec::new();
+    for seed in 0..200u64 {
+        let mut pos = Position::startpos();
+        let mut s = seed;
+        for _ in 0..120 {
+            let moves = pos.legal_move_vec();
+            if moves.is_empty() {
+                break;
+            }
+            s = s
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let mv = moves[(s >> 33) as usize % moves.len()];
+            plies.push((pos.clone(), mv));
+            pos.make_move(mv);
+        }
+    }
+    plies
+}
+
+fn bench_is_legal(c: &mut Criterion) {
+    // Every 8th ply keeps an iteration short while covering all game phases.
+    let plies: Vec<(Position, Move)> = game_plies().into_iter().step_by(8).collect();
+    let mut group = c.benchmark_group("is_legal");
+    group.measurement_time(Duration::from_secs(3));
+    group.bench_function("is_legal", |b| {
+        b.iter(|| {
+            plies
+                .iter()
+                .filter(|(pos, mv)| black_box(pos).is_legal(black_box(*mv)))
+                .count()
+        })
+    });
+    group.bench_function("legal_moves_contains", |b| {
+        let mut list = MoveList::new();
+        b.iter(|| {
+            plies
+                .iter()
+                .filter(|(pos, mv)| {
+                    black_box(pos).legal_moves(&mut list);
+                    list.contains(black_box(*mv))
+                })
+                .count()
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, bench_movegen, bench_perft, bench_is_legal);
 criterion_main!(benches);

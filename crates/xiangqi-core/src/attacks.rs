@@ -4,10 +4,20 @@
 //! piece along a ray is the lowest (or highest) set bit of `ray & occupied`,
 //! so a chariot or cannon line costs a couple of instructions, not a walk;
 //! and a line with no enemy chariot, cannon or general on it is skipped at once.
+//!
+//! [`Position::general_safe_after`] is the one-move variant behind
+//! `is_legal` and the generator's per-move tests: is the general safe once
+//! a given move is played? It never builds the position after the move; it
+//! reads the general's file and rank from the line tables with the move
+//! applied to the line's occupancy bits, and settles horses and soldiers
+//! with `u64` masks of a 64-point window around the general's palace.
 
-use crate::masks::BIT;
-use crate::masks::{step_masks, GENERAL_DESTS};
-use crate::tables::{HORSE_ATTACKERS, RAYS, SOLDIER_ATTACKERS};
+use crate::masks::{step_masks, BIT, FILE_LINES, FILE_MAJOR, GENERAL_DESTS, RANK_LINES};
+use crate::piece::{Color, PieceKind};
+use crate::position::{code, Position};
+use crate::tables::{
+    horse_leg, HORSE_ATTACKERS, RAYS, SOLDIER_ATTACKERS, SQUARE_FILE, SQUARE_RANK,
+};
 
 /// `RAY_MASKS[sq][dir]`: every point beyond `sq` in direction `dir` (see `tables::DIRS`).
 pub(crate) static RAY_MASKS: [[u128; 4]; 90] = {
@@ -38,6 +48,219 @@ static SOLDIER_REACH: [[u128; 90]; 2] = [
     step_masks(&SOLDIER_ATTACKERS[1]),
 ];
 
+/// Where the 64-point window of a general on each half starts: a Red general's
+/// window is points 0-63 (ranks 0-6 and a7), a Black one's points 26-89. Each holds
+/// the general's rank and every point a horse or soldier could attack a
+/// palace point from, so those tests run on `u64`s.
+const WINDOW_START: [u32; 2] = [0, 26];
+
+/// `window(set, BLACK)`: the bits of `set` inside the window of the general of `BLACK`'s side.
+#[inline(always)]
+fn window<const BLACK: bool>(set: u128) -> u64 {
+    (set >> WINDOW_START[BLACK as usize]) as u64
+}
+
+/// A per-point table restricted to the window of the half the point lies on
+/// (meaningful for palace points, where the generals stand). Tables indexed by
+/// a general's point have 256 entries, so a `u8` index needs no bounds check.
+const fn windowed(t: &[u128; 90]) -> [u64; 256] {
+    let mut w = [0u64; 256];
+    let mut s = 0;
+    while s < 90 {
+        w[s] = (t[s] >> WINDOW_START[(s >= 45) as usize]) as u64;
+        s += 1;
+    }
+    w
+}
+
+/// Points an enemy horse or soldier may attack each point from (Black
+/// soldiers for points on Red's half, Red ones on Black's), within that
+/// point's window. Horse legs are not looked at.
+static STEPPER_REACH_WINDOW: [u64; 256] = {
+    let mut t = [0u128; 90];
+    let mut s = 0;
+    while s < 90 {
+        t[s] = HORSE_REACH[s] | SOLDIER_REACH[(s < 45) as usize][s];
+        s += 1;
+    }
+    windowed(&t)
+};
+
+/// The points of each point's rank, within that point's window.
+static RANK_WINDOW: [u64; 256] = {
+    let mut t = [0u128; 90];
+    let mut s = 0;
+    while s < 90 {
+        t[s] = 0x1ffu128 << (s / 9 * 9);
+        s += 1;
+    }
+    windowed(&t)
+};
+
+/// The points of each point's file.
+static FILE_OF_POINT: [u128; 256] = {
+    let mut t = [0u128; 256];
+    let mut s = 0;
+    while s < 90 {
+        let mut r = 0;
+        while r < 10 {
+            t[s] |= 1u128 << (r * 9 + s % 9);
+            r += 1;
+        }
+        s += 1;
+    }
+    t
+};
+
+impl Position {
+    /// After moving `from`-`to` (a pseudo-legal move of the side to move), is
+    /// its general, then on `general`, free of attack (R-LEGAL-SELFCHECK,
+    /// R-LEGAL-FACING)? `BLACK` names the side to move.
+    ///
+    /// Built for one test, not a position's worth of them, and for the common
+    /// case that nothing attacks: two `u64` masks of the general's window say
+    /// whether an enemy horse or soldier is near or an enemy chariot or cannon
+    /// on the general's rank (rarely; then [`Position::stepper_attack_after`]
+    /// and [`Position::rank_attack_after`] look closer), and the file through
+    /// the general is read from the line tables ([`Position::file_safe_after`]).
+    #[inline(always)]
+    pub(crate) fn general_safe_after<const BLACK: bool>(
+        &self,
+        from: usize,
+        to: usize,
+        general: u8,
+    ) -> bool {
+        let k = general as usize;
+        if self.stepper_near::<BLACK>(k) != 0 && self.stepper_attack_after::<BLACK>(from, to, k) {
+            return false;
+        }
+        if self.rank_near::<BLACK>(k) != 0 && self.rank_attack_after::<BLACK>(from, to, k) {
+            return false;
+        }
+        self.file_safe_after::<BLACK>(from, to, general)
+    }
+
+    /// Enemy horses and soldiers close enough to the general on `k` to attack it
+    /// (legs not looked at), as window bits.
+    #[inline(always)]
+    fn stepper_near<const BLACK: bool>(&self, k: usize) -> u64 {
+        let them = if BLACK { Color::Red } else { Color::Black };
+        let bb = |kind: PieceKind| self.bb[code(them, kind) as usize];
+        STEPPER_REACH_WINDOW[k] & window::<BLACK>(bb(PieceKind::Horse) | bb(PieceKind::Soldier))
+    }
+
+    /// Enemy chariots and cannons on the rank of the general on `k`, as window bits.
+    #[inline(always)]
+    fn rank_near<const BLACK: bool>(&self, k: usize) -> u64 {
+        let them = if BLACK { Color::Red } else { Color::Black };
+        let bb = |kind: PieceKind| self.bb[code(them, kind) as usize];
+        RANK_WINDOW[k] & window::<BLACK>(bb(PieceKind::Chariot) | bb(PieceKind::Cannon))
+    }
+
+    /// Part of [`Position::general_safe_after`]: is the general, then on
+    /// `general`, free of attack along its file after `from`-`to`? The file is
+    /// read from the file-major occupancy with the move applied: one line-table
+    /// lookup gives the first and second blockers both ways. The moved piece
+    /// is off its origin and `to` counts as ours (a piece there is captured).
+    #[inline(always)]
+    fn file_safe_after<const BLACK: bool>(&self, from: usize, to: usize, general: u8) -> bool {
+        let them = if BLACK { Color::Red } else { Color::Black };
+        let bb = |kind: PieceKind| self.bb[code(them, kind) as usize];
+        let sliders = bb(PieceKind::Chariot) | bb(PieceKind::Cannon);
+        let k = general as usize;
+        // Along the file: chariots and cannons are seldom on it, the enemy
+        // general often (R-LEGAL-FACING).
+        if FILE_OF_POINT[k] & (sliders | bb(PieceKind::General)) == 0 {
+            return true;
+        }
+        let (rank, file) = (SQUARE_RANK[k] as usize, SQUARE_FILE[k] as usize);
+        // The general's file (3-5) lies in the low word of the file-major
+        // occupancy. Origin and destination bits are cleared and set modulo 64:
+        // a point beyond the word lands on files 0-2, which are not read.
+        let occ_files = (self.occ_files as u64 & !1u64.wrapping_shl(FILE_MAJOR[from] as u32))
+            | 1u64.wrapping_shl(FILE_MAJOR[to] as u32);
+        let line = (occ_files >> (file * 10)) as usize & 0x3ff;
+        let [reach, screened] = FILE_LINES[rank][line];
+        // The enemy general is never captured by a pseudo-legal move (it is
+        // not in check), so it needs no `to` exception.
+        let enemy_general = self.generals[them.index()];
+        if SQUARE_FILE[enemy_general as usize] as usize == file
+            && (reach >> SQUARE_RANK[enemy_general as usize]) & 1 != 0
+        {
+            return false;
+        }
+        if FILE_OF_POINT[k] & sliders != 0 {
+            let chariot = code(them, PieceKind::Chariot);
+            let mut firsts = reach as usize & line;
+            while firsts != 0 {
+                let sq = firsts.trailing_zeros() as usize * 9 + file;
+                firsts &= firsts - 1;
+                if self.board[sq] == chariot && sq != to {
+                    return false;
+                }
+            }
+            let cannon = code(them, PieceKind::Cannon);
+            let mut seconds = screened as usize & line;
+            while seconds != 0 {
+                let sq = seconds.trailing_zeros() as usize * 9 + file;
+                seconds &= seconds - 1;
+                if self.board[sq] == cannon && sq != to {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
+    /// The rare part of [`Position::general_safe_after`], once an enemy horse
+    /// or soldier stands near the general: does one attack it after `from`-`to`?
+    #[inline(never)]
+    fn stepper_attack_after<const BLACK: bool>(
+        &self,
+        from: usize,
+        to: usize,
+        general: usize,
+    ) -> bool {
+        let start = WINDOW_START[BLACK as usize] as usize;
+        let them = if BLACK { Color::Red } else { Color::Black };
+        // A piece on `to` is captured.
+        let enemy = |kind: PieceKind| self.bb[code(them, kind) as usize] & !BIT[to];
+        if SOLDIER_REACH[them.index()][general] & enemy(PieceKind::Soldier) != 0 {
+            return true;
+        }
+        let mut horses = window::<BLACK>(HORSE_REACH[general] & enemy(PieceKind::Horse));
+        while horses != 0 {
+            let horse = horses.trailing_zeros() as usize + start;
+            horses &= horses - 1;
+            let leg = horse_leg(horse, general);
+            if leg != to && (self.board[leg] == 0 || leg == from) {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// The rare part of [`Position::general_safe_after`], once an enemy chariot
+    /// or cannon stands on the general's rank: does one attack it along the
+    /// rank after `from`-`to`? Chariots attack as first blockers, cannons as
+    /// second ones.
+    #[inline(never)]
+    fn rank_attack_after<const BLACK: bool>(&self, from: usize, to: usize, general: usize) -> bool {
+        let them = if BLACK { Color::Red } else { Color::Black };
+        // The general's rank lies in its window; of the move's points only
+        // those on that rank are kept.
+        let shift = SQUARE_RANK[general] as usize * 9 - WINDOW_START[BLACK as usize] as usize;
+        let on_rank = |set: u128| (window::<BLACK>(set) >> shift) as usize & 0x1ff;
+        let landing = on_rank(BIT[to]);
+        let enemy = |kind: PieceKind| on_rank(self.bb[code(them, kind) as usize]) & !landing;
+        let occ = (on_rank(self.occupancy()) & !on_rank(BIT[from])) | landing;
+        let [reach, screened] = RANK_LINES[SQUARE_FILE[general] as usize][occ];
+        (reach as usize & enemy(PieceKind::Chariot))
+            | (screened as usize & enemy(PieceKind::Cannon))
+            != 0
+    }
+}
+
 /// The first occupied point beyond `sq` in direction `dir`. Even directions
 /// (north, east) run towards higher indices, odd ones towards lower.
 #[inline(always)]
@@ -66,6 +289,7 @@ pub(crate) struct Attackers {
 
 impl Attackers {
     /// The same pieces with those on `removed` taken off (captured).
+    #[cfg(test)]
     #[inline(always)]
     pub fn without(self, removed: u128) -> Attackers {
         let keep = !removed;

@@ -16,11 +16,12 @@
 use crate::attacks::{attackers, first_blocker, RAY_MASKS};
 use crate::masks::BIT;
 use crate::masks::{
-    pattern, slider_dests, ADVISOR_DESTS, ELEPHANT, GENERAL_DESTS, HORSE, SOLDIER_DESTS,
+    pattern, slider_dests, ADVISOR_DESTS, ELEPHANT, FILE_LINES, GENERAL_DESTS, HORSE, RANK_LINES,
+    SOLDIER_DESTS,
 };
 use crate::position::code;
-use crate::tables::HORSE_ATTACKERS;
-use crate::{Move, MoveList, PieceKind, Position, Square};
+use crate::tables::{horse_leg, HORSE_ATTACKERS, SQUARE_FILE, SQUARE_RANK};
+use crate::{Color, Move, MoveList, PieceKind, Position, Square};
 
 /// Most pieces that can shield the general at once: two per ray, four horse legs.
 const MAX_PINS: usize = 12;
@@ -165,6 +166,22 @@ impl Position {
     /// One-by-one test: after moving `from`-`to`, is the mover's general safe?
     #[inline]
     fn leaves_general_safe(&self, from: usize, to: usize) -> bool {
+        let general = self.generals[self.side.index()];
+        let general = if from == general as usize {
+            to as u8
+        } else {
+            general
+        };
+        match self.side {
+            Color::Red => self.general_safe_after::<false>(from, to, general),
+            Color::Black => self.general_safe_after::<true>(from, to, general),
+        }
+    }
+
+    /// The reference for [`Position::general_safe_after`]: the general attack
+    /// test of [`attackers`] run on the occupancy after the move.
+    #[cfg(test)]
+    fn leaves_general_safe_by_attack_sets(&self, from: usize, to: usize) -> bool {
         let occ = (self.occupancy() & !BIT[from]) | BIT[to];
         let us = self.side;
         let k = if from == self.generals[us.index()] as usize {
@@ -174,6 +191,55 @@ impl Position {
         };
         let sets = self.attack_sets(us.opposite()).without(BIT[to]);
         attackers::<true>(&sets, occ, k, true) == 0
+    }
+
+    /// True when the piece of `kind` (of the side to move) on `from` reaches
+    /// `to` by its movement rules (R-MOVE-*), `to` not holding one of its own;
+    /// false for a `kind` of 7 or more (no piece of the side to move).
+    /// Tested directly on the geometry of the one move, not via the piece's
+    /// destination set.
+    #[inline(always)]
+    fn moves_by_rule(&self, kind: u8, from: usize, to: usize) -> bool {
+        match kind {
+            0 => contains(GENERAL_DESTS[from], to),
+            1 => contains(ADVISOR_DESTS[from], to),
+            // The eye is the midpoint; the table keeps the elephant on its side of the river.
+            2 => contains(ELEPHANT.dests[from][0], to) && self.board[(from + to) / 2] == 0,
+            3 => contains(HORSE.dests[from][0], to) && self.board[horse_leg(from, to)] == 0,
+            4 | 5 => self.slides_to(from, to, kind as usize - 4),
+            6 => contains(SOLDIER_DESTS[self.side.index()][from], to),
+            // Not a piece of the side to move.
+            _ => false,
+        }
+    }
+
+    /// True when a chariot (`which = 0`) or cannon (`which = 1`) on `from`
+    /// reaches `to` along a rank or file: the line table of `from`'s line holds
+    /// the reachable points, capture rules included.
+    #[inline(always)]
+    fn slides_to(&self, from: usize, to: usize, which: usize) -> bool {
+        let (rank, file) = (SQUARE_RANK[from] as usize, SQUARE_FILE[from] as usize);
+        let (to_rank, to_file) = (SQUARE_RANK[to] as usize, SQUARE_FILE[to] as usize);
+        let reach = if rank == to_rank {
+            let line = (self.occupancy() >> (rank * 9)) as usize & 0x1ff;
+            RANK_LINES[file][line][which] >> to_file
+        } else if file == to_file {
+            let line = (self.occ_files >> (file * 10)) as usize & 0x3ff;
+            FILE_LINES[rank][line][which] >> to_rank
+        } else {
+            0
+        };
+        reach & 1 != 0
+    }
+
+    /// The kind index (`PieceKind as u8`) of the piece on `from` for the side
+    /// to move, 7 or more when it is no piece of that side (empty points and
+    /// enemy pieces wrap around); `None` when `to` holds one of its pieces.
+    #[inline(always)]
+    fn own_move_kind(&self, from: usize, to: usize) -> Option<u8> {
+        let base = code(self.side, PieceKind::General);
+        let kind = self.board[from].wrapping_sub(base);
+        (self.board[to].wrapping_sub(base) >= 7).then_some(kind)
     }
 
     /// Pseudo-legal destinations of the piece on `from` (may include own pieces;
@@ -332,26 +398,35 @@ impl Position {
     /// movement rules take it to the destination (checks ignored).
     pub fn is_pseudo_legal(&self, mv: Move) -> bool {
         let (from, to) = (mv.from().index(), mv.to().index());
-        let mine = self.occ[self.side.index()];
-        if mine & BIT[from] == 0 || mine & BIT[to] != 0 {
-            return false;
-        }
-        let occ = self.occupancy();
-        let dests = match self.board[from] - code(self.side, PieceKind::General) {
-            0 => self.destinations::<0>(from, occ),
-            1 => self.destinations::<1>(from, occ),
-            2 => self.destinations::<2>(from, occ),
-            3 => self.destinations::<3>(from, occ),
-            4 => self.destinations::<4>(from, occ),
-            5 => self.destinations::<5>(from, occ),
-            _ => self.destinations::<6>(from, occ),
-        };
-        dests & BIT[to] != 0
+        self.own_move_kind(from, to)
+            .is_some_and(|kind| self.moves_by_rule(kind, from, to))
     }
 
-    /// True when `mv` is legal in this position: one table lookup and one attack test.
+    /// True when `mv` is legal in this position: a test of the one move's
+    /// geometry and one attack test on the general.
     pub fn is_legal(&self, mv: Move) -> bool {
-        self.is_pseudo_legal(mv) && self.leaves_general_safe(mv.from().index(), mv.to().index())
+        match self.side {
+            Color::Red => self.is_legal_for::<false>(mv),
+            Color::Black => self.is_legal_for::<true>(mv),
+        }
+    }
+
+    /// [`Position::is_legal`] with the side to move (`BLACK`) known at compile time.
+    #[inline(always)]
+    fn is_legal_for<const BLACK: bool>(&self, mv: Move) -> bool {
+        let (from, to) = (mv.from().index(), mv.to().index());
+        let Some(kind) = self.own_move_kind(from, to) else {
+            return false;
+        };
+        if !self.moves_by_rule(kind, from, to) {
+            return false;
+        }
+        let general = if kind == PieceKind::General as u8 {
+            to as u8
+        } else {
+            self.generals[BLACK as usize]
+        };
+        self.general_safe_after::<BLACK>(from, to, general)
     }
 
     /// True when `mv` (assumed legal) gives check.
@@ -373,6 +448,17 @@ impl Position {
         let them = self.side.opposite();
         attackers::<true>(&sets, occ, self.generals[them.index()] as usize, true) != 0
     }
+}
+
+/// True when `set` holds point `sq` (one word's bit test, not a 128-bit shift).
+#[inline(always)]
+fn contains(set: u128, sq: usize) -> bool {
+    let word = if sq < 64 {
+        set as u64
+    } else {
+        (set >> 64) as u64
+    };
+    (word >> (sq & 63)) & 1 != 0
 }
 
 /// All 90 points.
@@ -401,6 +487,15 @@ mod tests {
     fn check_tree(pos: &mut Position, depth: u32) {
         let mut pseudo = MoveList::new();
         pos.pseudo_legal_moves(&mut pseudo);
+        for m in pseudo.iter() {
+            let (from, to) = (m.from().index(), m.to().index());
+            assert_eq!(
+                pos.leaves_general_safe(from, to),
+                pos.leaves_general_safe_by_attack_sets(from, to),
+                "{m} in {}",
+                pos.to_fen()
+            );
+        }
         let mut slow: Vec<Move> = pseudo
             .iter()
             .copied()

@@ -227,6 +227,48 @@ pub(crate) static SOLDIER_ATTACKERS: [[Steps<3>; 90]; 2] = [
     build_soldier_attackers(false),
 ];
 
+/// The rank (0-9) of each square index (256 entries, so a `u8` index needs no bounds check).
+pub(crate) static SQUARE_RANK: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut s = 0;
+    while s < 90 {
+        t[s] = (s / 9) as u8;
+        s += 1;
+    }
+    t
+};
+
+/// The file (0-8) of each square index (256 entries, as [`SQUARE_RANK`]).
+pub(crate) static SQUARE_FILE: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut s = 0;
+    while s < 90 {
+        t[s] = (s % 9) as u8;
+        s += 1;
+    }
+    t
+};
+
+/// Offset of a horse move's leg from its origin, indexed by `to - from + 19`:
+/// a jump two ranks away is blocked one rank ahead, one two files away one
+/// file aside. Entries that are no horse jump hold 0.
+pub(crate) static HORSE_LEG_STEP: [i8; 39] = {
+    let mut t = [0i8; 39];
+    let mut j = 0;
+    while j < 8 {
+        let (df, dr, lf, lr) = HORSE_JUMPS[j];
+        t[(dr * 9 + df + 19) as usize] = lr * 9 + lf;
+        j += 1;
+    }
+    t
+};
+
+/// The leg point of the horse jump `from`-`to`, which must be a horse jump.
+#[inline(always)]
+pub(crate) fn horse_leg(from: usize, to: usize) -> usize {
+    (from as isize + HORSE_LEG_STEP[(to as isize - from as isize + 19) as usize] as isize) as usize
+}
+
 /// Squares an advisor of each colour can ever stand on (R-MOVE-ADVISOR).
 pub(crate) const ADVISOR_SQUARES: [u128; 2] = {
     let red = (1u128 << 3) | (1u128 << 5) | (1u128 << 13) | (1u128 << 21) | (1u128 << 23);
