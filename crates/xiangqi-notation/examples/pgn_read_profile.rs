@@ -36,5 +36,9 @@ fn main() {
             .map(|g| g.unwrap().plies())
             .sum::<usize>();
     }
-    println!("{} bytes, {plies} plies read", bytes.len());
+    println!(
+        "{} bytes ({} of move text), {plies} plies read",
+        bytes.len(),
+        games::move_text_bytes(&bytes)
+    );
 }

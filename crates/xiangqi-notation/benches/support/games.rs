@@ -25,3 +25,12 @@ pub fn random_game(seed: u64, plies: usize) -> Game {
     game.set_tag("Event", "bench");
     game
 }
+
+/// The bytes of `pgn` that are move text: every line but tag lines, line
+/// ends included (what the bench's MB/s counts).
+pub fn move_text_bytes(pgn: &[u8]) -> u64 {
+    pgn.split_inclusive(|&b| b == b'\n')
+        .filter(|line| !line.starts_with(b"["))
+        .map(|line| line.len() as u64)
+        .sum()
+}

@@ -940,7 +940,9 @@ impl Builder {
         {
             return None;
         }
-        let word = &text[i..end]; // both ends are character boundaries (from `word_end`)
+        // Both ends are character boundaries (from `word_end`); `split_at`
+        // inlines where `&text[i..end]` called a range check each move.
+        let word = text[i..].split_at(end - i).0;
         parse_quietly(
             &frame.pos,
             word,
