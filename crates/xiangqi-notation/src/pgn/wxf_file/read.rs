@@ -17,8 +17,14 @@ fn starts_with_ignore_case(text: &str, prefix: &str) -> bool {
 }
 
 /// Whether `line` is a `FORMAT` header line, the first line of a game.
+/// `line` without its leading whitespace and byte-order marks (U+FEFF is
+/// no whitespace to `char`, but starts many a line of concatenated files).
+fn trim_line_start(line: &str) -> &str {
+    line.trim_start_matches(|c: char| c.is_whitespace() || c == '\u{feff}')
+}
+
 fn is_format_line(line: &str) -> bool {
-    let t = line.trim_start_matches(|c: char| c.is_whitespace() || c == '\u{feff}');
+    let t = trim_line_start(line);
     starts_with_ignore_case(t, "FORMAT") && t[6..].chars().next().map_or(true, char::is_whitespace)
 }
 
@@ -262,8 +268,9 @@ impl<R: BufRead> Iterator for WxfReader<R> {
                 Err(Failure::Skip(e)) => {
                     self.builder = None;
                     self.skipping = true;
-                    // The rest of the line may hold the game's `}END`.
-                    self.pending = e.1.map(|r| (line_no, r));
+                    // The rest of the line may hold the game's `}END`; never
+                    // the same text again, which could fail the same way.
+                    self.pending = e.1.filter(|&r| r > offset).map(|r| (line_no, r));
                     return Some(Err(e.0));
                 }
                 Err(Failure::Restart(e)) => {
@@ -372,7 +379,9 @@ impl Builder {
             return self.feed_moves(line_no, text, offset);
         }
         let rest = &text[offset..];
-        let t = rest.trim_start();
+        // Trimmed as `is_format_line` trims: the reader restarts a game at a
+        // line that test accepts, which must then read as that header.
+        let t = trim_line_start(rest);
         let at = offset + rest.len() - t.len();
         let t = t.trim_end();
         if t.is_empty() {
@@ -448,7 +457,9 @@ impl Builder {
                         }
                     }
                     _ => {
-                        if tag == "Result" {
+                        // The first RESULT header gives the result (the one
+                        // the writer writes it into); later ones are tags only.
+                        if tag == "Result" && !self.tags.iter().any(|(k, _)| k == "Result") {
                             self.result = value.parse().ok();
                         }
                         self.tags.push((tag, value.to_owned()));
@@ -551,6 +562,13 @@ impl Builder {
                     let end = text[i..]
                         .find(|c: char| c.is_whitespace() || c == '{' || c == '}')
                         .map_or(text.len(), |j| i + j);
+                    if end == i {
+                        // Whitespace the ASCII test above does not know (a
+                        // vertical tab, U+3000): step over it, or the loop
+                        // would stand still.
+                        i += text[i..].chars().next().map_or(1, char::len_utf8);
+                        continue;
+                    }
                     self.read_word(line_no, text, i, end)?;
                     i = end;
                 }

@@ -341,6 +341,37 @@ fn writer_refuses_what_the_format_cannot_hold() {
     ));
 }
 
+/// Found by the `wxf_file` fuzz target (fuzz/regressions/wxf_file-repeated-player):
+/// a file naming Black twice, each with a rating, came back with the first
+/// rating on both lines. Each player header now takes the rating after it.
+#[test]
+fn repeated_player_headers_keep_their_own_ratings() {
+    let text = "FORMAT WXF\nBLACK A ; 2650 ;;\nBLACK B ; 2600 ;;\nRED C\nREDELO 9\nSTART{\n}END\n";
+    let game = one_game(text);
+    let tags: Vec<(&str, &str)> = game
+        .tags
+        .iter()
+        .map(|(k, v)| (k.as_str(), v.as_str()))
+        .collect();
+    assert_eq!(
+        tags,
+        [
+            ("Black", "A"),
+            ("BlackElo", "2650"),
+            ("Black", "B"),
+            ("BlackElo", "2600"),
+            ("Red", "C"),
+            ("RedElo", "9"),
+        ]
+    );
+    let written = write_wxf(&game, &WxfWriteOptions::default()).unwrap();
+    assert!(
+        written.contains("BLACK   A ; 2650 ;;\nBLACK   B ; 2600 ;;\n"),
+        "{written}"
+    );
+    assert_eq!(one_game(&written), game, "{written}");
+}
+
 /// Tags map both ways; the fsf convention is recorded and honoured;
 /// a result token without a `Result` tag becomes the `RESULT` header.
 #[test]
@@ -411,4 +442,51 @@ proptest::proptest! {
             }
         }
     }
+}
+
+/// Found by the `wxf_file` fuzz target (fuzz/regressions/wxf_file-two-results):
+/// with two RESULT headers the last one gave the result, which the writer
+/// then wrote into the first, losing its value. The first header now gives
+/// the result; a result token in the moves still wins over both.
+#[test]
+fn the_first_of_two_result_headers_gives_the_result() {
+    let text = "FORMAT WXF\nRESULT 1-; 26\nRESULT 1-0\nSTART{\n}END\n";
+    let game = one_game(text);
+    assert_eq!(game.result, None);
+    let written = write_wxf(&game, &WxfWriteOptions::default()).unwrap();
+    assert_eq!(one_game(&written), game, "{written}");
+    let token = one_game("FORMAT WXF\nRESULT 1-0\nRESULT 1-0\nSTART{\n 1. C2.5 0-1\n}END\n");
+    assert_eq!(token.result, Some(GameResult::BlackWins));
+    assert_eq!(token.tag("Result"), Some("0-1"));
+    let written = write_wxf(&token, &WxfWriteOptions::default()).unwrap();
+    assert_eq!(one_game(&written), token, "{written}");
+}
+
+/// Found by the `wxf_file` fuzz target (fuzz/regressions/wxf_file-vertical-tab):
+/// a vertical tab or another non-ASCII space in the moves (whitespace to
+/// `char`, not to the byte test) stopped the move loop where it stood, and
+/// the reader never returned.
+#[test]
+fn unicode_whitespace_in_the_moves_is_skipped() {
+    for space in ["\u{b}", "\u{3000}", "\u{a0}", "\u{2003}"] {
+        let text = format!("FORMAT WXF\nSTART{{{space}1. C2.5{space}h8+7{space}\n}}END\n");
+        let game = one_game(&text);
+        assert_eq!(game.plies(), 2, "{space:?}");
+    }
+}
+
+/// Found by the `wxf_file` fuzz target (fuzz/regressions/wxf_file-bom-before-format):
+/// after a broken header the reader resumed at a line holding a byte-order
+/// mark before `FORMAT`, which the game-start test skipped but the header
+/// reader did not: the same error came back forever. Both trim alike now,
+/// and a skipped game never resumes where it failed.
+#[test]
+fn a_bom_before_format_starts_a_game_once() {
+    let text = "FORMAT WXF\nGAME x\n\u{c}\u{feff}\u{c}FORMAT\tWXF\nSTART{\n 1. C2.5\n}END\n";
+    // At most ten items, so that a reader that loops fails here instead of hanging.
+    let items: Vec<_> = read_wxf_str(text).take(10).collect();
+    assert!(items.len() <= 3, "{items:?}");
+    let games: Vec<Game> = items.into_iter().filter_map(Result::ok).collect();
+    assert_eq!(games.len(), 1);
+    assert_eq!(games[0].plies(), 1);
 }

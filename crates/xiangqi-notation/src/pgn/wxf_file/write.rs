@@ -138,21 +138,24 @@ fn write_header(
     if options.style.convention == WxfConvention::Fsf {
         header_line("WXFSTYLE", WxfConvention::Fsf.name(), out);
     }
-    // `name ; rating ;;` when the rating can be told apart from the name.
-    // `name ; rating ;;` for a rating tag right after the name (the order
-    // the reader gives back), when the rating can be told apart from the name.
-    let merged = |side: &str| {
-        let at = game.tags.iter().position(|(k, _)| k == side)?;
-        let (name, (elo_tag, elo)) = (&game.tags[at].1, game.tags.get(at + 1)?);
-        let plain = *elo_tag == format!("{side}Elo")
+    // `name ; rating ;;` for a rating tag right after its player's (the
+    // order the reader gives back), when the rating can be told apart from
+    // the name; each player tag takes the rating after it, so repeated
+    // headers come back as they were.
+    let merged = |at: usize| {
+        let (side, name) = &game.tags[at];
+        let (elo_tag, elo) = game.tags.get(at + 1)?;
+        let plain = matches!(side.as_str(), "Red" | "Black")
+            && *elo_tag == format!("{side}Elo")
             && !name.contains(';')
             && !elo.is_empty()
             && elo.bytes().all(|b| b.is_ascii_digit());
         plain.then(|| format!("{name} ; {elo} ;;"))
     };
-    let (red, black) = (merged("Red"), merged("Black"));
     let mut result_written = false;
-    for (name, value) in &game.tags {
+    let mut at = 0;
+    while let Some((name, value)) = game.tags.get(at) {
+        at += 1;
         let bad = |reason| WxfWriteError::Tag {
             name: name.clone(),
             reason,
@@ -167,11 +170,12 @@ fn write_header(
         if matches!(key.to_ascii_uppercase().as_str(), "FORMAT" | "WXFSTYLE") {
             return Err(bad("the name is reserved for the file's move format"));
         }
+        if let Some(player) = merged(at - 1) {
+            header_line(key, &player, out);
+            at += 1; // the rating tag, written with its player
+            continue;
+        }
         match name.as_str() {
-            "Red" if red.is_some() => header_line(key, red.as_deref().unwrap_or(""), out),
-            "Black" if black.is_some() => header_line(key, black.as_deref().unwrap_or(""), out),
-            "RedElo" if red.is_some() => {}
-            "BlackElo" if black.is_some() => {}
             "FEN" if value.trim().is_empty() => {}
             "FEN" => {
                 let pos = Position::from_fen(value).map_err(ReplayError::from)?;
