@@ -9,7 +9,7 @@
 
 use libfuzzer_sys::fuzz_target;
 use xiangqi_core::Position;
-use xiangqi_fuzz::assert_legal_sequence;
+use xiangqi_fuzz::{assert_legal_sequence, reader_limits};
 use xiangqi_notation::pgn::{
     write_game, Game, Limits, Line, Reader, ReaderOptions, WriteError, WriteOptions,
 };
@@ -47,17 +47,7 @@ fuzz_target!(|data: &[u8]| {
     let Some((&mode, input)) = data.split_first() else {
         return;
     };
-    let limits = if mode & 1 == 0 {
-        Limits::default()
-    } else {
-        Limits {
-            max_line_len: 80,
-            max_comment_len: 24,
-            max_variation_depth: 2,
-            max_moves_per_game: 12,
-            max_tags_per_game: 4,
-        }
-    };
+    let limits = reader_limits(mode);
     let options = ReaderOptions {
         limits,
         ..ReaderOptions::default()

@@ -88,3 +88,20 @@ pub fn assert_legal_sequence(start: &Position, moves: impl IntoIterator<Item = M
     }
     pos
 }
+
+/// The game-file readers' limits for a fuzz input whose first byte is
+/// `mode`: the defaults (even bytes) or tiny ones that every input can
+/// reach (odd bytes).
+pub fn reader_limits(mode: u8) -> xiangqi_notation::pgn::Limits {
+    if mode & 1 == 0 {
+        xiangqi_notation::pgn::Limits::default()
+    } else {
+        xiangqi_notation::pgn::Limits {
+            max_line_len: 80,
+            max_comment_len: 24,
+            max_variation_depth: 2,
+            max_moves_per_game: 12,
+            max_tags_per_game: 4,
+        }
+    }
+}
