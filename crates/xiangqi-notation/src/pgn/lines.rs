@@ -20,6 +20,15 @@ pub(crate) enum LineError {
     TooLong,
 }
 
+/// A line that could not be read: the line to report it at, and why.
+#[derive(Debug)]
+pub(crate) struct LineFailure {
+    /// 1-based: the failing line (the one after the last read for an I/O
+    /// error, line 1 for UTF-16 input).
+    pub(crate) line: usize,
+    pub(crate) error: LineError,
+}
+
 /// Lines of `src`, decoded into [`Lines::text`].
 pub(crate) struct Lines<R> {
     src: R,
@@ -32,6 +41,8 @@ pub(crate) struct Lines<R> {
     bytes_read: u64,
     at_start: bool,
     encoding: Option<TextEncoding>,
+    /// Come back to the current line at this byte offset (see [`Lines::resume_at`]).
+    resume: Option<usize>,
 }
 
 impl<R> Lines<R> {
@@ -45,6 +56,7 @@ impl<R> Lines<R> {
             bytes_read: 0,
             at_start: true,
             encoding: None,
+            resume: None,
         }
     }
 
@@ -67,11 +79,37 @@ impl<R> Lines<R> {
     pub(crate) fn encoding(&self) -> Option<TextEncoding> {
         self.encoding
     }
+
+    /// Makes the next [`Lines::next_text`] the rest of the current line from
+    /// byte `offset`: a game ended, or the next one starts, inside it.
+    pub(crate) fn resume_at(&mut self, offset: usize) {
+        self.resume = Some(offset);
+    }
 }
 
 impl<R: BufRead> Lines<R> {
+    /// The next text to read: the rest of the current line after
+    /// [`Lines::resume_at`], else the next line, as its number and the byte
+    /// offset of its unread text in [`Lines::text`]; `None` at the end.
+    pub(crate) fn next_text(&mut self) -> Option<Result<(usize, usize), LineFailure>> {
+        if let Some(offset) = self.resume.take() {
+            return Some(Ok((self.line_no, offset)));
+        }
+        match self.advance()? {
+            Ok(()) => Some(Ok((self.line_no, 0))),
+            Err(error) => {
+                let line = match error {
+                    LineError::Io(_) => self.line_no + 1,
+                    LineError::Utf16 => 1,
+                    LineError::TooLong => self.line_no,
+                };
+                Some(Err(LineFailure { line, error }))
+            }
+        }
+    }
+
     /// Makes the next line [`Lines::text`]; `None` at the end of the source.
-    pub(crate) fn advance(&mut self) -> Option<Result<(), LineError>> {
+    fn advance(&mut self) -> Option<Result<(), LineError>> {
         if !self.at_start && self.decode_buffered_line() {
             return Some(Ok(()));
         }

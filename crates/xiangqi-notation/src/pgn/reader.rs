@@ -7,7 +7,7 @@ use std::sync::OnceLock;
 use xiangqi_core::{FenError, Move, Position, Undo};
 
 use super::game::{Game, GameResult, Line, Node};
-use super::lines::{LineError, Lines};
+use super::lines::{LineError, LineFailure, Lines};
 use super::scan::{may_start_space, skip_space, word_end, ByteClass, BYTE_CLASS};
 use super::text::TextEncoding;
 use crate::{
@@ -141,9 +141,6 @@ pub struct PgnError {
 pub struct Reader<R> {
     lines: Lines<R>,
     options: ReaderOptions,
-    /// The current line still has text to process from this byte offset
-    /// (a game ended in its middle): (line number, byte offset).
-    pending: Option<(usize, usize)>,
     games: usize,
     builder: Option<Builder>,
     /// After an error: skip lines up to the next game's tags.
@@ -164,7 +161,6 @@ impl<R: BufRead> Reader<R> {
         Reader {
             lines: Lines::new(src, options.limits.max_line_len),
             options,
-            pending: None,
             games: 0,
             builder: None,
             skipping: None,
@@ -196,24 +192,20 @@ impl<R: BufRead> Reader<R> {
     /// Makes the next line current; returns its number in the file and
     /// the byte offset where its unread text starts.
     fn next_line(&mut self) -> Option<Result<(usize, usize), PgnError>> {
-        if let Some(p) = self.pending.take() {
-            return Some(Ok(p));
-        }
-        let failure = match self.lines.advance()? {
-            Ok(()) => return Some(Ok((self.lines.line_no(), 0))),
+        let LineFailure { line, error } = match self.lines.next_text()? {
+            Ok(at) => return Some(Ok(at)),
             Err(failure) => failure,
         };
-        let line = self.lines.line_no();
-        Some(Err(match failure {
+        let kind = match error {
             LineError::Io(e) => {
                 self.finished = true;
                 self.games += 1;
-                self.error(line + 1, 1, PgnErrorKind::Io(e.to_string()))
+                PgnErrorKind::Io(e.to_string())
             }
             LineError::Utf16 => {
                 self.finished = true;
                 self.games += 1;
-                self.error(1, 1, PgnErrorKind::Utf16)
+                PgnErrorKind::Utf16
             }
             LineError::TooLong => {
                 // The line is lost; report it in the current (or a new) game.
@@ -221,10 +213,10 @@ impl<R: BufRead> Reader<R> {
                     self.games += 1;
                 }
                 self.skipping = Some(false);
-                let limit = self.options.limits.max_line_len;
-                self.error(line, 1, PgnErrorKind::LineTooLong(limit))
+                PgnErrorKind::LineTooLong(self.options.limits.max_line_len)
             }
-        }))
+        };
+        Some(Err(self.error(line, 1, kind)))
     }
 }
 
@@ -275,7 +267,7 @@ impl<R: BufRead> Iterator for Reader<R> {
                 .is_some_and(|b| is_tag_line && b.has_moves() && b.comment.is_none())
             {
                 // A tag line after move text: the previous game had no result.
-                self.pending = Some((line_no, offset));
+                self.lines.resume_at(offset);
                 let builder = self.builder.take().expect("checked");
                 return Some(self.finished_game(builder.finish(None)));
             }
@@ -292,7 +284,7 @@ impl<R: BufRead> Iterator for Reader<R> {
                 Ok(Fed::Ended(result, rest)) => {
                     let builder = self.builder.take().expect("fed above");
                     if let Some(rest) = rest {
-                        self.pending = Some((line_no, rest));
+                        self.lines.resume_at(rest);
                     }
                     return Some(self.finished_game(builder.finish(Some(result))));
                 }
@@ -304,7 +296,7 @@ impl<R: BufRead> Iterator for Reader<R> {
                 Err(Failure::RestartAt(e)) => {
                     // An unclosed comment ran into the next game's tags: keep that line.
                     self.builder = None;
-                    self.pending = Some((line_no, offset));
+                    self.lines.resume_at(offset);
                     return Some(Err(e));
                 }
             }

@@ -6,7 +6,7 @@ use xiangqi_core::{Color, FenError, Position};
 
 use super::{is_key, tag_name};
 use crate::pgn::game::{Game, GameResult, Line, Node};
-use crate::pgn::lines::{LineError, Lines};
+use crate::pgn::lines::{LineError, LineFailure, Lines};
 use crate::pgn::text::TextEncoding;
 use crate::pgn::ReaderOptions;
 use crate::{parse_with, MoveTextError, Notation, Style, WxfConvention, WxfStyle};
@@ -127,8 +127,6 @@ fn column(text: &str, at: usize) -> usize {
 pub struct WxfReader<R> {
     lines: Lines<R>,
     options: ReaderOptions,
-    /// Unread text of `line` from this byte offset: (line number, offset).
-    pending: Option<(usize, usize)>,
     games: usize,
     builder: Option<Builder>,
     /// After an error: skipping to the game's `}END` or the next `FORMAT` line.
@@ -153,7 +151,6 @@ impl<R: BufRead> WxfReader<R> {
         WxfReader {
             lines: Lines::new(src, options.limits.max_line_len),
             options,
-            pending: None,
             games: 0,
             builder: None,
             skipping: false,
@@ -183,36 +180,28 @@ impl<R: BufRead> WxfReader<R> {
 
     /// Makes the next line current: its number and the offset of its unread text.
     fn next_line(&mut self) -> Option<Result<(usize, usize), WxfError>> {
-        if let Some(p) = self.pending.take() {
-            return Some(Ok(p));
-        }
-        let failure = match self.lines.advance()? {
-            Ok(()) => return Some(Ok((self.lines.line_no(), 0))),
+        let LineFailure { line, error } = match self.lines.next_text()? {
+            Ok(at) => return Some(Ok(at)),
             Err(failure) => failure,
         };
-        let line = self.lines.line_no();
-        Some(Err(match failure {
+        if self.builder.is_none() {
+            self.games += 1;
+        }
+        let kind = match error {
             LineError::Io(e) => {
                 self.finished = true;
-                if self.builder.is_none() {
-                    self.games += 1;
-                }
-                self.error(line + 1, 1, WxfErrorKind::Io(e.to_string()))
+                WxfErrorKind::Io(e.to_string())
             }
             LineError::Utf16 => {
                 self.finished = true;
-                self.games += 1;
-                self.error(1, 1, WxfErrorKind::Utf16)
+                WxfErrorKind::Utf16
             }
             LineError::TooLong => {
-                if self.builder.is_none() {
-                    self.games += 1;
-                }
                 self.skipping = true;
-                let limit = self.options.limits.max_line_len;
-                self.error(line, 1, WxfErrorKind::LineTooLong(limit))
+                WxfErrorKind::LineTooLong(self.options.limits.max_line_len)
             }
-        }))
+        };
+        Some(Err(self.error(line, 1, kind)))
     }
 }
 
@@ -244,7 +233,7 @@ impl<R: BufRead> Iterator for WxfReader<R> {
                         self.skipping = false;
                         let after = offset + end + 4;
                         if !self.lines.text()[after..].trim().is_empty() {
-                            self.pending = Some((line_no, after));
+                            self.lines.resume_at(after);
                         }
                     }
                     continue;
@@ -262,7 +251,9 @@ impl<R: BufRead> Iterator for WxfReader<R> {
                 Ok(Fed::More) => {}
                 Ok(Fed::Ended(rest)) => {
                     let builder = self.builder.take().expect("fed above");
-                    self.pending = rest.map(|r| (line_no, r));
+                    if let Some(r) = rest {
+                        self.lines.resume_at(r);
+                    }
                     return Some(Ok(builder.finish()));
                 }
                 Err(Failure::Skip(e)) => {
@@ -270,13 +261,15 @@ impl<R: BufRead> Iterator for WxfReader<R> {
                     self.skipping = true;
                     // The rest of the line may hold the game's `}END`; never
                     // the same text again, which could fail the same way.
-                    self.pending = e.1.filter(|&r| r > offset).map(|r| (line_no, r));
+                    if let Some(r) = e.1.filter(|&r| r > offset) {
+                        self.lines.resume_at(r);
+                    }
                     return Some(Err(e.0));
                 }
                 Err(Failure::Restart(e)) => {
                     // This line starts the next game: read it again.
                     self.builder = None;
-                    self.pending = Some((line_no, offset));
+                    self.lines.resume_at(offset);
                     return Some(Err(e));
                 }
             }
