@@ -150,23 +150,31 @@ impl ToPyErr for xiangqi_notation::ParseMoveError {
     }
 }
 
+/// A broken game of a PGN or WXF file: `OSError` when the source failed,
+/// else a `PgnError` with its place.
+fn game_file_error(
+    error: &dyn std::fmt::Display,
+    source_failed: bool,
+    place: (usize, usize, usize),
+    problem: &dyn std::fmt::Display,
+) -> PyErr {
+    if source_failed {
+        return pyo3::exceptions::PyOSError::new_err(error.to_string());
+    }
+    located_pgn_error(error.to_string(), Some(place), problem.to_string())
+}
+
 impl ToPyErr for xiangqi_notation::pgn::PgnError {
     fn to_py_err(&self) -> PyErr {
-        if let xiangqi_notation::pgn::PgnErrorKind::Io(_) = self.kind {
-            return pyo3::exceptions::PyOSError::new_err(self.to_string());
-        }
-        let place = (self.game, self.line, self.column);
-        located_pgn_error(self.to_string(), Some(place), self.kind.to_string())
+        let io = matches!(self.kind, xiangqi_notation::pgn::PgnErrorKind::Io(_));
+        game_file_error(self, io, (self.game, self.line, self.column), &self.kind)
     }
 }
 
 impl ToPyErr for xiangqi_notation::pgn::WxfError {
     fn to_py_err(&self) -> PyErr {
-        if let xiangqi_notation::pgn::WxfErrorKind::Io(_) = self.kind {
-            return pyo3::exceptions::PyOSError::new_err(self.to_string());
-        }
-        let place = (self.game, self.line, self.column);
-        located_pgn_error(self.to_string(), Some(place), self.kind.to_string())
+        let io = matches!(self.kind, xiangqi_notation::pgn::WxfErrorKind::Io(_));
+        game_file_error(self, io, (self.game, self.line, self.column), &self.kind)
     }
 }
 

@@ -2,6 +2,9 @@
 //! single-move legality test `is_legal` (the PGN reader's per-ply check)
 //! against its peer, generating the legal moves and searching them.
 
+#[path = "support/lcg_games.rs"]
+mod lcg_games;
+
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use std::time::Duration;
 use xiangqi_core::{perft, Move, MoveList, Position};
@@ -54,25 +57,12 @@ fn bench_perft(c: &mut Criterion) {
 }
 
 /// Every ply of the PGN benchmark's games (random legal games of up to 120
-/// plies, fixed by a 64-bit LCG as in xiangqi-notation's `benches/support/games.rs`),
-/// as the position before the move and the move.
+/// plies, the same as xiangqi-notation's PGN bench reads), as the position
+/// before the move and the move.
 fn game_plies() -> Vec<(Position, Move)> {
     let mut plies = Vec::new();
     for seed in 0..200u64 {
-        let mut pos = Position::startpos();
-        let mut s = seed;
-        for _ in 0..120 {
-            let moves = pos.legal_move_vec();
-            if moves.is_empty() {
-                break;
-            }
-            s = s
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            let mv = moves[(s >> 33) as usize % moves.len()];
-            plies.push((pos.clone(), mv));
-            pos.make_move(mv);
-        }
+        lcg_games::lcg_game(seed, 120, |pos, mv| plies.push((pos.clone(), mv)));
     }
     plies
 }
