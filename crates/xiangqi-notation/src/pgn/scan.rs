@@ -39,16 +39,13 @@ pub(crate) const BYTE_CLASS: [ByteClass; 256] = {
     table
 };
 
-/// For each non-ASCII lead byte, the length of its character; 0 for the
-/// lead bytes C2, E1, E2 and E3, whose characters may be whitespace and get
-/// a closer look in [`non_ascii_char`]. Chinese characters (E4-E9) take one
-/// lookup each.
+/// The length of the character each non-ASCII lead byte starts (a table:
+/// Chinese text takes one lookup a character).
 const CHAR_LEN: [u8; 256] = {
     let mut table = [1u8; 256];
     let mut b = 0x80;
     while b < 256 {
         table[b] = match b {
-            0xC2 | 0xE1 | 0xE2 | 0xE3 => 0,
             0xC0..=0xDF => 2,
             0xE0..=0xEF => 3,
             _ => 4,
@@ -59,50 +56,32 @@ const CHAR_LEN: [u8; 256] = {
 };
 
 /// Whether a character starting with the non-ASCII lead byte `b` may be
-/// whitespace (see [`non_ascii_char`]).
+/// whitespace: only C2, E1, E2 and E3 start any (see [`is_non_ascii_space`]).
 #[inline(always)]
 pub(crate) fn may_start_space(b: u8) -> bool {
-    CHAR_LEN[b as usize] == 0
-}
-
-/// The length of the character at `i` (a non-ASCII lead byte), or `None`
-/// when it is whitespace.
-#[inline(always)]
-fn non_space_char_len(text: &str, i: usize) -> Option<usize> {
-    match CHAR_LEN[text.as_bytes()[i] as usize] {
-        0 => match non_ascii_char(text, i) {
-            (true, _) => None,
-            (false, len) => Some(len),
-        },
-        len => Some(len as usize),
-    }
+    matches!(b, 0xC2 | 0xE1..=0xE3)
 }
 
 /// Whether the character starting at byte `i` (a non-ASCII lead byte) is
-/// whitespace, and its length in bytes, from the bytes alone: the non-ASCII
-/// whitespace characters are U+0085, U+00A0 (C2 85, C2 A0), U+1680 (E1 9A 80),
-/// U+2000-U+200A, U+2028, U+2029, U+202F (E2 80 xx), U+205F (E2 81 9F) and
-/// U+3000 (E3 80 80). Decoding each character instead cost as much as
-/// reading a Vietnamese move, whose letters with marks start with E1.
+/// whitespace, from the bytes alone: the non-ASCII whitespace characters are
+/// U+0085, U+00A0 (C2 85, C2 A0), U+1680 (E1 9A 80), U+2000-U+200A, U+2028,
+/// U+2029, U+202F (E2 80 xx), U+205F (E2 81 9F) and U+3000 (E3 80 80).
+/// Decoding each character instead cost as much as reading a Vietnamese
+/// move, whose letters with marks start with E1.
 #[inline(always)]
-fn non_ascii_char(text: &str, i: usize) -> (bool, usize) {
+fn is_non_ascii_space(text: &str, i: usize) -> bool {
     let bytes = text.as_bytes();
     let at = |k: usize| bytes.get(i + k).copied().unwrap_or(0);
     match bytes[i] {
-        0xC2 => (matches!(at(1), 0x85 | 0xA0), 2),
-        0xC0..=0xDF => (false, 2),
-        0xE1 => (at(1) == 0x9A && at(2) == 0x80, 3),
-        0xE2 => {
-            let space = match at(1) {
-                0x80 => matches!(at(2), 0x80..=0x8A | 0xA8 | 0xA9 | 0xAF),
-                0x81 => at(2) == 0x9F,
-                _ => false,
-            };
-            (space, 3)
-        }
-        0xE3 => (at(1) == 0x80 && at(2) == 0x80, 3),
-        0xE0..=0xEF => (false, 3),
-        _ => (false, 4),
+        0xC2 => matches!(at(1), 0x85 | 0xA0),
+        0xE1 => at(1) == 0x9A && at(2) == 0x80,
+        0xE2 => match at(1) {
+            0x80 => matches!(at(2), 0x80..=0x8A | 0xA8 | 0xA9 | 0xAF),
+            0x81 => at(2) == 0x9F,
+            _ => false,
+        },
+        0xE3 => at(1) == 0x80 && at(2) == 0x80,
+        _ => false,
     }
 }
 
@@ -136,10 +115,12 @@ fn scan_word_end(text: &str, from: usize) -> usize {
         match BYTE_CLASS[bytes[j] as usize] {
             ByteClass::Word => j += 1,
             ByteClass::Space | ByteClass::Special => break,
-            ByteClass::NonAscii => match non_space_char_len(text, j) {
-                Some(len) => j += len,
-                None => break,
-            },
+            ByteClass::NonAscii => {
+                if is_non_ascii_space(text, j) {
+                    break;
+                }
+                j += CHAR_LEN[bytes[j] as usize] as usize;
+            }
         }
     }
     j
@@ -154,14 +135,10 @@ pub(crate) fn skip_space(text: &str, from: usize) -> usize {
         match BYTE_CLASS[bytes[j] as usize] {
             ByteClass::Space => j += 1,
             ByteClass::NonAscii => {
-                if !may_start_space(bytes[j]) {
+                if !is_non_ascii_space(text, j) {
                     break;
                 }
-                let (space, len) = non_ascii_char(text, j);
-                if !space {
-                    break;
-                }
-                j += len;
+                j += CHAR_LEN[bytes[j] as usize] as usize;
             }
             ByteClass::Word | ByteClass::Special => break,
         }
@@ -213,18 +190,16 @@ mod tests {
     }
 
     /// Every non-ASCII whitespace character starts with a lead byte that
-    /// `non_ascii_char` looks at, and both agree with `char` on every character.
+    /// `may_start_space` admits, and the byte tests agree with `char` on the
+    /// whitespace and length of every character.
     #[test]
     fn non_ascii_whitespace_is_found_by_its_lead_byte() {
         for c in (0x80..=0x10FFFF).filter_map(char::from_u32) {
             let text = c.to_string();
-            assert_eq!(
-                non_ascii_char(&text, 0),
-                (c.is_whitespace(), c.len_utf8()),
-                "{c:?}"
-            );
-            let len = (!c.is_whitespace()).then_some(c.len_utf8());
-            assert_eq!(non_space_char_len(&text, 0), len, "{c:?}");
+            let lead = text.as_bytes()[0];
+            assert_eq!(is_non_ascii_space(&text, 0), c.is_whitespace(), "{c:?}");
+            assert_eq!(CHAR_LEN[lead as usize] as usize, c.len_utf8(), "{c:?}");
+            assert!(may_start_space(lead) || !c.is_whitespace(), "{c:?}");
         }
     }
 
