@@ -841,7 +841,7 @@ impl Builder {
         let digits = word.bytes().take_while(u8::is_ascii_digit).count();
         if digits > 0 && word.len() > digits && word.as_bytes()[digits..].iter().all(|&b| b == b'.')
         {
-            return Ok(end); // "12." or "12..." before non-ASCII space (`move_number_end` takes the rest)
+            return Ok(end); // "12." before a non-ASCII space (`move_number_end` reads the rest)
         }
         if digits > 0 {
             let after = &word[digits..];
