@@ -50,6 +50,8 @@ pub struct Threats {
     pub attackers: SquareSet,
     pairs: [(u8, u8); MAX_THREATS],
     len: u8,
+    /// Bit `i` set: pair `i` is a real threat (always all set in `Threats(X, S)`).
+    real: u64,
 }
 
 impl Threats {
@@ -65,15 +67,29 @@ impl Threats {
 
     /// True when the piece on `attacker` threatens the one on `victim`.
     pub fn contains(&self, attacker: Square, victim: Square) -> bool {
-        let key = (attacker.index() as u8, victim.index() as u8);
-        self.pairs[..self.len as usize].contains(&key)
+        self.find(attacker, victim).is_some()
     }
 
-    fn push(&mut self, attacker: Square, victim: Square) {
+    /// The pair's index, if present.
+    fn find(&self, attacker: Square, victim: Square) -> Option<usize> {
+        let key = (attacker.index() as u8, victim.index() as u8);
+        self.pairs[..self.len as usize]
+            .iter()
+            .position(|&p| p == key)
+    }
+
+    /// Whether the attack of `attacker` on `victim` is present, and if so real.
+    fn reality(&self, attacker: Square, victim: Square) -> Option<bool> {
+        self.find(attacker, victim)
+            .map(|i| self.real & (1 << i) != 0)
+    }
+
+    fn push(&mut self, attacker: Square, victim: Square, real: bool) {
         self.victims.insert(victim);
         self.attackers.insert(attacker);
         if (self.len as usize) < MAX_THREATS {
             self.pairs[self.len as usize] = (attacker.index() as u8, victim.index() as u8);
+            self.real |= (real as u64) << self.len;
             self.len += 1;
         }
     }
@@ -134,16 +150,26 @@ pub fn is_unprotected(pos: &Position, capture: Move) -> bool {
 pub fn threats(pos: &Position) -> Threats {
     let mut captures = MoveList::new();
     pos.legal_captures(&mut captures);
-    threats_among(pos, &captures)
+    pairs_among(pos, &captures, Count::RealThreats)
 }
 
-/// The counted threats among `captures` (capture moves of the side to move).
-fn threats_among(pos: &Position, captures: &MoveList) -> Threats {
+/// Which of the capture pairs a set keeps.
+#[derive(Copy, Clone, PartialEq, Eq)]
+enum Count {
+    /// Only real threats (`Threats(X, S)`).
+    RealThreats,
+    /// Every attack of a chasing piece on a chaseable one, real or not.
+    Attacks,
+}
+
+/// The (attacker, victim) pairs among `captures` (capture moves of the side to move).
+fn pairs_among(pos: &Position, captures: &MoveList, count: Count) -> Threats {
     let mut result = Threats {
         victims: SquareSet::EMPTY,
         attackers: SquareSet::EMPTY,
         pairs: [(0, 0); MAX_THREATS],
         len: 0,
+        real: 0,
     };
     // The victim's side to move, for the exchange test; built only when needed.
     let mut victim_to_move: Option<Position> = None;
@@ -166,8 +192,8 @@ fn threats_among(pos: &Position, captures: &MoveList) -> Threats {
         } else {
             is_upward(attacker.kind, victim.kind) || is_unprotected(pos, mv)
         };
-        if real {
-            result.push(from, to);
+        if real || count == Count::Attacks {
+            result.push(from, to, real);
         }
     }
     result
@@ -181,21 +207,28 @@ pub fn threats_after(after: &Position) -> Threats {
     threats(&passed)
 }
 
-/// `Threats(P, S)` for the position before a ply. When S is in check in P,
-/// its other threats are only suspended by the check, so a capture also
-/// counts as possible when the only pieces attacking S's general after it
-/// are the current checkers: a check evasion does not "newly" threaten what
-/// S threatened before the check (refinement of R-REP-CHASE-NEW,
-/// docs/adjudication.md).
-fn threats_before(before: &Position) -> Threats {
+/// The attacks S could make in the position P before its ply: every legal
+/// capture of a chaseable piece by a chasing piece, real or not. A threat
+/// after the ply is new only when its attacker could not capture its victim
+/// here at all; a ply that merely changes whether an attacked piece is
+/// protected (blocking or unscreening a protector) renews no attack
+/// (refinement of R-REP-CHASE-NEW, docs/adjudication.md; diagrams 39, 61
+/// and 71 of the rule book).
+///
+/// When S is in check in P, its other attacks are only suspended by the
+/// check, so a capture also counts as possible when the only pieces
+/// attacking S's general after it are the current checkers: a check evasion
+/// does not "newly" attack what S attacked before the check.
+fn attacks_before(before: &Position) -> Threats {
+    let mut captures = MoveList::new();
     if !before.is_check() {
-        return threats(before);
+        before.legal_captures(&mut captures);
+        return pairs_among(before, &captures, Count::Attacks);
     }
     let checkers = before.checkers();
     let us = before.side_to_move();
-    let mut pseudo = MoveList::new();
-    before.pseudo_legal_moves(&mut pseudo);
-    pseudo.retain(|mv| {
+    before.pseudo_legal_moves(&mut captures);
+    captures.retain(|mv| {
         if before.piece_at(mv.to()).is_none() {
             return false;
         }
@@ -205,7 +238,42 @@ fn threats_before(before: &Position) -> Threats {
         let attackers = next.attackers(general, us.opposite());
         attackers.0 & !checkers.0 == 0
     });
-    threats_among(before, &pseudo)
+    pairs_among(before, &captures, Count::Attacks)
+}
+
+/// True when the ply from `before` to `after` defends the mover: it evades a
+/// check, or a real threat of the opponent on one of the mover's pieces
+/// stands before it and not after it (the piece escaped, or the attack was
+/// blocked or unscreened). A protector that such a defence cuts off, by
+/// moving or blocking a cannon's screen or a line, does not make the
+/// defence a chase (rule-book diagrams 39, 61 and 71; in the book's first
+/// additional illustration the screen moves with no threat to parry, and
+/// that is a chase). `left`/`reached` are the moved piece's two points.
+fn parries(
+    before: &Position,
+    after: &Position,
+    left: Option<Square>,
+    reached: Option<Square>,
+) -> bool {
+    if before.is_check() {
+        return true;
+    }
+    // The opponent's threats before the ply, as if it were to move.
+    let mut passed = before.clone();
+    passed.make_null_move();
+    let against_before = threats(&passed);
+    let against_after = threats(after);
+    for (attacker, victim) in against_before.pairs() {
+        let victim_now = if Some(victim) == left {
+            reached.unwrap_or(victim)
+        } else {
+            victim
+        };
+        if !against_after.contains(attacker, victim_now) {
+            return true;
+        }
+    }
+    false
 }
 
 /// Classifies the ply that led from `before` to `after` (5.2, R-REP-CHECK,
@@ -224,7 +292,7 @@ pub fn classify_ply(before: &Position, after: &Position, threats_on_checks: bool
             chasers: SquareSet::EMPTY,
         };
     }
-    let old = threats_before(before);
+    let old = attacks_before(before);
     let new = threats_after(after);
     // The moved piece: the one point the mover left and the one it reached.
     let mover = before.side_to_move();
@@ -233,14 +301,23 @@ pub fn classify_ply(before: &Position, after: &Position, threats_on_checks: bool
     let mut chased = SquareSet::EMPTY;
     let mut chasers = SquareSet::EMPTY;
     // R-REP-CHASE-NEW on (attacker, victim) pairs, the attacker tracked by
-    // identity: a threat is new unless the same piece made it before the ply.
+    // identity: a threat is new when the same piece could not capture that
+    // victim before the ply. One that could, but not really (the victim was
+    // protected, or could hit back), became real through the ply's effect
+    // on protection; that counts unless the ply was a defence.
+    let mut defended: Option<bool> = None;
     for (attacker, victim) in new.pairs() {
         let was = if Some(attacker) == reached {
             left.unwrap_or(attacker)
         } else {
             attacker
         };
-        if !old.contains(was, victim) {
+        let counts = match old.reality(was, victim) {
+            None => true,
+            Some(true) => false,
+            Some(false) => !*defended.get_or_insert_with(|| parries(before, after, left, reached)),
+        };
+        if counts {
             chased.insert(victim);
             chasers.insert(attacker);
         }

@@ -78,6 +78,9 @@ pub struct SideConduct {
     pub pieces: u32,
     /// Identities of the pieces chased on every ply (perpetual chase).
     pub targets: u32,
+    /// Identities of every piece this side chased on at least one ply,
+    /// offence or not.
+    pub chased: u32,
 }
 
 /// The result of judging a repetition span (R-REP-VERDICT).
@@ -131,6 +134,7 @@ fn conduct(span: &[PlyRecord], side: Color, rules: &CycleRules) -> SideConduct {
         perpetual_chase,
         pieces,
         targets,
+        chased: any_chased,
     }
 }
 

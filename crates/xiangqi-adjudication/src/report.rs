@@ -51,6 +51,7 @@ fn side_report(rep: &Repetition, pos: &Position, side: Color, c: &SideConduct) -
         chases: c.chases,
         pieces,
         targets,
+        chased: placed(pos, rep.ids.squares(c.chased)),
     }
 }
 
@@ -73,9 +74,23 @@ fn offence(r: &SideReport) -> String {
             r.plies,
             list(&r.pieces)
         ),
+        Conduct::None if r.chases == 0 => format!(
+            "{} made {} checks and no chase in {} moves",
+            r.side, r.checks, r.plies
+        ),
+        Conduct::None if r.checks == 0 && r.chases == r.plies => format!(
+            "{} chased on every one of its {} moves, but not one piece throughout (the {} in turn)",
+            r.side,
+            r.plies,
+            list(&r.chased)
+        ),
         Conduct::None => format!(
-            "{} made {} checks and {} chases in {} moves",
-            r.side, r.checks, r.chases, r.plies
+            "{} made {} checks and {} chases (of the {}) in {} moves",
+            r.side,
+            r.checks,
+            r.chases,
+            list(&r.chased),
+            r.plies
         ),
     }
 }

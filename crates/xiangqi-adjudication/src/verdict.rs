@@ -191,6 +191,10 @@ pub struct SideReport {
     pub pieces: Vec<PlacedPiece>,
     /// The checked general, or the pieces chased on every ply, at the end of the span.
     pub targets: Vec<PlacedPiece>,
+    /// Every opponent piece this side chased on at least one of its plies
+    /// (R-REP-CHASE), where it stands at the end of the span; also when the
+    /// chases were of different pieces in turn and so no offence.
+    pub chased: Vec<PlacedPiece>,
 }
 
 /// Why a repetition ended as it did (R-REP-SPAN, R-REP-VERDICT).

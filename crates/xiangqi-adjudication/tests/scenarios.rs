@@ -144,12 +144,37 @@ fn r_rep_chase_real_chariot_on_a_protected_horse_is_not_a_chase() {
 
 #[test]
 fn r_rep_verdict_check_versus_chase_the_checker_loses() {
+    // Red checks with the chariot on rank 9 and rank 8 in turn. Each black
+    // general step out of check opens a line for a black cannon (over the
+    // advisor f9 or the horse f8) onto the red chariot: a new attack on every
+    // Black ply, of the same chariot. Red checks perpetually, Black chases
+    // perpetually: the checking side loses (R-REP-VERDICT).
+    let v = verdict(
+        "R3ka2c/5n2c/9/9/9/9/9/9/9/3K5 b - - 0 1",
+        &twice("e9e8 a9a8 e8e9 a8a9"),
+        &online(),
+    );
+    assert_eq!(
+        (v.outcome, v.reason),
+        (Outcome::Black, Some(Reason::PerpetualCheck))
+    );
+    let rep = v.repetition.unwrap();
+    assert_eq!(rep.red.conduct, Conduct::PerpetualCheck);
+    assert_eq!(rep.black.conduct, Conduct::PerpetualChase);
+    assert_eq!(rep.black.targets[0].square.to_string(), "a9");
+}
+
+#[test]
+fn r_rep_chase_new_a_check_block_that_cuts_a_protector_is_no_chase() {
     // Red checks with the chariot (d3) and the cannon (d2 over the screen d6)
-    // in turn. Black's cannon answers each check and each time makes the red
-    // cannon d2 unprotected against the chariot d1: first by pinning the red
-    // general (after d1xd2, Kxd2 would face the cannon check), then by opening
-    // the d-file (Kxd2 would face the black general). Red checks perpetually,
-    // Black chases perpetually: the checking side loses (R-REP-VERDICT).
+    // in turn. Black's cannon answers each check, and each time the red
+    // cannon d2 loses its protector against the chariot d1: first the red
+    // general is pinned (after d1xd2, Kxd2 would face the cannon check), then
+    // the d-file opens (Kxd2 would face the black general). The chariot's
+    // attack on d2 stood all along and Black's plies are defences, so they
+    // are not chases (refinement 1 of R-REP-CHASE-NEW, docs/adjudication.md,
+    // as the rule book judges diagrams 39, 61 and 71). Red still loses for
+    // the perpetual check.
     let v = verdict(
         "9/3k5/9/5c3/9/9/R8/3CK4/3r5/3n5 w - - 0 1",
         &twice("a3d3 f6d6 d3a3 d6f6"),
@@ -161,8 +186,7 @@ fn r_rep_verdict_check_versus_chase_the_checker_loses() {
     );
     let rep = v.repetition.unwrap();
     assert_eq!(rep.red.conduct, Conduct::PerpetualCheck);
-    assert_eq!(rep.black.conduct, Conduct::PerpetualChase);
-    assert_eq!(rep.black.targets[0].square.to_string(), "d2");
+    assert_eq!(rep.black.chases, 0);
 }
 
 #[test]

@@ -1,13 +1,23 @@
 //! Helpers shared by the subcommands: reading positions and printing JSON.
 
 use anyhow::{Context, Result};
-use xiangqi_core::Position;
+use xiangqi_core::{Position, Validation};
 
-/// The position given by `--fen`, or the start position.
-pub fn position_arg(fen: Option<&str>) -> Result<Position> {
+/// The help of every command's `--lenient` flag.
+pub const LENIENT_HELP: &str = "Read --fen leniently: soldiers behind their starting rank, \
+     advisors and elephants off their points (composed diagrams, other programs' FENs)";
+
+/// The position given by `--fen` (read leniently with `--lenient`), or the start position.
+pub fn position_arg(fen: Option<&str>, lenient: bool) -> Result<Position> {
+    let validation = if lenient {
+        Validation::Lenient
+    } else {
+        Validation::Strict
+    };
     match fen {
         None => Ok(Position::startpos()),
-        Some(f) => Position::from_fen(f).with_context(|| format!("cannot read --fen {f:?}")),
+        Some(f) => Position::from_fen_with(f, validation)
+            .with_context(|| format!("cannot read --fen {f:?}")),
     }
 }
 

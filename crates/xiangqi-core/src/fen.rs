@@ -97,6 +97,16 @@ pub enum FenError {
         /// Where it stands.
         square: Square,
     },
+    /// Even the lenient reading refuses an advisor outside its own palace or
+    /// an elephant across the river: from there it could attack the other
+    /// general, which no rule provides for.
+    #[error("invalid FEN: a {} {} on {square} is {}, which even a lenient reading refuses", piece.color, piece.kind, if piece.kind == PieceKind::Advisor { "outside its palace" } else { "across the river" })]
+    OutsideItsArea {
+        /// The piece.
+        piece: Piece,
+        /// Where it stands.
+        square: Square,
+    },
     /// The generals face each other on an open file (R-LEGAL-FACING).
     #[error("invalid FEN: the generals face each other on an open file (R-LEGAL-POSITION)")]
     GeneralsFacing,
@@ -121,10 +131,30 @@ impl FenError {
             FenError::MissingGeneral(_) => "missing_general",
             FenError::GeneralOutsidePalace { .. } => "general_outside_palace",
             FenError::UnreachableSquare { .. } => "unreachable_square",
+            FenError::OutsideItsArea { .. } => "outside_its_area",
             FenError::GeneralsFacing => "generals_facing",
             FenError::OpponentInCheck(_) => "opponent_in_check",
         }
     }
+}
+
+/// How strictly [`Position::from_fen_with`] checks where pieces stand.
+///
+/// Both readings refuse what the rules cannot handle: a missing general or a
+/// second one, a general outside its palace, more pieces of a kind than a
+/// side starts with (so never more than 16 a side), generals facing each
+/// other, and a side not to move that is in check.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Validation {
+    /// N-FEN-VALID: every advisor, elephant and soldier on a point it can
+    /// reach in play.
+    #[default]
+    Strict,
+    /// For composed diagrams and other programs' positions (as Pikafish and
+    /// Fairy-Stockfish read them): soldiers anywhere, advisors anywhere in
+    /// their own palace, elephants anywhere on their own half. The pieces
+    /// then move by their ordinary rules from where they stand.
+    Lenient,
 }
 
 fn parse_counter(field: &'static str, value: &str) -> Result<u32, FenError> {
@@ -165,6 +195,23 @@ impl Position {
     /// assert!(matches!(err, FenError::MissingGeneral(_)));
     /// ```
     pub fn from_fen(fen: &str) -> Result<Position, FenError> {
+        Position::from_fen_with(fen, Validation::Strict)
+    }
+
+    /// Reads a FEN with the placement checked as `validation` says.
+    ///
+    /// ```
+    /// use xiangqi_core::{FenError, Position, Validation};
+    /// // A black soldier on i7, behind its starting rank: only a composed
+    /// // diagram has one.
+    /// let fen = "3a2b1r/4ak3/8p/7P1/9/9/9/B2NN3B/3K5/4p4 w";
+    /// assert!(matches!(Position::from_fen(fen), Err(FenError::UnreachableSquare { .. })));
+    /// let pos = Position::from_fen_with(fen, Validation::Lenient).unwrap();
+    /// assert_eq!(pos.legal_move_vec().len(), Position::from_fen_lenient(fen).unwrap().legal_move_vec().len());
+    /// // A missing general is refused either way.
+    /// assert!(Position::from_fen_lenient("9/9/9/9/9/9/9/9/9/4K4 w").is_err());
+    /// ```
+    pub fn from_fen_with(fen: &str, validation: Validation) -> Result<Position, FenError> {
         if fen.len() > MAX_FEN_LEN {
             return Err(FenError::TooLong { len: fen.len() });
         }
@@ -237,12 +284,17 @@ impl Position {
                 return Err(FenError::MissingGeneral(color));
             }
         }
-        pos.validate_placement()?;
+        pos.validate_placement(validation)?;
         pos.hash = pos.compute_hash();
         Ok(pos)
     }
 
-    fn validate_placement(&self) -> Result<(), FenError> {
+    /// [`Position::from_fen_with`] with [`Validation::Lenient`].
+    pub fn from_fen_lenient(fen: &str) -> Result<Position, FenError> {
+        Position::from_fen_with(fen, Validation::Lenient)
+    }
+
+    fn validate_placement(&self, validation: Validation) -> Result<(), FenError> {
         for (square, piece) in self.pieces() {
             let bit = square.bit();
             let ok = match piece.kind {
@@ -252,6 +304,17 @@ impl Position {
                             color: piece.color,
                             square,
                         });
+                    }
+                    true
+                }
+                _ if validation == Validation::Lenient => {
+                    let inside = match piece.kind {
+                        PieceKind::Advisor => square.in_palace(piece.color),
+                        PieceKind::Elephant => square.rank().is_own_half(piece.color),
+                        _ => true,
+                    };
+                    if !inside {
+                        return Err(FenError::OutsideItsArea { piece, square });
                     }
                     true
                 }
@@ -334,6 +397,7 @@ impl serde::Serialize for Position {
 impl<'de> serde::Deserialize<'de> for Position {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Position, D::Error> {
         let s = <std::borrow::Cow<'de, str>>::deserialize(d)?;
-        Position::from_fen(&s).map_err(serde::de::Error::custom)
+        // Lenient: every position a `Position` can hold reads back.
+        Position::from_fen_lenient(&s).map_err(serde::de::Error::custom)
     }
 }

@@ -40,7 +40,7 @@ mod square;
 mod tables;
 mod zobrist;
 
-pub use fen::{FenError, MAX_COUNTER, MAX_FEN_LEN, START_FEN};
+pub use fen::{FenError, Validation, MAX_COUNTER, MAX_FEN_LEN, START_FEN};
 pub use moves::{Move, MoveList, ParseMoveError, MAX_MOVES};
 pub use perft::{divide, divide_with_progress, perft};
 pub use piece::{Color, Piece, PieceKind};

@@ -3,7 +3,7 @@
 use std::fmt;
 
 use crate::attacks::{attackers, Attackers};
-use crate::masks::{BIT, FILE_MAJOR};
+use crate::masks::{pattern, ADVISOR_DESTS, BIT, ELEPHANT, FILE_MAJOR};
 use crate::zobrist::{PIECE_KEYS, SIDE_KEY};
 use crate::{Color, Move, Piece, PieceKind, Square, SquareSet, MAX_COUNTER};
 
@@ -231,18 +231,32 @@ impl Position {
     }
 
     /// The pieces of `by` that attack `sq` by their normal capturing moves, ignoring
-    /// whether such a capture would be legal (pseudo-legal attacks). A general
-    /// attacks the points next to it in its palace, and the other general along a
-    /// clear file (R-LEGAL-FACING).
+    /// whether such a capture would be legal (pseudo-legal attacks). Every kind
+    /// counts: a general attacks the points next to it in its palace, and the
+    /// other general along a clear file (R-LEGAL-FACING); an advisor the
+    /// diagonal points of its palace; an elephant the points two diagonal
+    /// steps away on its own half, when the eye between is empty.
+    ///
+    /// ```
+    /// use xiangqi_core::{Color, Position, Square};
+    /// // The black elephant on e7 guards g5 (its eye f6 is empty).
+    /// let pos = Position::from_fen("4k4/9/4b4/9/6R2/9/9/9/9/4K4 w").unwrap();
+    /// let g5: Square = "g5".parse().unwrap();
+    /// let e7: Square = "e7".parse().unwrap();
+    /// assert!(pos.attackers(g5, Color::Black).contains(e7));
+    /// ```
     pub fn attackers(&self, sq: Square, by: Color) -> SquareSet {
         let i = sq.index();
         let general = self.board[i] == code(by.opposite(), PieceKind::General);
-        SquareSet(attackers::<false>(
-            &self.attack_sets(by),
-            self.occupancy(),
-            i,
-            general,
-        ))
+        let occ = self.occupancy();
+        let mut found = attackers::<false>(&self.attack_sets(by), occ, i, general);
+        // Advisors and elephants never reach the other general, so the check
+        // test leaves them out; their steps are symmetric, so the points they
+        // reach from `sq` are the points they attack `sq` from.
+        found |= ADVISOR_DESTS[i] & self.bb[code(by, PieceKind::Advisor) as usize];
+        found |= ELEPHANT.dests[i][pattern(&ELEPHANT, i, occ)]
+            & self.bb[code(by, PieceKind::Elephant) as usize];
+        SquareSet(found)
     }
 
     /// True when `by` attacks `sq` (see [`Position::attackers`]).

@@ -24,6 +24,8 @@ pub struct Args {
     /// Start position (FEN); default: the standard start.
     #[arg(long)]
     fen: Option<String>,
+    #[arg(long, help = crate::common::LENIENT_HELP)]
+    lenient: bool,
     /// The moves in ICCS coordinates, separated by spaces or commas.
     #[arg(long, conflicts_with_all = ["pgn", "events"])]
     moves: Option<String>,
@@ -63,7 +65,7 @@ pub fn run(args: Args) -> Result<()> {
     if let Some(path) = args.pgn.as_deref() {
         return run_pgn(&args, &rules, path);
     }
-    let start = position_arg(args.fen.as_deref())?;
+    let start = position_arg(args.fen.as_deref(), args.lenient)?;
     let record = GameRecord::parse(None, args.moves.as_deref().unwrap_or(""))
         .context("cannot read --moves")?;
     let record = GameRecord::new(start, record.moves);
@@ -176,7 +178,7 @@ fn run_clock(args: &Args, rules: RuleSet, control: TimeControl, events: &Path) -
             args.rules
         );
     }
-    let start = position_arg(args.fen.as_deref())?;
+    let start = position_arg(args.fen.as_deref(), args.lenient)?;
     let mut game = OnlineGame::new(start, rules, control, 0)?;
     let file =
         File::open(events).with_context(|| format!("cannot open --events {}", events.display()))?;

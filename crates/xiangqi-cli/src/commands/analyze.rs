@@ -19,6 +19,8 @@ pub struct Args {
     /// The position (default: the start position).
     #[arg(long)]
     fen: Option<String>,
+    #[arg(long, help = crate::common::LENIENT_HELP)]
+    lenient: bool,
     /// Moves played from that position first, in ICCS, separated by spaces.
     #[arg(long)]
     moves: Option<String>,
@@ -43,7 +45,7 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<()> {
-    let start = position_arg(args.fen.as_deref())?;
+    let start = position_arg(args.fen.as_deref(), args.lenient)?;
     let moves: Vec<Move> = match &args.moves {
         None => Vec::new(),
         Some(text) => text

@@ -34,6 +34,8 @@ pub struct Args {
     /// The position the moves start from (default: the start position).
     #[arg(long)]
     fen: Option<String>,
+    #[arg(long, help = crate::common::LENIENT_HELP)]
+    lenient: bool,
     /// Notation of the input moves.
     #[arg(long, value_enum, default_value = "auto")]
     from: FromArg,
@@ -93,7 +95,7 @@ fn group_moves(words: &[String], notation: Option<Notation>) -> Vec<String> {
 }
 
 pub fn run(args: Args) -> Result<()> {
-    let mut pos = position_arg(args.fen.as_deref())?;
+    let mut pos = position_arg(args.fen.as_deref(), args.lenient)?;
     let style = args.style.style();
     let from = from_notation(args.from);
     let to: Notation = args.to.into();

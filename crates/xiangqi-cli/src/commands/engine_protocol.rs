@@ -167,7 +167,9 @@ impl Session {
             }
             Some(&"fen") if setup.len() > 1 => {
                 let fen = setup[1..].join(" ");
-                Position::from_fen(&fen).map_err(|e| format!("bad FEN {fen:?}: {e}"))?
+                // Lenient, as Pikafish reads GUIs' positions: composed
+                // diagrams often have pieces off their points.
+                Position::from_fen_lenient(&fen).map_err(|e| format!("bad FEN {fen:?}: {e}"))?
             }
             Some(&"fen") => return Err("position fen needs a FEN".into()),
             Some(other) => return Err(format!("position needs startpos or fen, got {other:?}")),

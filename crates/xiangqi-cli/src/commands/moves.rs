@@ -10,13 +10,15 @@ pub struct Args {
     /// The position (default: the start position).
     #[arg(long)]
     fen: Option<String>,
+    #[arg(long, help = crate::common::LENIENT_HELP)]
+    lenient: bool,
     /// Machine-readable output.
     #[arg(long)]
     json: bool,
 }
 
 pub fn run(args: Args) -> Result<()> {
-    let pos = position_arg(args.fen.as_deref())?;
+    let pos = position_arg(args.fen.as_deref(), args.lenient)?;
     let mut moves: Vec<String> = pos.legal_move_vec().iter().map(|m| m.to_string()).collect();
     moves.sort();
     if args.json {

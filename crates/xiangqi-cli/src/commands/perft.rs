@@ -16,6 +16,8 @@ pub struct Args {
     /// Start from this FEN instead of the start position.
     #[arg(long)]
     fen: Option<String>,
+    #[arg(long, help = crate::common::LENIENT_HELP)]
+    lenient: bool,
     /// Also print the count below each legal move.
     #[arg(long)]
     divide: bool,
@@ -34,7 +36,7 @@ pub fn run(args: Args) -> Result<()> {
             args.depth
         );
     }
-    let pos = position_arg(args.fen.as_deref())?;
+    let pos = position_arg(args.fen.as_deref(), args.lenient)?;
     let start = Instant::now();
     // Progress per root move for long runs; hidden when stderr is not a terminal.
     let bar = if args.depth >= 6 {

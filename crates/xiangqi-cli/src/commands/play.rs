@@ -41,6 +41,8 @@ pub struct Args {
     /// Start position (default: the standard start).
     #[arg(long)]
     fen: Option<String>,
+    #[arg(long, help = crate::common::LENIENT_HELP)]
+    lenient: bool,
     /// The side you play.
     #[arg(long, value_enum, default_value_t = Side::Red)]
     color: Side,
@@ -184,7 +186,7 @@ impl Session {
 }
 
 pub fn run(args: Args) -> Result<()> {
-    let start = position_arg(args.fen.as_deref())?;
+    let start = position_arg(args.fen.as_deref(), args.lenient)?;
     let limits = match (args.depth, args.movetime) {
         (Some(0), _) => bail!("--depth must be at least 1"),
         (Some(d), _) => Limits::depth(d),
