@@ -3,7 +3,7 @@
 use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
-use xiangqi_core::{Move, MoveList, Position, Undo, START_FEN};
+use xiangqi_core::{Move, MoveList, Position, Undo, Validation, START_FEN};
 
 use crate::encoding;
 use crate::errors::{int_arg, to_py, IllegalMoveError};
@@ -14,7 +14,9 @@ use crate::verdict::PyVerdict;
 /// A xiangqi board: the position, and the moves played since it was set up.
 ///
 /// `Board()` is the start position; `Board(fen)` any legal position
-/// (`InvalidFenError` otherwise). Moves are checked when pushed
+/// (`InvalidFenError` otherwise); `Board(fen, lenient=True)` also a composed
+/// diagram's (soldiers behind their start, advisors or elephants off their
+/// points). Moves are checked when pushed
 /// (`IllegalMoveError`); `pop()` takes them back.
 #[pyclass(module = "xiangqi", name = "Board")]
 #[derive(Clone)]
@@ -82,6 +84,16 @@ impl PyBoard {
     }
 }
 
+/// A FEN read strictly, or leniently (`Validation::Lenient`).
+fn read_fen(text: &str, lenient: bool) -> PyResult<Position> {
+    let validation = if lenient {
+        Validation::Lenient
+    } else {
+        Validation::Strict
+    };
+    Position::from_fen_with(text, validation).map_err(to_py)
+}
+
 fn moves_to_py(list: &[Move]) -> Vec<PyMove> {
     list.iter().copied().map(PyMove).collect()
 }
@@ -89,11 +101,11 @@ fn moves_to_py(list: &[Move]) -> Vec<PyMove> {
 #[pymethods]
 impl PyBoard {
     #[new]
-    #[pyo3(signature = (fen = None))]
-    fn new(fen: Option<&str>) -> PyResult<Self> {
+    #[pyo3(signature = (fen = None, lenient = false))]
+    fn new(fen: Option<&str>, lenient: bool) -> PyResult<Self> {
         let pos = match fen {
             None => Position::startpos(),
-            Some(text) => Position::from_fen(text).map_err(to_py)?,
+            Some(text) => read_fen(text, lenient)?,
         };
         Ok(PyBoard::from_position(pos))
     }
@@ -253,9 +265,11 @@ impl PyBoard {
         self.pos.to_fen()
     }
 
-    /// Sets up the position `fen` and clears the move stack.
-    fn set_fen(&mut self, fen: &str) -> PyResult<()> {
-        *self = PyBoard::from_position(Position::from_fen(fen).map_err(to_py)?);
+    /// Sets up the position `fen` (read leniently with `lenient=True`) and
+    /// clears the move stack.
+    #[pyo3(signature = (fen, lenient = false))]
+    fn set_fen(&mut self, fen: &str, lenient: bool) -> PyResult<()> {
+        *self = PyBoard::from_position(read_fen(fen, lenient)?);
         Ok(())
     }
 
@@ -447,7 +461,8 @@ impl PyBoard {
         let this = slf.borrow();
         (
             py.get_type::<PyBoard>(),
-            (this.root.to_fen(),),
+            // Lenient: it reads back every position a board can hold.
+            (this.root.to_fen(), true),
             this.stack_text(),
         )
             .into_pyobject(py)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pickle
+
 import pytest
 
 import xiangqi
@@ -178,3 +180,42 @@ def test_text_forms() -> None:
     assert text.splitlines()[0].split() == list("abcdefghi")
     assert "r n b a k a b n r" in text and "river" in text
     assert text.endswith("red to move")
+
+
+# A composed diagram (rule book diagram 71): a black soldier on i7, behind
+# its starting rank, a point no black soldier reaches in play.
+COMPOSED = "3a2b1r/4ak3/8p/7P1/9/9/9/B2NN3B/3K5/4p4 w - - 0 1"
+
+
+def test_lenient_board_reads_composed_diagrams() -> None:
+    with pytest.raises(xiangqi.InvalidFenError, match="can never stand on i7"):
+        Board(COMPOSED)
+    board = Board(COMPOSED, lenient=True)
+    assert board.fen() == COMPOSED
+    assert Board(COMPOSED, True) == board
+    # The soldier moves by its ordinary rule: one point forward.
+    black = Board(COMPOSED.replace(" w ", " b "), lenient=True)
+    assert "i7i6" in {str(m) for m in black.legal_moves_from("i7")}
+    board.push_iccs("d2e4")
+    assert pickle.loads(pickle.dumps(board)) == board
+    other = Board()
+    other.set_fen(COMPOSED, lenient=True)
+    assert other == Board(COMPOSED, lenient=True)
+    with pytest.raises(xiangqi.InvalidFenError):
+        other.set_fen(COMPOSED)
+
+
+@pytest.mark.parametrize(
+    ("fen", "message"),
+    [
+        ("9/9/9/9/9/9/9/9/9/4K4 w", "no general"),
+        ("4k4/9/9/9/9/9/9/9/9/K8 w", "outside its palace"),
+        ("4k4/9/9/9/9/9/9/9/9/4K3A w", "outside its palace"),
+        ("4k4/9/9/9/B8/9/9/9/9/4K4 w", "across the river"),
+        ("4k4/4R4/9/9/9/9/9/9/9/3K5 w", "is in check"),
+        ("4k4/9/9/9/9/9/9/9/9/RRR1K4 w", "at most 2"),
+    ],
+)
+def test_lenient_board_still_refuses_what_the_rules_cannot_handle(fen: str, message: str) -> None:
+    with pytest.raises(xiangqi.InvalidFenError, match=message):
+        Board(fen, lenient=True)

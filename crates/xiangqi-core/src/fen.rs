@@ -173,7 +173,7 @@ fn parse_counter(field: &'static str, value: &str) -> Result<u32, FenError> {
         .ok_or_else(bad)
 }
 
-fn soldier_square_ok(color: Color, sq: Square) -> bool {
+pub(crate) fn soldier_square_ok(color: Color, sq: Square) -> bool {
     let (f, r) = (sq.file().index(), sq.rank().index());
     match color {
         Color::Red => r >= 5 || (r >= 3 && f % 2 == 0),
@@ -284,9 +284,15 @@ impl Position {
                 return Err(FenError::MissingGeneral(color));
             }
         }
-        pos.validate_placement(validation)?;
-        pos.hash = pos.compute_hash();
-        Ok(pos)
+        pos.validated(validation)
+    }
+
+    /// A placement built point by point, checked as `validation` says, with
+    /// its hash computed.
+    pub(crate) fn validated(mut self, validation: Validation) -> Result<Position, FenError> {
+        self.validate_placement(validation)?;
+        self.hash = self.compute_hash();
+        Ok(self)
     }
 
     /// [`Position::from_fen_with`] with [`Validation::Lenient`].
