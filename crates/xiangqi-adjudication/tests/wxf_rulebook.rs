@@ -62,7 +62,7 @@ fn check_report(side: &SideReport) -> Result<(), String> {
         }
         Conduct::None => side.pieces.is_empty() && side.targets.is_empty(),
     };
-    if !named || (side.chases > 0) != !side.chased.is_empty() {
+    if !named || (side.chases > 0) == side.chased.is_empty() {
         return Err(format!("{} report is inconsistent: {side:?}", side.side));
     }
     Ok(())
