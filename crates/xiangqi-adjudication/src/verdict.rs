@@ -123,6 +123,24 @@ impl Reason {
             Reason::Agreement => "agreement",
         }
     }
+
+    /// True for the five verdicts of a third occurrence (R-REP-VERDICT).
+    ///
+    /// ```
+    /// use xiangqi_adjudication::Reason;
+    /// assert!(Reason::PerpetualChase.is_repetition());
+    /// assert!(!Reason::Checkmate.is_repetition());
+    /// ```
+    pub fn is_repetition(self) -> bool {
+        matches!(
+            self,
+            Reason::ThreefoldRepetition
+                | Reason::PerpetualCheck
+                | Reason::PerpetualChase
+                | Reason::MutualPerpetualCheck
+                | Reason::MutualPerpetualChase
+        )
+    }
 }
 
 impl fmt::Display for Reason {

@@ -10,7 +10,7 @@
 mod common;
 
 use serde_json::Value;
-use xiangqi_adjudication::{Conduct, Game, Outcome, Preset, Reason, RuleSet, SideReport};
+use xiangqi_adjudication::{Game, Outcome, Preset, Reason, RuleSet};
 use xiangqi_core::{Move, Position};
 
 /// One case as the file states it.
@@ -52,22 +52,6 @@ fn read_case(line: &str) -> Result<Case, String> {
     })
 }
 
-/// A side's report must name what it counts (the verdict's explanation and
-/// its JSON are read by people checking the call).
-fn check_report(side: &SideReport) -> Result<(), String> {
-    let named = match side.conduct {
-        Conduct::PerpetualCheck => !side.pieces.is_empty() && !side.targets.is_empty(),
-        Conduct::PerpetualChase => {
-            !side.pieces.is_empty() && !side.targets.is_empty() && side.chases > 0
-        }
-        Conduct::None => side.pieces.is_empty() && side.targets.is_empty(),
-    };
-    if !named || (side.chases > 0) == side.chased.is_empty() {
-        return Err(format!("{} report is inconsistent: {side:?}", side.side));
-    }
-    Ok(())
-}
-
 fn run_case(case: &Case) -> Result<(), String> {
     // Book diagrams may hold composed positions: read leniently.
     let start = Position::from_fen_lenient(&case.fen).map_err(|e| format!("fen: {e}"))?;
@@ -86,16 +70,7 @@ fn run_case(case: &Case) -> Result<(), String> {
     if !game.is_over() {
         return Err(format!("the game has not ended after ply {last}"));
     }
-    let repetition = matches!(
-        v.reason,
-        Some(
-            Reason::ThreefoldRepetition
-                | Reason::PerpetualCheck
-                | Reason::PerpetualChase
-                | Reason::MutualPerpetualCheck
-                | Reason::MutualPerpetualChase
-        )
-    );
+    let repetition = v.reason.is_some_and(Reason::is_repetition);
     if v.outcome != case.verdict || !repetition || v.ply as usize != last {
         return Err(format!(
             "book says {:?}, we say {} ({:?}) at ply {}: {}",
@@ -103,8 +78,8 @@ fn run_case(case: &Case) -> Result<(), String> {
         ));
     }
     let info = v.repetition.as_ref().ok_or("no repetition report")?;
-    check_report(&info.red)?;
-    check_report(&info.black)
+    common::check_report(&info.red)?;
+    common::check_report(&info.black)
 }
 
 #[test]

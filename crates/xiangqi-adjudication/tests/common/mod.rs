@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use xiangqi_adjudication::{Game, GameError, GameRecord, RuleSet, Verdict};
+use xiangqi_adjudication::{Conduct, Game, GameError, GameRecord, RuleSet, SideReport, Verdict};
 use xiangqi_core::Position;
 
 /// The workspace root (two levels above this crate).
@@ -28,4 +28,20 @@ pub fn verdict(fen: &str, moves: &str, rules: &RuleSet) -> Verdict {
 pub fn placement(fen: &str) -> String {
     let p = Position::from_fen(fen).expect("valid FEN");
     p.to_fen().split(' ').take(2).collect::<Vec<_>>().join(" ")
+}
+
+/// A side's repetition report names what it counts: an offending side its
+/// pieces and targets, a side that chased what it chased, and nothing else.
+pub fn check_report(side: &SideReport) -> Result<(), String> {
+    let named = match side.conduct {
+        Conduct::PerpetualCheck => !side.pieces.is_empty() && !side.targets.is_empty(),
+        Conduct::PerpetualChase => {
+            !side.pieces.is_empty() && !side.targets.is_empty() && side.chases > 0
+        }
+        Conduct::None => side.pieces.is_empty() && side.targets.is_empty(),
+    };
+    if !named || (side.chases > 0) == side.chased.is_empty() {
+        return Err(format!("{} report is inconsistent: {side:?}", side.side));
+    }
+    Ok(())
 }
