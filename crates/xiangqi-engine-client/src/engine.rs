@@ -117,7 +117,15 @@ impl Engine {
             Protocol::Xboard => Box::new(Xboard::new()),
         };
         let deadline = Instant::now() + spec.handshake_timeout;
-        let own_name = dialect.handshake(&mut wire, spec, deadline)?;
+        let own_name = dialect
+            .handshake(&mut wire, spec, deadline)
+            .map_err(|e| match e {
+                EngineError::Timeout { waiting_for, .. } => EngineError::Timeout {
+                    waiting_for,
+                    after: spec.handshake_timeout,
+                },
+                e => e,
+            })?;
         let name = spec.name.clone().or(own_name).unwrap_or_else(|| {
             spec.argv[0]
                 .rsplit('/')
@@ -212,7 +220,17 @@ impl Engine {
             multipv: options.multipv.max(1),
             deadline: asked + options.timeout(),
         };
-        let raw = self.dialect.search(&mut self.wire, &request)?;
+        let raw = self
+            .dialect
+            .search(&mut self.wire, &request)
+            .map_err(|e| match e {
+                // The engine had the whole timeout, not just the time of the last read.
+                EngineError::Timeout { waiting_for, .. } => EngineError::Timeout {
+                    waiting_for,
+                    after: options.timeout(),
+                },
+                e => e,
+            })?;
         let elapsed = asked.elapsed();
         if matches!(raw.best.as_str(), "" | "(none)" | "0000" | "none") {
             return Err(EngineError::NoMove {

@@ -16,7 +16,7 @@ pub enum EngineError {
     },
     /// No expected answer before the deadline. The process is killed: its
     /// state is unknown.
-    #[error("no answer within {} ms while waiting for {waiting_for}", after.as_millis())]
+    #[error("no {waiting_for} within {} ms", after.as_millis())]
     Timeout {
         waiting_for: &'static str,
         after: Duration,
@@ -28,7 +28,7 @@ pub enum EngineError {
     #[error("the engine sent the unreadable move {text:?}")]
     UnreadableMove { text: String },
     /// A well-formed move that is illegal in the position.
-    #[error("the engine sent the illegal move {text:?}")]
+    #[error("the engine sent the illegal move {text}")]
     IllegalMove { text: String },
     /// The engine said it has no move (`bestmove (none)`, `nobestmove`).
     #[error("the engine had no move ({line:?})")]

@@ -41,13 +41,16 @@ fn fake(name: &str, handshake: &str, on_go: &str) -> PathBuf {
 
 const UCI: &str = "uci) echo 'id name Fake'; echo uciok;;";
 
-fn spec(path: &PathBuf, protocol: Protocol) -> EngineSpec {
+fn spec(path: &std::path::Path, protocol: Protocol) -> EngineSpec {
     let mut spec = EngineSpec::new(vec![path.display().to_string()], protocol);
     spec.handshake_timeout = Duration::from_secs(5);
     spec
 }
 
-fn search(engine: &mut Engine, timeout_ms: u64) -> Result<xiangqi_engine_client::Analysis, EngineError> {
+fn search(
+    engine: &mut Engine,
+    timeout_ms: u64,
+) -> Result<xiangqi_engine_client::Analysis, EngineError> {
     let mut options = SearchOptions::new(Limit::Depth(3));
     options.timeout = Some(Duration::from_millis(timeout_ms));
     engine.search(&Position::startpos(), &[], options)
@@ -66,7 +69,10 @@ fn typed_scores_bounds_and_lines() {
     assert_eq!(engine.name(), "Fake");
     let analysis = search(&mut engine, 5000).unwrap();
     assert_eq!(analysis.best_move.to_string(), "h2e2");
-    assert_eq!(analysis.ponder.map(|m| m.to_string()).as_deref(), Some("h9g7"));
+    assert_eq!(
+        analysis.ponder.map(|m| m.to_string()).as_deref(),
+        Some("h9g7")
+    );
     assert_eq!(analysis.turn, Color::Red);
     assert_eq!(analysis.lines.len(), 2);
     let best = analysis.evaluation().unwrap();
@@ -107,7 +113,10 @@ fn garbage_move_is_unreadable() {
     assert_eq!(e.code(), "illegal_move");
     // The engine was stopped: it cannot be trusted with the next search.
     assert!(!engine.is_alive());
-    assert!(matches!(search(&mut engine, 5000), Err(EngineError::Stopped)));
+    assert!(matches!(
+        search(&mut engine, 5000),
+        Err(EngineError::Stopped)
+    ));
 }
 
 #[test]
@@ -130,7 +139,11 @@ fn silence_is_a_timeout() {
 
 #[test]
 fn a_flood_of_lines_is_still_a_timeout() {
-    let path = fake("flood", UCI, "while :; do echo 'info depth 1 score cp 1'; done");
+    let path = fake(
+        "flood",
+        UCI,
+        "while :; do echo 'info depth 1 score cp 1'; done",
+    );
     let mut engine = Engine::start(&spec(&path, Protocol::Uci), None).unwrap();
     let e = search(&mut engine, 300).unwrap_err();
     assert!(matches!(e, EngineError::Timeout { .. }), "{e}");
@@ -154,9 +167,21 @@ fn handshake_silence_and_missing_program() {
     let mut s = spec(&path, Protocol::Uci);
     s.handshake_timeout = Duration::from_millis(300);
     let e = Engine::start(&s, None).err().unwrap();
-    assert!(matches!(e, EngineError::Timeout { waiting_for: "uciok", .. }), "{e}");
+    assert!(
+        matches!(
+            e,
+            EngineError::Timeout {
+                waiting_for: "uciok",
+                ..
+            }
+        ),
+        "{e}"
+    );
     let missing = EngineSpec::new(vec!["/nonexistent/engine".into()], Protocol::Uci);
-    assert!(matches!(Engine::start(&missing, None), Err(EngineError::Spawn { .. })));
+    assert!(matches!(
+        Engine::start(&missing, None),
+        Err(EngineError::Spawn { .. })
+    ));
 }
 
 #[test]
@@ -171,7 +196,9 @@ fn ucci_engine() {
     assert_eq!(analysis.best_move.to_string(), "b0c2");
     assert_eq!(analysis.evaluation().unwrap().score, Score::Cp(42));
     let options = SearchOptions::new(Limit::Nodes(10));
-    let e = engine.search(&Position::startpos(), &[], options).unwrap_err();
+    let e = engine
+        .search(&Position::startpos(), &[], options)
+        .unwrap_err();
     assert!(matches!(e, EngineError::NoMove { .. }), "{e}");
 }
 
@@ -188,19 +215,29 @@ fn xboard_engine() {
     assert!(engine.can_set_up_positions());
     let options = SearchOptions::new(Limit::Depth(3));
     let h2e2 = "h2e2".parse().unwrap();
-    let analysis = engine.search(&Position::startpos(), &[h2e2], options).unwrap();
+    let analysis = engine
+        .search(&Position::startpos(), &[h2e2], options)
+        .unwrap();
     assert_eq!(analysis.best_move.to_string(), "h7e7");
     assert_eq!(analysis.turn, Color::Black);
     assert_eq!(analysis.evaluation().unwrap().score, Score::Cp(-17));
     let e = engine
-        .search(&Position::startpos(), &[], SearchOptions::new(Limit::Nodes(5)))
+        .search(
+            &Position::startpos(),
+            &[],
+            SearchOptions::new(Limit::Nodes(5)),
+        )
         .unwrap_err();
     assert!(matches!(e, EngineError::Unsupported(_)), "{e}");
 }
 
 #[test]
 fn engine_game_keeps_forfeits_apart_from_verdicts() {
-    let good = fake("game-good", UCI, "echo 'info depth 1 score cp 0'; echo 'bestmove h2e2'");
+    let good = fake(
+        "game-good",
+        UCI,
+        "echo 'info depth 1 score cp 0'; echo 'bestmove h2e2'",
+    );
     let dying = fake("game-dying", UCI, "exit 4");
     let mut red = Engine::start(&spec(&good, Protocol::Uci), None).unwrap();
     let mut black = Engine::start(&spec(&dying, Protocol::Uci), None).unwrap();

@@ -83,7 +83,14 @@ mod tests {
         assert_eq!(i.pv, ["h2e2", "h9g7"]);
         let i = read("info depth 3 score 120 pv h2e2").unwrap();
         assert_eq!(i.evaluation.unwrap().score, Score::Cp(120));
-        assert_eq!(read("info depth 3 score mate -2").unwrap().evaluation.unwrap().score, Score::Mate(-2));
+        assert_eq!(
+            read("info depth 3 score mate -2")
+                .unwrap()
+                .evaluation
+                .unwrap()
+                .score,
+            Score::Mate(-2)
+        );
         assert_eq!(read("info currmove h2e2 currmovenumber 1"), None);
         assert_eq!(read("info string score cp 5"), None);
         assert_eq!(read("info depth x score cp y"), None);

@@ -144,7 +144,7 @@ pub(crate) fn read_bestmove(
     let mut answer = RawAnswer::default();
     let mut retries = 0;
     let mut failure = None;
-    wire.read_until(deadline, "bestmove", |wire, line| {
+    wire.read_until(deadline, "move", |wire, line| {
         let words: Vec<&str> = line.split_whitespace().collect();
         match words.first() {
             // Workaround: `xiangqi uci` may print `bestmove` a moment before

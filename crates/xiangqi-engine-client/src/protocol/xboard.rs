@@ -220,9 +220,10 @@ impl Dialect for Xboard {
         wire: &mut Wire,
         request: &SearchRequest<'_>,
     ) -> Result<RawAnswer, EngineError> {
-        let continues = self.told.as_ref().is_some_and(|(start, told)| {
-            start == request.start && request.moves.starts_with(told)
-        });
+        let continues = self
+            .told
+            .as_ref()
+            .is_some_and(|(start, told)| start == request.start && request.moves.starts_with(told));
         if !continues {
             self.start_game(wire, request.start)?;
         }
@@ -317,7 +318,10 @@ mod tests {
         assert_eq!(info.time, Some(Duration::from_millis(120)));
         assert_eq!(info.pv, ["h2e2", "h9g7"]);
         let words: Vec<&str> = "9 100003 1 1".split_whitespace().collect();
-        assert_eq!(read_thinking(&words).unwrap().evaluation.unwrap().score, Score::Mate(3));
+        assert_eq!(
+            read_thinking(&words).unwrap().evaluation.unwrap().score,
+            Score::Mate(3)
+        );
         let words: Vec<&str> = "tellusererror x y z".split_whitespace().collect();
         assert_eq!(read_thinking(&words), None);
     }
