@@ -12,6 +12,7 @@
 mod board;
 mod encoding;
 mod engine;
+mod engine_client;
 mod errors;
 mod notation;
 mod pgn;
@@ -30,8 +31,11 @@ mod _xiangqi {
     #[pymodule_export]
     use crate::engine::{PyAnalysis, PyEngine, PyScore};
     #[pymodule_export]
+    use crate::engine_client::{PyEngineClient, PyEngineInfo, PyEngineResult, PyPovScore};
+    #[pymodule_export]
     use crate::errors::{
-        AmbiguousMoveError, IllegalMoveError, InvalidFenError, InvalidMoveError, PgnError,
+        AmbiguousMoveError, EngineError, EngineProtocolError, EngineTerminatedError,
+        EngineTimeoutError, IllegalMoveError, InvalidFenError, InvalidMoveError, PgnError,
     };
     #[pymodule_export]
     use crate::notation::detect_notation;

@@ -9,7 +9,26 @@ use super::uci::read_bestmove;
 use super::{position_line, sync_ready, Dialect, RawAnswer, SearchRequest};
 use crate::error::EngineError;
 use crate::process::Wire;
+use crate::score::Score;
 use crate::spec::{EngineSpec, Limit, Protocol};
+
+/// UCCI has no mate syntax; engines print a mate as a large number of
+/// "centipawns" less the plies to mate: ElephantEye from 10000 (values
+/// above 9800 are mates), `xiangqi ucci` from 30000 (above 29000).
+const MATE_BASES: [(i32, i32); 2] = [(30_000, 29_000), (10_000, 9_800)];
+
+/// A plain UCCI score read as a mate when it is in one of the mate ranges.
+fn mate_from_plain(score: Score) -> Score {
+    let Score::Cp(v) = score else { return score };
+    for (base, floor) in MATE_BASES {
+        if v.abs() > floor && v.abs() <= base {
+            let plies = base - v.abs();
+            let moves = (plies + 1) / 2;
+            return Score::Mate(if v > 0 { moves } else { -moves });
+        }
+    }
+    score
+}
 
 /// The UCCI side of an engine.
 #[derive(Debug, Default)]
@@ -81,6 +100,26 @@ impl Dialect for Ucci {
             Limit::Nodes(n) => format!("go nodes {n}"),
         };
         wire.send(&go)?;
-        read_bestmove(wire, request.deadline, Some(&go))
+        let mut answer = read_bestmove(wire, request.deadline, Some(&go))?;
+        for info in &mut answer.infos {
+            if let Some(e) = &mut info.evaluation {
+                e.score = mate_from_plain(e.score);
+            }
+        }
+        Ok(answer)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plain_scores_and_mates() {
+        assert_eq!(mate_from_plain(Score::Cp(29_999)), Score::Mate(1));
+        assert_eq!(mate_from_plain(Score::Cp(-29_998)), Score::Mate(-1));
+        assert_eq!(mate_from_plain(Score::Cp(9_995)), Score::Mate(3));
+        assert_eq!(mate_from_plain(Score::Cp(350)), Score::Cp(350));
+        assert_eq!(mate_from_plain(Score::Cp(12_000)), Score::Cp(12_000));
     }
 }
