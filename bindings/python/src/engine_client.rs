@@ -210,7 +210,7 @@ impl PyEngineResult {
 }
 
 enum Backend {
-    External(Engine),
+    External(Box<Engine>),
     Builtin(Box<xiangqi_search::Engine>),
     Closed,
 }
@@ -375,7 +375,7 @@ impl PyEngineClient {
         Ok(PyEngineClient {
             name: engine.name().to_string(),
             protocol: protocol.name(),
-            backend: Mutex::new(Backend::External(engine)),
+            backend: Mutex::new(Backend::External(Box::new(engine))),
         })
     }
 
