@@ -8,6 +8,9 @@
 //! says whether the engine died, was silent past its deadline, or wrote an
 //! unreadable or illegal move. Every wait has a deadline.
 //!
+//! [`annotate`] reviews a game: evaluations, `?!`/`?`/`??` by the drop in
+//! winning chance, the best line where a move was a mistake.
+//!
 //! [`game`] plays one engine game judged by `xiangqi-adjudication`, its end
 //! a [`GameEnd`]: a rule verdict or an engine's forfeit, never mixed.
 //!
@@ -26,6 +29,7 @@
 //! engine.quit();
 //! ```
 
+pub mod annotate;
 mod engine;
 mod error;
 pub mod game;
