@@ -2,6 +2,7 @@
 
 pub mod adjudicate;
 pub mod analyze;
+mod analyze_pgn;
 pub mod bench;
 pub mod convert;
 pub mod matches;
