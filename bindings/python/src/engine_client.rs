@@ -9,13 +9,17 @@ use std::time::Duration;
 use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use xiangqi_core::{Color, Move, MoveList, Position};
+use xiangqi_engine_client::annotate::pgn::{annotate_game, AnnotateError};
+use xiangqi_engine_client::annotate::{Analyser, MoveReview, PositionEval, ReviewOptions};
 use xiangqi_engine_client::{
-    Analysis, Bound as ScoreBound, Engine, EngineSpec, Info, Limit, Protocol, Score, SearchOptions,
+    Analysis, Bound as ScoreBound, Engine, EngineError, EngineSpec, Info, Limit, Protocol, Score,
+    SearchOptions,
 };
 
 use crate::board::PyBoard;
 use crate::engine::PyScore;
-use crate::errors::{int_arg, to_py, type_name};
+use crate::errors::{int_arg, to_py, type_name, EngineError as PyEngineErrorType};
+use crate::pgn::PyGame;
 use crate::types::{PyColor, PyMove};
 
 /// `Score(cp=31)` or `Score(mate=-2)`, as `xiangqi.Score` prints itself.
@@ -285,11 +289,26 @@ fn game_of(board: &PyBoard) -> PyResult<(Position, Vec<Move>)> {
     Ok((board.root_position().clone(), moves))
 }
 
-/// The built-in engine's result in the client's types.
-fn builtin_analysis(result: xiangqi_search::SearchResult, turn: Color) -> PyResult<Analysis> {
-    let best_move = result
-        .best_move
-        .ok_or_else(|| PyRuntimeError::new_err("the built-in engine found no move"))?;
+/// The built-in engine's search in the client's types.
+fn builtin_search(
+    engine: &mut xiangqi_search::Engine,
+    start: &Position,
+    moves: &[Move],
+    limit: Limit,
+) -> Result<Analysis, EngineError> {
+    let mut limits = xiangqi_search::Limits::default();
+    match limit {
+        Limit::MoveTime(t) => limits.move_time = Some(t),
+        Limit::Depth(d) => limits.depth = Some(d),
+        Limit::Nodes(n) => limits.nodes = Some(n),
+    }
+    let (root, history) = xiangqi_search::replay(start, moves)
+        .map_err(|e| EngineError::Unsupported(format!("cannot search after the moves: {e}")))?;
+    let turn = root.side_to_move();
+    let result = engine.search(&root, &history, &limits, |_| {});
+    let best_move = result.best_move.ok_or_else(|| EngineError::NoMove {
+        line: "the built-in engine found no move".into(),
+    })?;
     let score = match result.score {
         xiangqi_search::Score::Cp(v) => Score::Cp(v),
         xiangqi_search::Score::Mate(n) => Score::Mate(n),
@@ -310,11 +329,38 @@ fn builtin_analysis(result: xiangqi_search::SearchResult, turn: Color) -> PyResu
             nodes: Some(result.nodes),
             nps: (secs > 0.0).then(|| (result.nodes as f64 / secs) as u64),
             time: Some(result.time),
-            pv: result.pv.clone(),
+            pv: result.pv,
         }],
         turn,
         elapsed: result.time,
     })
+}
+
+/// Either engine, as the client's review and search see it.
+impl Analyser for Backend {
+    fn new_game(&mut self, start: &Position, limit: Limit) -> Result<(), EngineError> {
+        match self {
+            Backend::External(engine) => engine.new_game(start, limit),
+            Backend::Builtin(engine) => {
+                engine.new_game();
+                Ok(())
+            }
+            Backend::Closed => Err(EngineError::Stopped),
+        }
+    }
+
+    fn analyse(
+        &mut self,
+        start: &Position,
+        moves: &[Move],
+        options: SearchOptions,
+    ) -> Result<Analysis, EngineError> {
+        match self {
+            Backend::External(engine) => engine.search(start, moves, options),
+            Backend::Builtin(engine) => builtin_search(engine, start, moves, options.limit),
+            Backend::Closed => Err(EngineError::Stopped),
+        }
+    }
 }
 
 #[pymethods]
@@ -419,7 +465,7 @@ impl PyEngineClient {
         let mut backend = self.lock()?;
         match &mut *backend {
             Backend::External(engine) => py.detach(|| engine.configure(name, value)).map_err(to_py),
-            Backend::Builtin(_) => Err(crate::errors::EngineError::new_err(format!(
+            Backend::Builtin(_) => Err(PyEngineErrorType::new_err(format!(
                 "the built-in engine has no option {name:?} (use hash_mb=)"
             ))),
             Backend::Closed => Err(closed()),
@@ -452,31 +498,18 @@ impl PyEngineClient {
         let (start, moves) = game_of(&board)?;
         drop(board);
         let mut backend = self.lock()?;
-        let analysis = match &mut *backend {
-            Backend::External(engine) => {
-                let options = SearchOptions {
-                    limit,
-                    multipv: multipv as u32,
-                    timeout,
-                };
-                py.detach(|| engine.search(&start, &moves, options))
-                    .map_err(to_py)?
-            }
-            Backend::Builtin(engine) => {
-                let mut limits = xiangqi_search::Limits::default();
-                match limit {
-                    Limit::MoveTime(t) => limits.move_time = Some(t),
-                    Limit::Depth(d) => limits.depth = Some(d),
-                    Limit::Nodes(n) => limits.nodes = Some(n),
-                }
-                let (root, history) =
-                    xiangqi_search::replay(&start, &moves).map_err(|e| to_py(e.source))?;
-                let turn = root.side_to_move();
-                let result = py.detach(|| engine.search(&root, &history, &limits, |_| {}));
-                builtin_analysis(result, turn)?
-            }
-            Backend::Closed => return Err(closed()),
+        if let Backend::Closed = &*backend {
+            return Err(closed());
+        }
+        let options = SearchOptions {
+            limit,
+            multipv: multipv as u32,
+            timeout,
         };
+        let backend = &mut *backend;
+        let analysis = py
+            .detach(|| backend.analyse(&start, &moves, options))
+            .map_err(to_py)?;
         Ok(PyEngineResult { analysis })
     }
 
@@ -485,16 +518,12 @@ impl PyEngineClient {
         let start = board.root_position().clone();
         drop(board);
         let mut backend = self.lock()?;
-        match &mut *backend {
-            Backend::External(engine) => py
-                .detach(|| engine.new_game(&start, Limit::Depth(1)))
-                .map_err(to_py),
-            Backend::Builtin(engine) => {
-                engine.new_game();
-                Ok(())
-            }
-            Backend::Closed => Err(closed()),
+        if let Backend::Closed = &*backend {
+            return Err(closed());
         }
+        let backend = &mut *backend;
+        py.detach(|| backend.new_game(&start, Limit::Depth(1)))
+            .map_err(to_py)
     }
 
     /// Whether the engine can still be used.
@@ -538,4 +567,115 @@ impl PyEngineClient {
             .try_lock()
             .map_err(|_| PyRuntimeError::new_err("this engine is busy (used from another thread)"))
     }
+}
+
+/// One reviewed move of [`annotate`].
+#[pyclass(module = "xiangqi", name = "MoveReview", frozen)]
+pub struct PyMoveReview(MoveReview);
+
+#[pymethods]
+impl PyMoveReview {
+    /// 1-based ply of the main line.
+    #[getter]
+    fn ply(&self) -> usize {
+        self.0.ply
+    }
+    #[getter]
+    fn r#move(&self) -> PyMove {
+        PyMove(self.0.mv)
+    }
+    #[getter]
+    fn mover(&self) -> PyColor {
+        self.0.mover.into()
+    }
+    /// The engine's score after the move, Red's view (`None` when the game is
+    /// over there or the engine gave no score).
+    #[getter]
+    fn red_score(&self) -> Option<PyScore> {
+        match self.0.eval_after {
+            PositionEval::Engine { red, .. } => Some(py_score(red)),
+            _ => None,
+        }
+    }
+    /// Red's winning chance after the move, 0.0-1.0 (1.0 or 0.0 when the
+    /// game is over), for evaluation plots.
+    #[getter]
+    fn red_winning_chance(&self) -> Option<f64> {
+        self.0.eval_after.winning_chance(Color::Red)
+    }
+    /// The `[%eval …]` comment written on the move.
+    #[getter]
+    fn eval_comment(&self) -> Option<String> {
+        self.0.eval_after.comment()
+    }
+    /// The mover's winning chance lost by the move.
+    #[getter]
+    fn drop(&self) -> Option<f64> {
+        self.0.drop
+    }
+    /// `"inaccuracy"`, `"mistake"`, `"blunder"` or `None`.
+    #[getter]
+    fn judgement(&self) -> Option<&'static str> {
+        self.0.judgement.map(|j| j.name())
+    }
+    /// `"?!"`, `"?"`, `"??"` or `None`.
+    #[getter]
+    fn symbol(&self) -> Option<&'static str> {
+        self.0.judgement.map(|j| j.symbol())
+    }
+    /// The engine's line instead of a mistake or blunder, else `None`.
+    #[getter]
+    fn best_line(&self) -> Option<Vec<PyMove>> {
+        self.0
+            .best_line
+            .as_ref()
+            .map(|l| l.iter().copied().map(PyMove).collect())
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "MoveReview(ply={}, move='{}', eval={:?}, judgement={:?})",
+            self.0.ply,
+            self.0.mv,
+            self.0.eval_after.comment(),
+            self.0.judgement.map(|j| j.name())
+        )
+    }
+}
+
+/// Reviews `game`'s main line with `engine` and writes the review into the
+/// game: `[%eval …]` on every move, `?!`/`?`/`??`, the engine's line for
+/// mistakes (see docs/engine-client.md). Returns one `MoveReview` per move.
+#[pyfunction]
+#[pyo3(signature = (game, engine, *, time = None, depth = None, nodes = None, timeout = None))]
+#[allow(clippy::too_many_arguments)]
+pub fn annotate(
+    py: Python<'_>,
+    mut game: PyRefMut<'_, PyGame>,
+    engine: &PyEngineClient,
+    time: Option<f64>,
+    depth: Option<&Bound<'_, PyAny>>,
+    nodes: Option<&Bound<'_, PyAny>>,
+    timeout: Option<f64>,
+) -> PyResult<Vec<PyMoveReview>> {
+    let limit = read_limit(time, depth, nodes)?;
+    let timeout = timeout.map(|t| secs(t, "timeout")).transpose()?;
+    let options = ReviewOptions::new(SearchOptions {
+        limit,
+        multipv: 1,
+        timeout,
+    });
+    let mut backend = engine.lock()?;
+    if let Backend::Closed = &*backend {
+        return Err(closed());
+    }
+    let backend = &mut *backend;
+    let record = &mut game.0;
+    let reviews = py
+        .detach(|| annotate_game(backend, record, &options, |_, _| {}))
+        .map_err(|e| match e {
+            AnnotateError::Game(e) => PyValueError::new_err(e.to_string()),
+            AnnotateError::Engine(e) => to_py(e),
+        })?;
+    Ok(reviews.into_iter().map(PyMoveReview).collect())
 }

@@ -31,7 +31,9 @@ mod _xiangqi {
     #[pymodule_export]
     use crate::engine::{PyAnalysis, PyEngine, PyScore};
     #[pymodule_export]
-    use crate::engine_client::{PyEngineClient, PyEngineInfo, PyEngineResult, PyPovScore};
+    use crate::engine_client::{
+        annotate, PyEngineClient, PyEngineInfo, PyEngineResult, PyMoveReview, PyPovScore,
+    };
     #[pymodule_export]
     use crate::errors::{
         AmbiguousMoveError, EngineError, EngineProtocolError, EngineTerminatedError,

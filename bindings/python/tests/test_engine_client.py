@@ -209,3 +209,24 @@ def test_maxqi_over_xboard() -> None:
         assert board.is_legal(engine.play(board, Limit(depth=3)).move)
         with pytest.raises(EngineError, match="node"):
             engine.play(board, Limit(nodes=100))
+
+
+def test_annotate_writes_evals_nags_and_lines(xiangqi_cli: str) -> None:
+    import io
+
+    import xiangqi.pgn
+    from xiangqi.engine import annotate
+
+    text = '[Event "t"]\n\n1. h2e2 h9g7 2. h0g2 i9h9 3. i0h0 b9c7 4. h0h6 c6c5 5. h6g6 a9b9 1-0\n'
+    for engine in (SimpleEngine.popen_uci([xiangqi_cli, "uci"]), SimpleEngine.builtin()):
+        game = next(xiangqi.pgn.read_games(io.StringIO(text)))
+        with engine:
+            reviews = annotate(game, engine, Limit(depth=3))
+        assert [r.ply for r in reviews] == list(range(1, 11))
+        assert all(r.eval_comment is not None and r.eval_comment.startswith("[%eval ") for r in reviews)
+        assert all(r.red_winning_chance is not None and 0 <= r.red_winning_chance <= 1 for r in reviews)
+        # a9b9 leaves the horse on g7 to the chariot: a blunder with the engine's line.
+        last = reviews[-1]
+        assert last.judgement == "blunder" and last.symbol == "??" and last.best_line
+        pgn = game.to_pgn()
+        assert pgn.count("[%eval ") >= 10 and "$4" in pgn and "(" in pgn

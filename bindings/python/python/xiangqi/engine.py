@@ -24,6 +24,8 @@ from typing import Mapping, Optional, Sequence, Union, overload
 from xiangqi._xiangqi import (
     Board,
     EngineClient,
+    Game,
+    MoveReview,
     EngineError,
     EngineInfo,
     EngineProtocolError,
@@ -32,6 +34,7 @@ from xiangqi._xiangqi import (
     Move,
     PovScore,
 )
+from xiangqi._xiangqi import annotate as _annotate
 
 __all__ = [
     "EngineError",
@@ -40,9 +43,11 @@ __all__ = [
     "EngineTerminatedError",
     "EngineTimeoutError",
     "Limit",
+    "MoveReview",
     "PlayResult",
     "PovScore",
     "SimpleEngine",
+    "annotate",
 ]
 
 Command = Union[str, Sequence[str]]
@@ -227,3 +232,20 @@ class SimpleEngine:
 
     def __repr__(self) -> str:
         return f"<SimpleEngine {self.name!r} ({self.protocol})>"
+
+
+def annotate(
+    game: Game,
+    engine: Union[SimpleEngine, EngineClient],
+    limit: Limit,
+    *,
+    timeout: Optional[float] = None,
+) -> list[MoveReview]:
+    """Reviews the game's main line with ``engine`` and writes the review
+    into ``game``: an ``[%eval ...]`` comment on every move (Red's view),
+    ``?!``/``?``/``??`` by the drop in the mover's winning chance, and the
+    engine's line as a variation where a move was a mistake or a blunder
+    (formats and thresholds: docs/engine-client.md). Returns one
+    :class:`MoveReview` per move (for tables and evaluation plots)."""
+    client = engine.client if isinstance(engine, SimpleEngine) else engine
+    return _annotate(game, client, time=limit.time, depth=limit.depth, nodes=limit.nodes, timeout=timeout)

@@ -12,6 +12,36 @@ use xiangqi_core::{Color, Move, MoveList, Position};
 use crate::engine::{Analysis, Engine, SearchOptions};
 use crate::error::EngineError;
 use crate::score::Score;
+use crate::spec::Limit;
+
+/// Something that analyses positions: an external [`Engine`], or any other
+/// searcher a caller wraps (the Python bindings wrap the built-in engine).
+pub trait Analyser {
+    /// A new game starts from `start`.
+    fn new_game(&mut self, start: &Position, limit: Limit) -> Result<(), EngineError>;
+    /// Searches the position after `moves` from `start`.
+    fn analyse(
+        &mut self,
+        start: &Position,
+        moves: &[Move],
+        options: SearchOptions,
+    ) -> Result<Analysis, EngineError>;
+}
+
+impl Analyser for Engine {
+    fn new_game(&mut self, start: &Position, limit: Limit) -> Result<(), EngineError> {
+        Engine::new_game(self, start, limit)
+    }
+
+    fn analyse(
+        &mut self,
+        start: &Position,
+        moves: &[Move],
+        options: SearchOptions,
+    ) -> Result<Analysis, EngineError> {
+        self.search(start, moves, options)
+    }
+}
 
 /// Drops in the mover's winning chance (0.0-1.0) from which a move is
 /// judged an inaccuracy, a mistake or a blunder.
@@ -196,7 +226,7 @@ fn eval_of(analysis: &Analysis) -> PositionEval {
 /// Reviews the `moves` played from `start` (all legal: the caller replays
 /// them first). `progress(done, total)` is called after each position.
 pub fn review_moves(
-    engine: &mut Engine,
+    engine: &mut dyn Analyser,
     start: &Position,
     moves: &[Move],
     options: &ReviewOptions,
@@ -210,7 +240,7 @@ pub fn review_moves(
     let mut position = start.clone();
     for i in 0..total {
         if has_legal_move(&position) {
-            let analysis = engine.search(start, &moves[..i], options.search)?;
+            let analysis = engine.analyse(start, &moves[..i], options.search)?;
             evals.push(eval_of(&analysis));
             analyses.push(Some(analysis));
         } else {

@@ -7,8 +7,7 @@
 use xiangqi_core::Move;
 use xiangqi_notation::pgn::{Game, Line, Node, ReplayError};
 
-use super::{review_moves, MoveReview, ReviewOptions};
-use crate::engine::Engine;
+use super::{review_moves, Analyser, MoveReview, ReviewOptions};
 use crate::error::EngineError;
 
 /// Why a game could not be annotated.
@@ -27,7 +26,7 @@ const JUDGEMENT_NAGS: [u8; 3] = [2, 4, 6];
 /// Reviews `game`'s main line with `engine` and writes the review into it;
 /// returns the review. `progress(done, total)` counts positions.
 pub fn annotate_game(
-    engine: &mut Engine,
+    engine: &mut dyn Analyser,
     game: &mut Game,
     options: &ReviewOptions,
     progress: impl FnMut(usize, usize),
