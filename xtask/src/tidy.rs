@@ -27,6 +27,10 @@ const LAYERS: &[(&str, &[&str])] = &[
         "xiangqi-engine-client",
         &["xiangqi-core", "xiangqi-notation", "xiangqi-adjudication"],
     ),
+    (
+        "xiangqi-rating",
+        &["xiangqi-core", "xiangqi-notation", "xiangqi-adjudication"],
+    ),
 ];
 
 /// Crates at the top that compose everything: the CLI, the cross-crate test

@@ -10,5 +10,6 @@ pub mod moves;
 pub mod perft;
 pub mod pgn;
 pub mod play;
+pub mod rate;
 pub mod ucci;
 pub mod uci;
