@@ -16,6 +16,7 @@ mod engine_client;
 mod errors;
 mod notation;
 mod pgn;
+mod rating;
 mod types;
 mod verdict;
 
@@ -43,6 +44,8 @@ mod _xiangqi {
     use crate::notation::detect_notation;
     #[pymodule_export]
     use crate::pgn::{read_games, PyGame, PyGameIterator};
+    #[pymodule_export]
+    use crate::rating::{rate, PyPlayerRating, PyRatings};
     #[pymodule_export]
     use crate::types::{PyColor, PyMove, PyPiece, PyPieceKind, PySquare};
     #[pymodule_export]

@@ -25,12 +25,12 @@ pub struct FitOptions {
 }
 
 impl Default for FitOptions {
-    /// Two virtual draws, mean 0, tolerance 1e-6 Elo, 100 000 iterations.
+    /// Two virtual draws, mean 0, tolerance 1e-9 Elo, 100 000 iterations.
     fn default() -> FitOptions {
         FitOptions {
             prior_draws: 2.0,
             mean: 0.0,
-            tolerance: 1e-6,
+            tolerance: 1e-9,
             max_iterations: 100_000,
         }
     }

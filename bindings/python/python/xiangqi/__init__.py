@@ -40,6 +40,7 @@ from xiangqi._xiangqi import (
     detect_notation,
     encode_move,
     fens_to_numpy,
+    rate,
 )
 from xiangqi import engine, pgn, svg
 
@@ -80,7 +81,7 @@ __all__ = [
     "Analysis", "Board", "Color", "Engine", "EngineError", "IllegalMoveError", "InvalidFenError",
     "InvalidMoveError", "Move", "PgnError", "Piece", "PieceKind", "Score", "Square",
     "Verdict", "__version__", "decode_move", "detect_notation", "encode_move",
-    "engine", "fens_to_numpy", "pgn", "svg", "RED", "BLACK", "COLORS", "GENERAL", "ADVISOR", "ELEPHANT",
+    "engine", "fens_to_numpy", "pgn", "rate", "svg", "RED", "BLACK", "COLORS", "GENERAL", "ADVISOR", "ELEPHANT",
     "HORSE", "CHARIOT", "CANNON", "SOLDIER", "PIECE_KINDS", "SQUARES", "FILE_NAMES",
     "RANK_NAMES",
 ] + [f + r for r in "0123456789" for f in "ABCDEFGHI"]

@@ -5,7 +5,7 @@ tests/test_stubs.py with mypy.stubtest).
 """
 
 import os
-from typing import IO, Any, Iterator, Literal, Optional, Sequence, Tuple, Union, final
+from typing import IO, Any, Iterable, Iterator, Literal, Optional, Sequence, Tuple, Union, final
 
 from typing_extensions import Self, TypedDict, Unpack
 
@@ -19,7 +19,8 @@ __all__ = [
     "Move", "Piece", "PieceKind", "Square", "Verdict", "STARTING_FEN",
     "MOVE_ENCODING_SIZE", "__version__", "NOTATIONS", "RULE_SETS", "EngineClient",
     "EngineError", "EngineInfo", "EngineProtocolError", "EngineResult", "EngineTerminatedError",
-    "EngineTimeoutError", "PovScore", "MoveReview", "annotate",
+    "EngineTimeoutError", "PovScore", "MoveReview", "annotate", "PlayerRating", "Ratings",
+    "rate",
 ]
 
 __version__: str
@@ -455,3 +456,32 @@ def annotate(
     nodes: Optional[int] = None,
     timeout: Optional[float] = None,
 ) -> list[MoveReview]: ...
+
+@final
+class PlayerRating:
+    @property
+    def name(self) -> str: ...
+    @property
+    def elo(self) -> float: ...
+    @property
+    def games(self) -> int: ...
+    @property
+    def points(self) -> float: ...
+
+@final
+class Ratings:
+    @property
+    def players(self) -> list[PlayerRating]: ...
+    @property
+    def rated_games(self) -> int: ...
+    @property
+    def unrated(self) -> dict[str, int]: ...
+    def elo(self, name: str) -> Optional[float]: ...
+
+def rate(
+    games: Iterable[Game],
+    *,
+    rules: str = "online",
+    prior_draws: float = 2.0,
+    mean: float = 0.0,
+) -> Ratings: ...
