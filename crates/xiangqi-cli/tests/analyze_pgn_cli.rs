@@ -123,3 +123,37 @@ fn bad_arguments() {
         assert!(!out.status.success(), "{args:?}");
     }
 }
+
+#[test]
+fn jobs_keep_the_input_order() {
+    let input = temp_path("jobs.pgn");
+    std::fs::write(&input, GAMES.repeat(4)).unwrap();
+    let run = |jobs: &str| {
+        let output = temp_path(&format!("jobs-{jobs}.pgn"));
+        let out = xiangqi()
+            .args([
+                "analyze",
+                "--pgn",
+                input.to_str().unwrap(),
+                "-o",
+                output.to_str().unwrap(),
+            ])
+            .args(["--depth", "2", "--jobs", jobs])
+            .timeout(std::time::Duration::from_secs(120))
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let text = std::fs::read_to_string(&output).unwrap();
+        let _ = std::fs::remove_file(output);
+        text
+    };
+    let one = run("1");
+    assert_eq!(one.matches("[Event \"a\"]").count(), 4);
+    // Each game is reviewed from a new game in its engine: the same text, in input order.
+    assert_eq!(run("3"), one);
+    let _ = std::fs::remove_file(input);
+}

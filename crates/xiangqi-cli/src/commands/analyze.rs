@@ -53,6 +53,10 @@ pub struct Args {
     /// (default: this program's engine over UCI).
     #[arg(long, value_name = "SPEC", requires = "pgn")]
     engine: Option<String>,
+    /// With --pgn: engine processes working at once, games written in input order
+    /// (0: one per core).
+    #[arg(long, value_name = "N", default_value_t = 0, requires = "pgn")]
+    jobs: usize,
 }
 
 pub fn run(args: Args) -> Result<()> {
@@ -63,6 +67,7 @@ pub fn run(args: Args) -> Result<()> {
             limit: pgn_limit(&args)?,
             engine: args.engine.as_deref(),
             hash_mb: args.hash,
+            jobs: args.jobs,
             json: args.json,
         });
     }
