@@ -70,6 +70,13 @@ impl Raw {
             if self.line.starts_with(until) {
                 return;
             }
+            // `xiangqi uci` may refuse a `go` that follows `bestmove` too
+            // closely; the client repeats it, and so does this exchange.
+            if self.line.contains("already searching") {
+                let go = send.lines().last().unwrap_or_default();
+                self.stdin.write_all(format!("{go}\n").as_bytes()).unwrap();
+                self.stdin.flush().unwrap();
+            }
         }
     }
 }
