@@ -156,7 +156,8 @@ pub fn run_game(
         if let Err(e) = ensure_running(&mut engines[i], &specs[i], config.log.as_ref()) {
             played.names = [name_of(engines, red_index), name_of(engines, 1 - red_index)];
             played.outcome = Outcome::win_for(!*side);
-            played.reason = e.code().to_string();
+            // Whatever went wrong, an engine that cannot play has crashed.
+            played.reason = "crash".to_string();
             played.detail = format!(
                 "{} could not start the game: {e}: {} wins",
                 specs[i].command, !*side
