@@ -23,6 +23,14 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("xiangqi-notation", &["xiangqi-core"]),
     ("xiangqi-adjudication", &["xiangqi-core"]),
     ("xiangqi-search", &["xiangqi-core", "xiangqi-adjudication"]),
+    (
+        "xiangqi-engine-client",
+        &["xiangqi-core", "xiangqi-notation", "xiangqi-adjudication"],
+    ),
+    (
+        "xiangqi-rating",
+        &["xiangqi-core", "xiangqi-notation", "xiangqi-adjudication"],
+    ),
 ];
 
 /// Crates at the top that compose everything: the CLI, the cross-crate test

@@ -225,3 +225,47 @@ impl ToPyErr for xiangqi_adjudication::GameError {
         }
     }
 }
+
+pyo3::create_exception!(
+    xiangqi,
+    EngineError,
+    pyo3::exceptions::PyRuntimeError,
+    "An external engine failed: it could not be started, cannot do what was asked, or \
+     failed in one of the ways of the subclasses."
+);
+pyo3::create_exception!(
+    xiangqi,
+    EngineTerminatedError,
+    EngineError,
+    "The engine process died, closed its output, or was stopped after an earlier failure."
+);
+pyo3::create_exception!(
+    xiangqi,
+    EngineTimeoutError,
+    EngineError,
+    "The engine did not answer in time; its process was killed."
+);
+pyo3::create_exception!(
+    xiangqi,
+    EngineProtocolError,
+    EngineError,
+    "The engine answered nonsense: an unreadable or illegal move, no move, a refusal of \
+     a legal move, or a resignation."
+);
+
+impl ToPyErr for xiangqi_engine_client::EngineError {
+    fn to_py_err(&self) -> PyErr {
+        use xiangqi_engine_client::EngineError as E;
+        let text = self.to_string();
+        match self {
+            E::Died { .. } | E::Stopped => EngineTerminatedError::new_err(text),
+            E::Timeout { .. } => EngineTimeoutError::new_err(text),
+            E::UnreadableMove { .. }
+            | E::IllegalMove { .. }
+            | E::NoMove { .. }
+            | E::Refused { .. }
+            | E::Resigned => EngineProtocolError::new_err(text),
+            E::Spawn { .. } | E::Unsupported(_) => EngineError::new_err(text),
+        }
+    }
+}

@@ -12,9 +12,11 @@
 mod board;
 mod encoding;
 mod engine;
+mod engine_client;
 mod errors;
 mod notation;
 mod pgn;
+mod rating;
 mod types;
 mod verdict;
 
@@ -30,13 +32,20 @@ mod _xiangqi {
     #[pymodule_export]
     use crate::engine::{PyAnalysis, PyEngine, PyScore};
     #[pymodule_export]
+    use crate::engine_client::{
+        annotate, PyEngineClient, PyEngineInfo, PyEngineResult, PyMoveReview, PyPovScore,
+    };
+    #[pymodule_export]
     use crate::errors::{
-        AmbiguousMoveError, IllegalMoveError, InvalidFenError, InvalidMoveError, PgnError,
+        AmbiguousMoveError, EngineError, EngineProtocolError, EngineTerminatedError,
+        EngineTimeoutError, IllegalMoveError, InvalidFenError, InvalidMoveError, PgnError,
     };
     #[pymodule_export]
     use crate::notation::detect_notation;
     #[pymodule_export]
     use crate::pgn::{read_games, PyGame, PyGameIterator};
+    #[pymodule_export]
+    use crate::rating::{rate, PyPlayerRating, PyRatings};
     #[pymodule_export]
     use crate::types::{PyColor, PyMove, PyPiece, PyPieceKind, PySquare};
     #[pymodule_export]

@@ -52,3 +52,27 @@ def sample_wxf() -> Path:
     """The games of sample.pgn as a WXF game file, in PlayOK's shape
     (games 1 and 3) and XieXie's (tabs, Black in upper case, `=`)."""
     return DATA / "sample.wxf"
+
+
+REPO = Path(__file__).resolve().parents[3]
+
+
+@pytest.fixture(scope="session")
+def xiangqi_cli() -> str:
+    """The `xiangqi` command-line binary (it serves `xiangqi uci` and
+    `xiangqi ucci`): $XIANGQI_BIN, else the newest build in the target
+    directory, else built now with cargo."""
+    import os
+    import subprocess
+
+    given = os.environ.get("XIANGQI_BIN")
+    if given:
+        return given
+    target = Path(os.environ.get("CARGO_TARGET_DIR", REPO / "target"))
+    built = [p for p in (target / "release" / "xiangqi", target / "debug" / "xiangqi") if p.is_file()]
+    if not built:
+        subprocess.run(
+            ["cargo", "build", "--quiet", "-p", "xiangqi-cli", "--bin", "xiangqi"], cwd=REPO, check=True
+        )
+        built = [target / "debug" / "xiangqi"]
+    return str(max(built, key=lambda p: p.stat().st_mtime))

@@ -47,6 +47,8 @@ enum Command {
     Match(commands::matches::Args),
     /// Search a fixed set of positions: node-count signature and speed.
     Bench(commands::bench::Args),
+    /// Elo ratings of the players of PGN files, from the adjudicated results.
+    Rate(commands::rate::Args),
 }
 
 /// Behave like other Unix filters when the reader goes away (`xiangqi moves | head`):
@@ -66,11 +68,12 @@ fn main() -> ExitCode {
     }));
     let cli = Cli::parse();
     let Some(command) = cli.command else {
-        eprintln!("error: a subcommand is required (perft, moves, convert, pgn, adjudicate, analyze, play, uci, ucci, match, bench); try 'xiangqi --help'");
+        eprintln!("error: a subcommand is required (perft, moves, convert, pgn, adjudicate, analyze, play, uci, ucci, match, bench, rate); try 'xiangqi --help'");
         return ExitCode::from(2);
     };
     let result = match command {
         Command::Perft(a) => commands::perft::run(a),
+        Command::Rate(a) => commands::rate::run(a),
         Command::Moves(a) => commands::moves::run(a),
         Command::Convert(a) => commands::convert::run(a),
         Command::Pgn(a) => commands::pgn::run(a),

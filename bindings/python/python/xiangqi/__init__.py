@@ -24,6 +24,7 @@ from xiangqi._xiangqi import (
     Board,
     Color,
     Engine,
+    EngineError,
     IllegalMoveError,
     InvalidFenError,
     InvalidMoveError,
@@ -39,8 +40,9 @@ from xiangqi._xiangqi import (
     detect_notation,
     encode_move,
     fens_to_numpy,
+    rate,
 )
-from xiangqi import pgn, svg
+from xiangqi import engine, pgn, svg
 
 RED = Color.RED
 BLACK = Color.BLACK
@@ -76,10 +78,10 @@ A9, B9, C9, D9, E9, F9, G9, H9, I9 = SQUARES
 
 __all__ = [
     "MOVE_ENCODING_SIZE", "NOTATIONS", "RULE_SETS", "STARTING_FEN", "AmbiguousMoveError",
-    "Analysis", "Board", "Color", "Engine", "IllegalMoveError", "InvalidFenError",
+    "Analysis", "Board", "Color", "Engine", "EngineError", "IllegalMoveError", "InvalidFenError",
     "InvalidMoveError", "Move", "PgnError", "Piece", "PieceKind", "Score", "Square",
     "Verdict", "__version__", "decode_move", "detect_notation", "encode_move",
-    "fens_to_numpy", "pgn", "svg", "RED", "BLACK", "COLORS", "GENERAL", "ADVISOR", "ELEPHANT",
+    "engine", "fens_to_numpy", "pgn", "rate", "svg", "RED", "BLACK", "COLORS", "GENERAL", "ADVISOR", "ELEPHANT",
     "HORSE", "CHARIOT", "CANNON", "SOLDIER", "PIECE_KINDS", "SQUARES", "FILE_NAMES",
     "RANK_NAMES",
 ] + [f + r for r in "0123456789" for f in "ABCDEFGHI"]

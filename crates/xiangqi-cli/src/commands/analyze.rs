@@ -2,6 +2,9 @@
 //! [--notation iccs|wxf|chinese|vietnamese] [--json]`: searches one position and prints
 //! the best move, score, depth, nodes and PV. JSON keeps moves in ICCS (`best_move`,
 //! `pv`); with `--notation` it adds `pv_text` in that notation.
+//!
+//! With `--pgn IN -o OUT [--engine SPEC]` it reviews whole games instead
+//! ([`super::analyze_pgn`]).
 
 use std::time::Duration;
 
@@ -42,9 +45,34 @@ pub struct Args {
     /// Machine-readable output (one JSON object).
     #[arg(long)]
     json: bool,
+    /// Review every game of this PGN file instead of one position (see docs/engine-client.md).
+    #[arg(long, value_name = "IN", conflicts_with_all = ["fen", "lenient", "moves", "notation"], requires = "output")]
+    pgn: Option<std::path::PathBuf>,
+    /// With --pgn: the annotated games go here (`-` for stdout).
+    #[arg(short = 'o', long, value_name = "OUT", requires = "pgn")]
+    output: Option<std::path::PathBuf>,
+    /// With --pgn: the engine, `CMD[,proto=uci|ucci|xboard][,ranks=0|1][,option=Name=Value]...`
+    /// (default: this program's engine over UCI).
+    #[arg(long, value_name = "SPEC", requires = "pgn")]
+    engine: Option<String>,
+    /// With --pgn: engine processes working at once, games written in input order
+    /// (0: one per core).
+    #[arg(long, value_name = "N", default_value_t = 0, requires = "pgn")]
+    jobs: usize,
 }
 
 pub fn run(args: Args) -> Result<()> {
+    if let (Some(input), Some(output)) = (&args.pgn, &args.output) {
+        return super::analyze_pgn::run(super::analyze_pgn::AnnotateArgs {
+            input,
+            output,
+            limit: pgn_limit(&args)?,
+            engine: args.engine.as_deref(),
+            hash_mb: args.hash,
+            jobs: args.jobs,
+            json: args.json,
+        });
+    }
     let start = position_arg(args.fen.as_deref(), args.lenient)?;
     let moves: Vec<Move> = match &args.moves {
         None => Vec::new(),
@@ -143,6 +171,21 @@ pub fn run(args: Args) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// The one limit of `--pgn` mode (an external engine takes one).
+fn pgn_limit(args: &Args) -> Result<xiangqi_engine_client::Limit> {
+    use xiangqi_engine_client::Limit;
+    match (args.movetime, args.depth, args.nodes) {
+        (Some(0), _, _) | (_, _, Some(0)) => bail!("--nodes and --movetime must be positive"),
+        (_, Some(d), _) if d == 0 || d > MAX_DEPTH => {
+            bail!("--depth must be between 1 and {MAX_DEPTH}, got {d}")
+        }
+        (Some(ms), None, None) => Ok(Limit::MoveTime(Duration::from_millis(ms))),
+        (None, Some(d), None) => Ok(Limit::Depth(d)),
+        (None, None, Some(n)) => Ok(Limit::Nodes(n)),
+        _ => bail!("with --pgn give one limit: --movetime, --depth or --nodes"),
+    }
 }
 
 /// The PV written in `notation`, each move in the position it is played from.

@@ -2,6 +2,7 @@
 
 pub mod adjudicate;
 pub mod analyze;
+mod analyze_pgn;
 pub mod bench;
 pub mod convert;
 pub mod matches;
@@ -9,5 +10,6 @@ pub mod moves;
 pub mod perft;
 pub mod pgn;
 pub mod play;
+pub mod rate;
 pub mod ucci;
 pub mod uci;

@@ -7,11 +7,12 @@ use xiangqi_core::Position;
 use xiangqi_notation::pgn::{write_game, Game, GameResult, Line, Node, WriteOptions};
 use xiangqi_notation::Notation;
 
-use super::match_engine::SearchLimit;
-use super::match_game::PlayedGame;
+use xiangqi_engine_client::Limit;
+
+use super::game::PlayedGame;
 
 /// The game as PGN text in ICCS notation.
-pub fn game_pgn(played: &PlayedGame, limit: SearchLimit, date: &str) -> Result<String> {
+pub fn game_pgn(played: &PlayedGame, limit: Limit, date: &str) -> Result<String> {
     let mut game = Game::default();
     let result: GameResult = played
         .outcome

@@ -1,23 +1,17 @@
 //! `xiangqi match`: plays two engines against each other and measures the
 //! difference in strength.
 //!
-//! Engines are separate processes speaking UCI, UCCI or xboard
-//! ([`match_engine`]); each game ([`match_game`]) is judged move by move by
+//! Engines are separate processes driven by `xiangqi-engine-client` (UCI,
+//! UCCI or xboard); each game ([`game`]) is judged move by move by
 //! `xiangqi-adjudication` under a rule preset (default: online, with perpetual
 //! check and chase); the results become W/D/L, score and an Elo difference
-//! with its 95% error bar ([`match_elo`]) and, with `--pgn`, a PGN file
-//! written as games finish ([`match_pgn`]). See `docs/match.md`.
+//! with its 95% error bar ([`elo`]) and, with `--pgn`, a PGN file written as
+//! games finish ([`pgn`]). See `docs/match.md`.
 
-#[path = "match_elo.rs"]
-mod match_elo;
-#[path = "match_engine.rs"]
-mod match_engine;
-#[path = "match_game.rs"]
-mod match_game;
-#[path = "match_openings.rs"]
-mod match_openings;
-#[path = "match_pgn.rs"]
-mod match_pgn;
+mod elo;
+mod game;
+mod openings;
+mod pgn;
 
 use std::collections::BTreeMap;
 use std::fs::File;
@@ -35,10 +29,10 @@ use xiangqi_adjudication::{Preset, RuleSet};
 use xiangqi_core::Position;
 
 use crate::common::print_json;
-use match_elo::{finite, format_elo, format_error, Tally};
-use match_engine::{EngineProcess, EngineSpec, Protocol, SearchLimit, TrafficLog};
-use match_game::{play_game, GameConfig, GameSetup, PlayedGame};
-use match_openings::{random_openings, read_openings, Opening};
+use elo::{finite, format_elo, format_error, Tally};
+use game::{run_game, GameConfig, GameSetup, PlayedGame};
+use openings::{random_openings, read_openings, Opening};
+use xiangqi_engine_client::{Engine, EngineSpec, Limit, SearchOptions, TrafficLog};
 
 #[derive(clap::Args)]
 #[command(group(clap::ArgGroup::new("limit").required(true).args(["tc", "depth", "nodes"])))]
@@ -146,15 +140,17 @@ pub fn run(args: Args) -> Result<()> {
     }
     let limit = match (args.tc, args.depth, args.nodes) {
         (Some(0), _, _) => bail!("--tc must be at least 1 ms"),
-        (Some(ms), _, _) => SearchLimit::MoveTime(ms),
+        (Some(ms), _, _) => Limit::MoveTime(Duration::from_millis(ms)),
         (_, Some(d), _) if d == 0 || d > 100 => bail!("--depth must be between 1 and 100, got {d}"),
-        (_, Some(d), _) => SearchLimit::Depth(d),
+        (_, Some(d), _) => Limit::Depth(d),
         (_, _, Some(0)) => bail!("--nodes must be at least 1"),
-        (_, _, Some(n)) => SearchLimit::Nodes(n),
+        (_, _, Some(n)) => Limit::Nodes(n),
         _ => bail!("one of --tc, --depth or --nodes is required"),
     };
     for spec in &specs {
-        if spec.protocol == Protocol::Xboard && matches!(limit, SearchLimit::Nodes(_)) {
+        if spec.protocol == xiangqi_engine_client::Protocol::Xboard
+            && matches!(limit, Limit::Nodes(_))
+        {
             bail!("--engine {:?}: xboard engines cannot search a fixed node count; use --tc or --depth", spec.command);
         }
     }
@@ -183,27 +179,37 @@ pub fn run(args: Args) -> Result<()> {
             }
         })
         .collect();
+    let log = match args.log.as_deref() {
+        Some(path) => Some(
+            TrafficLog::create(path)
+                .with_context(|| format!("cannot create --log {}", path.display()))?,
+        ),
+        None => None,
+    };
     let config = GameConfig {
-        limit,
-        move_timeout: Duration::from_millis(match limit {
-            SearchLimit::MoveTime(ms) => ms.saturating_add(args.margin),
-            _ => args.move_timeout,
-        }),
+        search: SearchOptions {
+            limit,
+            multipv: 1,
+            timeout: Some(match limit {
+                Limit::MoveTime(t) => t + Duration::from_millis(args.margin),
+                _ => Duration::from_millis(args.move_timeout),
+            }),
+        },
         rules,
-        log: args.log.as_deref().map(TrafficLog::create).transpose()?,
+        log,
     };
 
     // Start every engine now, so a wrong command is an error, not a lost match.
     let jobs = args.concurrency.clamp(1, args.games);
     let mut pairs_of_engines = Vec::with_capacity(jobs);
     for _ in 0..jobs {
-        let first = EngineProcess::start(&specs[0], config.log.as_ref())?;
-        let second = EngineProcess::start(&specs[1], config.log.as_ref())?;
+        let first = start_engine(&specs[0], config.log.as_ref())?;
+        let second = start_engine(&specs[1], config.log.as_ref())?;
         pairs_of_engines.push([Some(first), Some(second)]);
     }
     let started = [0, 1].map(|i| {
         let e = pairs_of_engines[0][i].as_ref().expect("just started");
-        (e.name.clone(), e.ranks_from_one())
+        (e.name().to_string(), e.ranks_from_one())
     });
     let set_up = setups
         .iter()
@@ -225,7 +231,7 @@ pub fn run(args: Args) -> Result<()> {
         ),
         None => None,
     };
-    let date = match_pgn::today();
+    let date = pgn::today();
     let bar = ProgressBar::new(args.games as u64);
     bar.set_style(
         ProgressStyle::with_template(
@@ -243,7 +249,7 @@ pub fn run(args: Args) -> Result<()> {
                 loop {
                     let i = next.fetch_add(1, Ordering::SeqCst);
                     let Some(setup) = setups.get(i) else { break };
-                    let game = play_game(&mut pair, specs, setup.clone(), config);
+                    let game = run_game(&mut pair, specs, setup.clone(), config);
                     if tx.send(game).is_err() {
                         break;
                     }
@@ -256,7 +262,7 @@ pub fn run(args: Args) -> Result<()> {
         drop(tx);
         for game in rx {
             if let Some(out) = pgn_out.as_mut() {
-                let text = match_pgn::game_pgn(&game, limit, &date)?;
+                let text = pgn::game_pgn(&game, limit, &date)?;
                 out.write_all(text.as_bytes())
                     .and_then(|()| out.flush())
                     .context("cannot write --pgn")?;
@@ -294,6 +300,22 @@ pub fn run(args: Args) -> Result<()> {
     Ok(())
 }
 
+/// Starts an engine; an error names the engine and whether it could not be
+/// started at all or failed its handshake.
+fn start_engine(spec: &EngineSpec, log: Option<&TrafficLog>) -> Result<Engine> {
+    Engine::start(spec, log).map_err(|e| {
+        let stage = match e {
+            xiangqi_engine_client::EngineError::Spawn { .. } => "",
+            _ => "handshake failed: ",
+        };
+        anyhow::anyhow!(
+            "engine {:?} ({}): {stage}{e}",
+            spec.command,
+            spec.protocol.name()
+        )
+    })
+}
+
 fn tally_json(t: &Tally) -> Value {
     json!({"wins": t.wins, "draws": t.draws, "losses": t.losses})
 }
@@ -305,7 +327,7 @@ fn json_summary(
     s: &Summary,
     specs: &[EngineSpec; 2],
     started: &Started,
-    limit: SearchLimit,
+    limit: Limit,
     openings: &str,
 ) -> Value {
     let engines: Vec<Value> = specs
@@ -321,9 +343,9 @@ fn json_summary(
         })
         .collect();
     let limit = match limit {
-        SearchLimit::MoveTime(ms) => json!({"movetime_ms": ms}),
-        SearchLimit::Depth(d) => json!({"depth": d}),
-        SearchLimit::Nodes(n) => json!({"nodes": n}),
+        Limit::MoveTime(t) => json!({"movetime_ms": t.as_millis() as u64}),
+        Limit::Depth(d) => json!({"depth": d}),
+        Limit::Nodes(n) => json!({"nodes": n}),
     };
     let results: Vec<Value> = s
         .games
@@ -367,7 +389,7 @@ fn print_summary(
     s: &Summary,
     specs: &[EngineSpec; 2],
     started: &Started,
-    limit: SearchLimit,
+    limit: Limit,
     openings: &str,
 ) {
     let t = &s.total;

@@ -1,0 +1,151 @@
+//! `xiangqi.rate(games)`: Elo ratings of the players of game records, by
+//! `xiangqi-rating` (see docs/rating.md). The fit runs with the GIL released.
+
+use std::collections::BTreeMap;
+
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use xiangqi_adjudication::{Preset, RuleSet, UnknownPresetError};
+use xiangqi_rating::{fit, rated_game, FitOptions, PlayerRating, Unrated};
+
+use crate::errors::type_name;
+use crate::pgn::PyGame;
+
+/// One player's rating.
+#[pyclass(module = "xiangqi", name = "PlayerRating", frozen)]
+pub struct PyPlayerRating(PlayerRating);
+
+#[pymethods]
+impl PyPlayerRating {
+    #[getter]
+    fn name(&self) -> &str {
+        &self.0.name
+    }
+    #[getter]
+    fn elo(&self) -> f64 {
+        self.0.elo
+    }
+    #[getter]
+    fn games(&self) -> usize {
+        self.0.games
+    }
+    #[getter]
+    fn points(&self) -> f64 {
+        self.0.points
+    }
+    fn __repr__(&self) -> String {
+        format!(
+            "PlayerRating(name={:?}, elo={:.1}, games={}, points={})",
+            self.0.name, self.0.elo, self.0.games, self.0.points
+        )
+    }
+}
+
+/// The ratings of a corpus.
+#[pyclass(module = "xiangqi", name = "Ratings", frozen)]
+pub struct PyRatings {
+    players: Vec<Py<PyPlayerRating>>,
+    rated_games: usize,
+    unrated: BTreeMap<&'static str, usize>,
+}
+
+#[pymethods]
+impl PyRatings {
+    /// Best first.
+    #[getter]
+    fn players(&self, py: Python<'_>) -> Vec<Py<PyPlayerRating>> {
+        self.players.iter().map(|p| p.clone_ref(py)).collect()
+    }
+    #[getter]
+    fn rated_games(&self) -> usize {
+        self.rated_games
+    }
+    /// Games not rated, by reason: `cancelled`, `no_result`, `no_player`, `unplayable`.
+    #[getter]
+    fn unrated(&self) -> BTreeMap<&'static str, usize> {
+        self.unrated.clone()
+    }
+    /// The rating of `name`, or `None`.
+    fn elo(&self, name: &str) -> Option<f64> {
+        self.players
+            .iter()
+            .map(|p| p.get())
+            .find(|p| p.0.name == name)
+            .map(|p| p.0.elo)
+    }
+    fn __repr__(&self) -> String {
+        format!(
+            "Ratings(players={}, rated_games={})",
+            self.players.len(),
+            self.rated_games
+        )
+    }
+}
+
+fn reason(why: &Unrated) -> &'static str {
+    match why {
+        Unrated::Cancelled(_) | Unrated::CancelledByRules => "cancelled",
+        Unrated::NoResult => "no_result",
+        Unrated::NoPlayer => "no_player",
+        Unrated::Unplayable(_) => "unplayable",
+    }
+}
+
+/// Elo ratings of the players of `games` (an iterable of `xiangqi.pgn.Game`):
+/// the rules' verdict or the recorded result counts, cancelled and
+/// unfinished games are not rated; maximum-likelihood fit with
+/// `prior_draws` virtual draws per player, mean rating `mean`.
+#[pyfunction]
+#[pyo3(signature = (games, *, rules = "online", prior_draws = 2.0, mean = 0.0))]
+pub fn rate(
+    py: Python<'_>,
+    games: &Bound<'_, PyAny>,
+    rules: &str,
+    prior_draws: f64,
+    mean: f64,
+) -> PyResult<PyRatings> {
+    let preset: Preset = rules
+        .parse()
+        .map_err(|e: UnknownPresetError| PyValueError::new_err(e.to_string()))?;
+    let rules = RuleSet::preset(preset);
+    let mut records = Vec::new();
+    for item in games.try_iter()? {
+        let item = item?;
+        let game = item.cast::<PyGame>().map_err(|_| {
+            pyo3::exceptions::PyTypeError::new_err(format!(
+                "rate() takes xiangqi.pgn.Game objects, not {}",
+                type_name(&item)
+            ))
+        })?;
+        records.push(game.borrow().0.clone());
+    }
+    let (rated, unrated) = py.detach(|| {
+        let mut rated = Vec::new();
+        let mut unrated: BTreeMap<&'static str, usize> = BTreeMap::new();
+        for g in &records {
+            match rated_game(g, &rules) {
+                Ok(r) => rated.push(r),
+                Err(why) => *unrated.entry(reason(&why)).or_default() += 1,
+            }
+        }
+        (rated, unrated)
+    });
+    let options = FitOptions {
+        prior_draws,
+        mean,
+        ..FitOptions::default()
+    };
+    let ratings = py
+        .detach(|| fit(&rated, &options))
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let players = ratings
+        .players
+        .into_iter()
+        .map(|p| Py::new(py, PyPlayerRating(p)))
+        .collect::<PyResult<_>>()?;
+    Ok(PyRatings {
+        players,
+        rated_games: rated.len(),
+        unrated,
+    })
+}
