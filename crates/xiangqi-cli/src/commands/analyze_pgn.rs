@@ -224,12 +224,21 @@ pub fn run(args: AnnotateArgs<'_>) -> Result<()> {
                 continue;
             }
             in_workers -= 1;
+            // A failure waits its turn like any answer, so the error named
+            // is the first in input order, whatever engine failed first.
             match done_rx.recv() {
-                Ok((index, Done::EngineFailed(why))) => bail!("game {index}: {why}"),
                 Ok((index, done)) => {
                     ready.insert(index, done);
                 }
-                Err(_) => bail!("every engine stopped before the games were done"),
+                Err(_) => {
+                    if let Some((index, Done::EngineFailed(why))) = ready
+                        .iter()
+                        .find(|(_, done)| matches!(done, Done::EngineFailed(_)))
+                    {
+                        bail!("game {index}: {why}");
+                    }
+                    bail!("every engine stopped before the games were done")
+                }
             }
         }
     });
