@@ -50,7 +50,10 @@ impl<'a> ByteCursor<'a> {
     }
 
     /// The next `N` bytes as an array.
-    pub(crate) fn array<const N: usize>(&mut self, what: &'static str) -> Result<[u8; N], ByteError> {
+    pub(crate) fn array<const N: usize>(
+        &mut self,
+        what: &'static str,
+    ) -> Result<[u8; N], ByteError> {
         let mut out = [0; N];
         out.copy_from_slice(self.take(N, what)?);
         Ok(out)

@@ -77,7 +77,7 @@ pub enum ErrorKind {
     BadPiece(u8),
     /// The start position is not a legal position (R-LEGAL-POSITION).
     #[error("invalid start position: {0}")]
-    BadPosition(FenError),
+    BadPosition(Box<FenError>),
     /// A move is not legal in its position.
     #[error("ply {ply}: {error}")]
     IllegalMove {
@@ -111,10 +111,10 @@ pub enum ErrorKind {
     BadMoveValue(String),
     /// An error of the PGN reader.
     #[error("{0}")]
-    Pgn(PgnErrorKind),
+    Pgn(Box<PgnErrorKind>),
     /// An error of the WXF game-file reader.
     #[error("{0}")]
-    Wxf(WxfErrorKind),
+    Wxf(Box<WxfErrorKind>),
 }
 
 /// An error in a game file: the file, the game, the place and the kind.
@@ -151,10 +151,12 @@ impl GameFileError {
 
     /// Whether the file could not be read at all (as opposed to a broken game).
     pub fn is_io(&self) -> bool {
-        matches!(
-            self.kind,
-            ErrorKind::Io(_) | ErrorKind::Pgn(PgnErrorKind::Io(_)) | ErrorKind::Wxf(WxfErrorKind::Io(_))
-        )
+        match &self.kind {
+            ErrorKind::Io(_) => true,
+            ErrorKind::Pgn(kind) => matches!(**kind, PgnErrorKind::Io(_)),
+            ErrorKind::Wxf(kind) => matches!(**kind, WxfErrorKind::Io(_)),
+            _ => false,
+        }
     }
 }
 

@@ -66,7 +66,10 @@ impl Format {
             return Format::Cbl;
         }
         let text = head.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(head);
-        let start = text.iter().position(|b| !b.is_ascii_whitespace()).unwrap_or(text.len());
+        let start = text
+            .iter()
+            .position(|b| !b.is_ascii_whitespace())
+            .unwrap_or(text.len());
         let text = &text[start..];
         if text.starts_with(b"<?xml") || text.starts_with(b"<ChineseChessRecord") {
             return Format::Cbf;

@@ -97,8 +97,12 @@ impl Games {
 
     /// Games from bytes in memory.
     pub fn from_bytes(bytes: &[u8], format: Option<Format>) -> Games {
-        Games::from_reader(Cursor::new(bytes.to_vec()), format, ReaderOptions::default())
-            .expect("reading memory does not fail")
+        Games::from_reader(
+            Cursor::new(bytes.to_vec()),
+            format,
+            ReaderOptions::default(),
+        )
+        .expect("reading memory does not fail")
     }
 
     /// The format read.
@@ -177,13 +181,15 @@ fn whole_file(format: Format, data: Vec<u8>, options: &ReaderOptions) -> Inner {
         Format::Cbr => Inner::Single(Some(read_cbr(&data, 0, limits).map_err(at_byte))),
         Format::Cbf => {
             let text = decode_xml(&data);
-            Inner::Single(Some(read_cbf(&text, limits).map_err(|(line, column, kind)| {
-                GameFileError::new(1, Location::Text { line, column }, kind)
-            })))
+            Inner::Single(Some(read_cbf(&text, limits).map_err(
+                |(line, column, kind)| GameFileError::new(1, Location::Text { line, column }, kind),
+            )))
         }
         Format::Cbl => match Library::new(data) {
             Ok(library) => Inner::Library(Box::new(library)),
-            Err((offset, kind)) => Inner::Single(Some(Err(GameFileError::at_byte(0, offset, kind)))),
+            Err((offset, kind)) => {
+                Inner::Single(Some(Err(GameFileError::at_byte(0, offset, kind))))
+            }
         },
         Format::Pgn | Format::Wxf => unreachable!("text formats stream"),
     }
@@ -210,7 +216,7 @@ impl Iterator for Games {
                         line: e.line,
                         column: e.column,
                     },
-                    ErrorKind::Pgn(e.kind),
+                    ErrorKind::Pgn(Box::new(e.kind)),
                 )
             }),
             Inner::Wxf(r) => r.next()?.map_err(|e| {
@@ -220,7 +226,7 @@ impl Iterator for Games {
                         line: e.line,
                         column: e.column,
                     },
-                    ErrorKind::Wxf(e.kind),
+                    ErrorKind::Wxf(Box::new(e.kind)),
                 )
             }),
             Inner::Single(item) => item.take()?,

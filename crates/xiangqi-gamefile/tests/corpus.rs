@@ -89,12 +89,19 @@ fn the_corpus_reads_as_cchess_reads_it() {
     let mut by_file: BTreeMap<String, Vec<serde_json::Value>> = BTreeMap::new();
     for line in reference.lines() {
         let value: serde_json::Value = serde_json::from_str(line).unwrap();
-        by_file.entry(value["file"].as_str().unwrap().to_owned()).or_default().push(value);
+        by_file
+            .entry(value["file"].as_str().unwrap().to_owned())
+            .or_default()
+            .push(value);
     }
     let mut tally: BTreeMap<(String, Outcome), usize> = BTreeMap::new();
     let mut differences = Vec::new();
     for (file, entries) in &by_file {
-        let group = format!("{} {}", file.split('/').next().unwrap(), file.rsplit('.').next().unwrap().to_ascii_uppercase());
+        let group = format!(
+            "{} {}",
+            file.split('/').next().unwrap(),
+            file.rsplit('.').next().unwrap().to_ascii_uppercase()
+        );
         let games: Vec<_> = match Games::open(dir.join(file), None) {
             Ok(games) => games.collect(),
             Err(e) => vec![Err(e)],
@@ -106,7 +113,10 @@ fn the_corpus_reads_as_cchess_reads_it() {
                 continue; // cchess could not read it (the GBK PGN: see below)
             }
             let index = entry["index"].as_u64().unwrap() as usize;
-            if entry["fen"].as_str().is_some_and(|f| f.starts_with("9/9/9/9/9/9/9/9/9/9 ")) {
+            if entry["fen"]
+                .as_str()
+                .is_some_and(|f| f.starts_with("9/9/9/9/9/9/9/9/9/9 "))
+            {
                 differences.push(format!("{file} #{index}: Heading"));
                 *tally.entry((group.clone(), Outcome::Heading)).or_default() += 1;
                 continue;
@@ -135,7 +145,12 @@ fn the_corpus_reads_as_cchess_reads_it() {
         "xqf/现代排局/寸土必争 红先胜.xqf #0: WeFail(\"ply 6: illegal move e8d8: it leaves the black general in check (R-LEGAL-SELFCHECK/R-LEGAL-FACING)\")",
     ];
     assert_eq!(differences, expected);
-    let agree = |group: &str| tally.get(&(group.to_owned(), Outcome::Agree)).copied().unwrap_or(0);
+    let agree = |group: &str| {
+        tally
+            .get(&(group.to_owned(), Outcome::Agree))
+            .copied()
+            .unwrap_or(0)
+    };
     assert_eq!(agree("xqf XQF"), 1154, "of the 1155 files of xqf/");
     assert_eq!(agree("games XQF"), 1);
     assert_eq!(agree("games CBL"), 129);
@@ -173,5 +188,14 @@ fn the_gbk_pgn_reads() {
     assert_eq!(game.plies(), 23);
     assert_eq!(game.moves().next().unwrap().to_string(), "h2e2");
     let error = games[1].as_ref().unwrap_err();
-    assert_eq!((error.game, error.location), (2, xiangqi_gamefile::Location::Text { line: 29, column: 3 }));
+    assert_eq!(
+        (error.game, error.location),
+        (
+            2,
+            xiangqi_gamefile::Location::Text {
+                line: 29,
+                column: 3
+            }
+        )
+    );
 }

@@ -31,7 +31,11 @@ const FIELDS: [(&str, &str); 13] = [
 pub(crate) fn read_cbf(text: &str, limits: &Limits) -> Result<Game, (usize, usize, ErrorKind)> {
     let doc = roxmltree::Document::parse(text).map_err(|e| {
         let pos = e.pos();
-        (pos.row as usize, pos.col as usize, ErrorKind::Xml(e.to_string()))
+        (
+            pos.row as usize,
+            pos.col as usize,
+            ErrorKind::Xml(e.to_string()),
+        )
     })?;
     let at = |node: roxmltree::Node<'_, '_>| {
         let pos = doc.text_pos_at(node.range().start);
@@ -40,7 +44,14 @@ pub(crate) fn read_cbf(text: &str, limits: &Limits) -> Result<Game, (usize, usiz
     let root = doc.root_element();
     if root.tag_name().name() != "ChineseChessRecord" {
         let (line, column) = at(root);
-        return Err((line, column, ErrorKind::Xml(format!("root element <{}> is not <ChineseChessRecord>", root.tag_name().name()))));
+        return Err((
+            line,
+            column,
+            ErrorKind::Xml(format!(
+                "root element <{}> is not <ChineseChessRecord>",
+                root.tag_name().name()
+            )),
+        ));
     }
     let missing = |name: &str| (1, 1, ErrorKind::Xml(format!("no <{name}> element")));
     let head = child(root, "Head").ok_or_else(|| missing("Head"))?;
@@ -60,38 +71,58 @@ pub(crate) fn read_cbf(text: &str, limits: &Limits) -> Result<Game, (usize, usiz
         Some(node) => match node.text().map(str::trim).filter(|t| !t.is_empty()) {
             Some(fen) => Position::from_fen(fen).map_err(|e| {
                 let (line, column) = at(node);
-                (line, column, ErrorKind::BadPosition(e))
+                (line, column, ErrorKind::BadPosition(Box::new(e)))
             })?,
             None => Position::startpos(),
         },
         None => Position::startpos(),
     };
-    let result = super::result(field("RecordResult").and_then(|r| r.parse().ok()).unwrap_or(0));
+    let result = super::result(
+        field("RecordResult")
+            .and_then(|r| r.parse().ok())
+            .unwrap_or(0),
+    );
 
     let moves = child(root, "MoveList").ok_or_else(|| missing("MoveList"))?;
     let mut position = start.clone();
-    let comment = |node: roxmltree::Node<'_, '_>| -> Result<Option<String>, (usize, usize, ErrorKind)> {
-        let text: String = node.children().filter_map(|c| c.text()).collect();
-        let text = text.trim();
-        if text.len() > limits.max_comment_len {
-            let (line, column) = at(node);
-            return Err((line, column, ErrorKind::CommentTooLong(limits.max_comment_len)));
-        }
-        Ok((!text.is_empty()).then(|| text.to_owned()))
-    };
-    for (i, node) in moves.children().filter(|n| n.is_element() && n.tag_name().name() == "Move").enumerate() {
+    let comment =
+        |node: roxmltree::Node<'_, '_>| -> Result<Option<String>, (usize, usize, ErrorKind)> {
+            let text: String = node.children().filter_map(|c| c.text()).collect();
+            let text = text.trim();
+            if text.len() > limits.max_comment_len {
+                let (line, column) = at(node);
+                return Err((
+                    line,
+                    column,
+                    ErrorKind::CommentTooLong(limits.max_comment_len),
+                ));
+            }
+            Ok((!text.is_empty()).then(|| text.to_owned()))
+        };
+    for (i, node) in moves
+        .children()
+        .filter(|n| n.is_element() && n.tag_name().name() == "Move")
+        .enumerate()
+    {
         let value = node.attribute("value").unwrap_or("");
         if i == 0 && value == "00-00" {
             game.mainline.comments.extend(comment(node)?);
             continue;
         }
         let (line, column) = at(node);
-        let mv = parse_move(value).ok_or_else(|| (line, column, ErrorKind::BadMoveValue(value.to_owned())))?;
+        let mv = parse_move(value)
+            .ok_or_else(|| (line, column, ErrorKind::BadMoveValue(value.to_owned())))?;
         if game.mainline.moves.len() >= limits.max_moves_per_game {
-            return Err((line, column, ErrorKind::TooManyMoves(limits.max_moves_per_game)));
+            return Err((
+                line,
+                column,
+                ErrorKind::TooManyMoves(limits.max_moves_per_game),
+            ));
         }
         let ply = game.mainline.moves.len() + 1;
-        position.play(mv).map_err(|error| (line, column, ErrorKind::IllegalMove { ply, error }))?;
+        position
+            .play(mv)
+            .map_err(|error| (line, column, ErrorKind::IllegalMove { ply, error }))?;
         let mut move_node = Node::new(mv);
         if let Some(text) = comment(node)? {
             move_node.comments_mut().push(text);
@@ -103,7 +134,10 @@ pub(crate) fn read_cbf(text: &str, limits: &Limits) -> Result<Game, (usize, usiz
 }
 
 /// The first child element of `parent` named `name`.
-fn child<'a, 'input>(parent: roxmltree::Node<'a, 'input>, name: &str) -> Option<roxmltree::Node<'a, 'input>> {
+fn child<'a, 'input>(
+    parent: roxmltree::Node<'a, 'input>,
+    name: &str,
+) -> Option<roxmltree::Node<'a, 'input>> {
     parent
         .children()
         .find(|n| n.is_element() && n.tag_name().name() == name)
@@ -117,7 +151,9 @@ fn parse_move(value: &str) -> Option<Move> {
     }
     let square = |file: u8, row: u8| {
         let (file, row) = (file.checked_sub(b'0')?, row.checked_sub(b'0')?);
-        (row <= 9).then(|| Square::from_coords(file, 9 - row)).flatten()
+        (row <= 9)
+            .then(|| Square::from_coords(file, 9 - row))
+            .flatten()
     };
     Some(Move::new(square(b[0], b[1])?, square(b[3], b[4])?))
 }

@@ -43,7 +43,9 @@ fn piece_letter(code: u8) -> Option<u8> {
 
 /// A square code `row * 9 + file`, rows from Black's side.
 fn square(code: u8, offset: u64) -> Result<Square, ByteError> {
-    let square = (code < 90).then(|| Square::from_coords(code % 9, 9 - code / 9)).flatten();
+    let square = (code < 90)
+        .then(|| Square::from_coords(code % 9, 9 - code / 9))
+        .flatten();
     square.ok_or((offset, ErrorKind::BadSquare(code)))
 }
 
@@ -91,13 +93,14 @@ pub(crate) fn read_cbr(data: &[u8], base: u64, limits: &Limits) -> Result<Game, 
         if code == 0 {
             continue;
         }
-        let letter = piece_letter(code).ok_or((base + (BOARD + i) as u64, ErrorKind::BadPiece(code)))?;
+        let letter =
+            piece_letter(code).ok_or((base + (BOARD + i) as u64, ErrorKind::BadPiece(code)))?;
         let sq = square(i as u8, base + (BOARD + i) as u64)?;
         board[sq.index()] = Some(letter);
     }
     let red_to_move = u16::from_le_bytes([header[SIDE_TO_MOVE], header[SIDE_TO_MOVE + 1]]) == 1;
     let start = Position::from_fen(&board_fen(&board, red_to_move))
-        .map_err(|e| (base + BOARD as u64, ErrorKind::BadPosition(e)))?;
+        .map_err(|e| (base + BOARD as u64, ErrorKind::BadPosition(Box::new(e))))?;
 
     // The opening comment: a flag word, then the comment when it is set.
     let opening = if cursor.i32_le("the opening comment flag")? != 0 {
@@ -108,9 +111,7 @@ pub(crate) fn read_cbr(data: &[u8], base: u64, limits: &Limits) -> Result<Game, 
     let first_is_move = cursor.peek(4).is_some_and(|r| r != [0; 4]);
     let mut records = || -> Result<Option<MoveRecord>, ByteError> {
         let offset = cursor.offset();
-        if cursor.remaining() < 4 {
-            return Ok(None);
-        }
+        // Four zero bytes end the records; the file must hold them.
         let [flags, _, from, to] = cursor.array::<4>("a move record")?;
         if [flags, from, to] == [0; 3] {
             return Ok(None);

@@ -31,7 +31,12 @@ impl Decoder<'_> {
     }
 
     /// Reads `n` bytes of the move area at the cursor, decrypted.
-    fn decrypted(&self, cursor: &mut ByteCursor<'_>, n: usize, what: &'static str) -> Result<Vec<u8>, ByteError> {
+    fn decrypted(
+        &self,
+        cursor: &mut ByteCursor<'_>,
+        n: usize,
+        what: &'static str,
+    ) -> Result<Vec<u8>, ByteError> {
         let start = cursor.offset();
         let raw = cursor.take(n, what)?;
         Ok(raw
@@ -58,7 +63,10 @@ impl Decoder<'_> {
     }
 
     /// One record: the 4 bytes, then the comment if any.
-    fn record(&self, cursor: &mut ByteCursor<'_>) -> Result<(u64, [u8; 4], Flags, Option<String>), ByteError> {
+    fn record(
+        &self,
+        cursor: &mut ByteCursor<'_>,
+    ) -> Result<(u64, [u8; 4], Flags, Option<String>), ByteError> {
         let offset = cursor.offset();
         let raw = self.decrypted(cursor, 4, "a move record")?;
         let bytes = [raw[0], raw[1], raw[2], raw[3]];
@@ -80,7 +88,13 @@ impl Decoder<'_> {
             return Ok(None);
         }
         if length as u64 > cursor.remaining() as u64 {
-            return Err((at, ErrorKind::BadLength { what: "a comment", length }));
+            return Err((
+                at,
+                ErrorKind::BadLength {
+                    what: "a comment",
+                    length,
+                },
+            ));
         }
         if length as u64 > self.limits.max_comment_len as u64 {
             return Err((at, ErrorKind::CommentTooLong(self.limits.max_comment_len)));
@@ -92,14 +106,19 @@ impl Decoder<'_> {
     }
 
     fn square(&self, code: u8, offset: u64) -> Result<Square, ByteError> {
-        let square = (code < 90).then(|| Square::from_coords(code / 10, code % 10)).flatten();
+        let square = (code < 90)
+            .then(|| Square::from_coords(code / 10, code % 10))
+            .flatten();
         square.ok_or((offset, ErrorKind::BadSquare(code)))
     }
 
     fn mv(&self, bytes: [u8; 4], offset: u64) -> Result<Move, ByteError> {
         let from = bytes[0].wrapping_sub(0x18).wrapping_sub(self.keys.from);
         let to = bytes[1].wrapping_sub(0x20).wrapping_sub(self.keys.to);
-        Ok(Move::new(self.square(from, offset)?, self.square(to, offset + 1)?))
+        Ok(Move::new(
+            self.square(from, offset)?,
+            self.square(to, offset + 1)?,
+        ))
     }
 }
 
@@ -123,12 +142,13 @@ fn board(header: &[u8], version: u8, keys: &Keys) -> Result<[Option<u8>; 90], By
         }
         let sq = Square::from_coords(code / 10, code % 10).expect("code below 90");
         let letter = layout::PIECE_LETTERS[i % 16];
-        let letter = if i < 16 { letter } else { letter.to_ascii_lowercase() };
+        let letter = if i < 16 {
+            letter
+        } else {
+            letter.to_ascii_lowercase()
+        };
         if board[sq.index()].is_some() {
-            return Err((
-                (layout::PIECES + i) as u64,
-                ErrorKind::BadSquare(code),
-            ));
+            return Err(((layout::PIECES + i) as u64, ErrorKind::BadSquare(code)));
         }
         board[sq.index()] = Some(letter);
     }
@@ -159,7 +179,11 @@ pub(crate) fn board_fen(board: &[Option<u8>; 90], red_to_move: bool) -> String {
             fen.push('/');
         }
     }
-    fen.push_str(if red_to_move { " w - - 0 1" } else { " b - - 0 1" });
+    fen.push_str(if red_to_move {
+        " w - - 0 1"
+    } else {
+        " b - - 0 1"
+    });
     fen
 }
 
@@ -223,7 +247,8 @@ pub(crate) fn read_xqf(data: &[u8], limits: &Limits) -> Result<Game, ByteError> 
 
     let (_, _, root_flags, root_comment) = decoder.record(&mut cursor)?;
     // Read the records first: the side to move is the colour of the first
-    // move's piece (the header's own field is unreliable).
+    // move's piece (the header's own field is unreliable; it is used only
+    // for a game without moves).
     let mut records = Vec::new();
     let mut expected = usize::from(root_flags.has_next);
     while expected > 0 && cursor.remaining() > 0 {
@@ -252,10 +277,12 @@ pub(crate) fn read_xqf(data: &[u8], limits: &Limits) -> Result<Game, ByteError> 
     let red_to_move = records
         .first()
         .and_then(|r| board[r.mv.from().index()])
-        .map_or(true, |letter| letter.is_ascii_uppercase());
+        .map_or(header[layout::BLACK_TO_MOVE] != 1, |letter| {
+            letter.is_ascii_uppercase()
+        });
     let fen = board_fen(&board, red_to_move);
     let start = Position::from_fen(&fen)
-        .map_err(|e| (layout::PIECES as u64, ErrorKind::BadPosition(e)))?;
+        .map_err(|e| (layout::PIECES as u64, ErrorKind::BadPosition(Box::new(e))))?;
     let mut records = records.into_iter();
     game.mainline = build_line(&start, root_flags.has_next, || Ok(records.next()), limits)?;
     if let Some(comment) = root_comment {

@@ -92,11 +92,21 @@ fn header(game: &Game, start: &Position) -> Result<Vec<u8>, XqfWriteError> {
 }
 
 /// A record of version 1.0: squares, flags, spare byte, comment length and text.
-fn record(out: &mut Vec<u8>, squares: Option<(u8, u8)>, has_next: bool, has_alternative: bool, comments: &[&String]) {
+fn record(
+    out: &mut Vec<u8>,
+    squares: Option<(u8, u8)>,
+    has_next: bool,
+    has_alternative: bool,
+    comments: &[&String],
+) {
     let (from, to) = squares.unwrap_or((0, 0));
     let flags = if has_next { 0xF0 } else { 0 } | if has_alternative { 0x0F } else { 0 };
     out.extend_from_slice(&[from + 0x18, to + 0x20, flags, 0]);
-    let text = comments.iter().map(|c| c.as_str()).collect::<Vec<_>>().join("\n");
+    let text = comments
+        .iter()
+        .map(|c| c.as_str())
+        .collect::<Vec<_>>()
+        .join("\n");
     let (encoded, _, _) = encoding_rs::GB18030.encode(&text);
     out.extend_from_slice(&(encoded.len() as u32).to_le_bytes());
     out.extend_from_slice(&encoded);
@@ -119,7 +129,13 @@ pub fn write_xqf(game: &Game) -> Result<Vec<u8>, XqfWriteError> {
     let mut out = header(game, &start)?;
     let main = &game.mainline;
     let root_comments: Vec<&String> = main.comments.iter().collect();
-    record(&mut out, None, !main.moves.is_empty(), false, &root_comments);
+    record(
+        &mut out,
+        None,
+        !main.moves.is_empty(),
+        false,
+        &root_comments,
+    );
     // Pre-order: a move, then its replies' subtree, then its alternatives.
     let mut chains: Vec<(Vec<(&Line, usize)>, usize)> = Vec::new();
     if !main.moves.is_empty() {
@@ -142,7 +158,13 @@ pub fn write_xqf(game: &Game) -> Result<Vec<u8>, XqfWriteError> {
         comments.extend(node.comments());
         let has_next = index + 1 < line.moves.len();
         let squares = (square_code(node.mv.from()), square_code(node.mv.to()));
-        record(&mut out, Some(squares), has_next, has_alternative, &comments);
+        record(
+            &mut out,
+            Some(squares),
+            has_next,
+            has_alternative,
+            &comments,
+        );
         if has_next {
             let mut reply = Vec::new();
             alternatives(line, index + 1, &mut reply);
