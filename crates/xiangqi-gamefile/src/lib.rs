@@ -30,11 +30,13 @@ mod ccbridge;
 mod error;
 mod format;
 mod games;
+mod node_path;
 mod tree;
 mod xqf;
 
 pub use error::{ErrorKind, GameFileError, Location};
 pub use format::{Format, UnknownFormat};
 pub use games::{Games, MAX_WHOLE_FILE_LEN};
+pub use node_path::NodePath;
 pub use tree::lines;
 pub use xqf::{write_xqf, XqfWriteError};

@@ -79,3 +79,37 @@ fn xqf_written_reads_back_identically_and_pgn_keeps_every_line() {
         "{with_variations} games with variations"
     );
 }
+
+/// Walking the tree node by node (`NodePath`) finds every line `lines()`
+/// lists, in the same order, and every child's parent is the node it came from.
+#[test]
+fn node_paths_walk_the_same_lines() {
+    use xiangqi_gamefile::NodePath;
+    let Some(dir) = corpus() else { return };
+    let mut games = Vec::new();
+    games_under(&dir.join("games"), &mut games);
+    games_under(&dir.join("xqf/中局攻杀谱"), &mut games);
+    for (path, game) in &games {
+        let mut leaves = Vec::new();
+        let mut stack = vec![NodePath::root()];
+        while let Some(node) = stack.pop() {
+            let children = node.children(&game.mainline);
+            if children.is_empty() {
+                leaves.push(node.moves(&game.mainline).unwrap());
+            }
+            for child in children.iter().rev() {
+                assert_eq!(child.parent().as_ref(), Some(&node), "{}", path.display());
+                stack.push(child.clone());
+            }
+        }
+        let mut expected = lines(&game.mainline);
+        if game.mainline.moves.is_empty() {
+            expected = vec![Vec::new()];
+        }
+        let (mut a, mut b) = (leaves.clone(), expected.clone());
+        a.sort();
+        b.sort();
+        assert_eq!(a, b, "{}", path.display());
+        assert_eq!(leaves[0], expected[0], "main line first: {}", path.display());
+    }
+}
