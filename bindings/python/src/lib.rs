@@ -13,6 +13,7 @@ mod board;
 mod encoding;
 mod engine;
 mod errors;
+mod game_tree;
 mod notation;
 mod pgn;
 mod types;
@@ -33,6 +34,8 @@ mod _xiangqi {
     use crate::errors::{
         AmbiguousMoveError, IllegalMoveError, InvalidFenError, InvalidMoveError, PgnError,
     };
+    #[pymodule_export]
+    use crate::game_tree::PyGameNode;
     #[pymodule_export]
     use crate::notation::detect_notation;
     #[pymodule_export]
@@ -56,7 +59,7 @@ mod _xiangqi {
         m.add("RULE_SETS", presets)?;
         // Class defaults: a `PgnError` raised by Python code has the attributes too.
         let pgn_error = m.py().get_type::<crate::errors::PgnError>();
-        for name in ["game", "line", "column", "message"] {
+        for name in ["game", "line", "column", "offset", "message"] {
             pgn_error.setattr(name, m.py().None())?;
         }
         Ok(())

@@ -59,7 +59,7 @@ impl Games {
             e
         };
         let file = File::open(path).map_err(|e| with_file(io_error(&e)))?;
-        let mut games = Games::from_reader(file, format, options).map_err(with_file)?;
+        let mut games = Games::with_buffer(file, 1 << 18, format, options).map_err(with_file)?;
         games.file = Some(path.to_owned());
         if let Inner::Single(Some(Err(e))) = &mut games.inner {
             e.file = Some(path.to_owned());
@@ -67,13 +67,23 @@ impl Games {
         Ok(games)
     }
 
-    /// Reads games from `src` (a file, standard input, a buffer).
+    /// Reads games from `src` (a file, standard input, a buffer). A text
+    /// format is read lazily, 64 KiB at a time.
     pub fn from_reader(
         src: impl Read + Send + 'static,
         format: Option<Format>,
         options: ReaderOptions,
     ) -> Result<Games, GameFileError> {
-        let mut src = BufReader::with_capacity(1 << 18, src);
+        Games::with_buffer(src, SNIFF_LEN, format, options)
+    }
+
+    fn with_buffer(
+        src: impl Read + Send + 'static,
+        buffer: usize,
+        format: Option<Format>,
+        options: ReaderOptions,
+    ) -> Result<Games, GameFileError> {
+        let mut src = BufReader::with_capacity(buffer, src);
         let head = read_head(&mut src).map_err(|e| io_error(&e))?;
         let format = format.unwrap_or_else(|| Format::sniff(&head));
         let source: Source = Box::new(Cursor::new(head).chain(src));

@@ -161,9 +161,10 @@ fn line_from(nodes: &[TreeNode], first: usize, with_first_alternatives: bool) ->
 }
 
 /// Every line of a game as moves from the start: the main line first, then
-/// one per variation (each continued to its own end), in the order the
-/// variations appear along the line, nested ones after the one they branch
-/// from.
+/// one per variation (each continued to its own end), in the order a tree
+/// file (XQF, CBR) stores them, which is the order cchess lists them: a
+/// depth-first walk that finishes a move's continuation before its
+/// alternatives, so variations branching later come first.
 pub fn lines(mainline: &Line) -> Vec<Vec<Move>> {
     let mut out = Vec::new();
     collect_lines(mainline, &[], &mut out);
@@ -174,7 +175,7 @@ fn collect_lines(line: &Line, prefix: &[Move], out: &mut Vec<Vec<Move>>) {
     let mut full = prefix.to_vec();
     full.extend(line.moves.iter().map(|n| n.mv));
     out.push(full.clone());
-    for (i, node) in line.moves.iter().enumerate() {
+    for (i, node) in line.moves.iter().enumerate().rev() {
         for variation in node.variations() {
             collect_lines(variation, &full[..prefix.len() + i], out);
         }

@@ -51,6 +51,7 @@ enum Outcome {
     StartDiffers,
     MainLineDiffers,
     VariationsDiffer,
+    OrderDiffers,
     WeFail(String),
 }
 
@@ -78,6 +79,10 @@ fn compare(game: &Game, reference: &serde_json::Value) -> Outcome {
     let rest = |l: &[Vec<String>]| l.iter().skip(1).cloned().collect::<BTreeSet<_>>();
     if rest(&ours) != rest(&theirs) {
         return Outcome::VariationsDiffer;
+    }
+    // The same set; `lines()` also lists them in the reference's order.
+    if ours.len() > 1 && ours != theirs {
+        return Outcome::OrderDiffers;
     }
     Outcome::Agree
 }

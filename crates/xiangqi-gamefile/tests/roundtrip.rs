@@ -80,8 +80,9 @@ fn xqf_written_reads_back_identically_and_pgn_keeps_every_line() {
     );
 }
 
-/// Walking the tree node by node (`NodePath`) finds every line `lines()`
-/// lists, in the same order, and every child's parent is the node it came from.
+/// Walking the tree node by node (`NodePath`), children in order, finds the
+/// lines `lines()` lists, in the same order, and every child's parent is
+/// the node it came from.
 #[test]
 fn node_paths_walk_the_same_lines() {
     use xiangqi_gamefile::NodePath;
@@ -110,6 +111,11 @@ fn node_paths_walk_the_same_lines() {
         a.sort();
         b.sort();
         assert_eq!(a, b, "{}", path.display());
-        assert_eq!(leaves[0], expected[0], "main line first: {}", path.display());
+        assert_eq!(
+            leaves[0],
+            expected[0],
+            "main line first: {}",
+            path.display()
+        );
     }
 }
