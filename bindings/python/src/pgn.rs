@@ -156,11 +156,17 @@ pub fn read_games(
     };
     let format = match format {
         "auto" => None,
-        name => Some(name.parse::<Format>().map_err(|_| {
-            PyValueError::new_err(format!(
-                "format={name:?}: expected 'auto', 'pgn', 'wxf', 'xqf', 'cbf', 'cbr' or 'cbl'"
-            ))
-        })?),
+        // Exact lower-case names, as for `errors`.
+        name => Some(
+            Format::ALL
+                .into_iter()
+                .find(|f| f.name() == name)
+                .ok_or_else(|| {
+                    PyValueError::new_err(format!(
+                        "format={name:?}: expected 'auto', 'pgn', 'wxf', 'xqf', 'cbf', 'cbr' or 'cbl'"
+                    ))
+                })?,
+        ),
     };
     let src = open_source(source)?;
     // Sniffing reads the first bytes; the binary formats are read whole.
