@@ -106,11 +106,12 @@ pub fn reader_limits(mode: u8) -> xiangqi_notation::pgn::Limits {
     }
 }
 
-/// Reads `input` as a binary game file of `format` with the limits `mode`
-/// picks: never a panic, errors at byte offsets inside the input, game
-/// numbers in order, the limits respected, every line of every game legal;
-/// an XQF game written and read back is the same game.
-pub fn check_binary_game_file(mode: u8, input: &[u8], format: xiangqi_gamefile::Format) {
+/// Reads `input` as a game file of `format` (XQF, CBR, CBL or CBF) with the
+/// limits `mode` picks: never a panic, errors inside the input (byte
+/// offsets; lines and columns for CBF's XML), game numbers in order, the
+/// limits respected, every line of every game legal; an XQF game written
+/// and read back is the same game.
+pub fn check_game_file(mode: u8, input: &[u8], format: xiangqi_gamefile::Format) {
     use xiangqi_gamefile::{lines, write_xqf, Games, Location};
 
     let limits = reader_limits(mode);
@@ -127,9 +128,13 @@ pub fn check_binary_game_file(mode: u8, input: &[u8], format: xiangqi_gamefile::
         match item {
             Err(e) => {
                 assert!(e.game <= items, "item {items} names game {}: {e}", e.game);
+                let lines = input.split(|&b| b == b'\n').count();
                 match e.location {
                     Location::Byte(offset) => assert!(offset <= input.len() as u64, "{e}"),
-                    other => panic!("a binary error at {other:?}: {e}"),
+                    Location::Text { line, column } if format == xiangqi_gamefile::Format::Cbf => {
+                        assert!(line >= 1 && line <= lines + 1 && column >= 1, "{e}")
+                    }
+                    other => panic!("a {format} error at {other:?}: {e}"),
                 }
                 let _ = e.to_string();
             }
