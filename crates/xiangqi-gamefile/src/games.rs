@@ -87,13 +87,31 @@ impl Games {
         let head = read_head(&mut src).map_err(|e| io_error(&e))?;
         let format = format.unwrap_or_else(|| Format::sniff(&head));
         let source: Source = Box::new(Cursor::new(head).chain(src));
+        let limits = &options.limits;
+        let at_byte = |(offset, kind)| GameFileError::at_byte(1, offset, kind);
         let inner = match format {
             Format::Pgn => Inner::Pgn(Box::new(Reader::with_options(source, options))),
             Format::Wxf => Inner::Wxf(Box::new(WxfReader::with_options(source, options))),
-            Format::Xqf | Format::Cbr | Format::Cbf | Format::Cbl => {
-                let data = read_whole(source)?;
-                whole_file(format, data, &options)
+            Format::Xqf => Inner::Single(Some(
+                read_xqf(&read_whole(source)?, limits).map_err(at_byte),
+            )),
+            Format::Cbr => Inner::Single(Some(
+                read_cbr(&read_whole(source)?, 0, limits).map_err(at_byte),
+            )),
+            Format::Cbf => {
+                let text = decode_xml(&read_whole(source)?);
+                Inner::Single(Some(read_cbf(&text, limits).map_err(
+                    |(line, column, kind)| {
+                        GameFileError::new(1, Location::Text { line, column }, kind)
+                    },
+                )))
             }
+            Format::Cbl => match Library::new(read_whole(source)?) {
+                Ok(library) => Inner::Library(Box::new(library)),
+                Err((offset, kind)) => {
+                    Inner::Single(Some(Err(GameFileError::at_byte(0, offset, kind))))
+                }
+            },
         };
         Ok(Games {
             file: None,
@@ -181,28 +199,6 @@ fn read_whole(source: Source) -> Result<Vec<u8>, GameFileError> {
         ));
     }
     Ok(data)
-}
-
-fn whole_file(format: Format, data: Vec<u8>, options: &ReaderOptions) -> Inner {
-    let limits = &options.limits;
-    let at_byte = |(offset, kind)| GameFileError::at_byte(1, offset, kind);
-    match format {
-        Format::Xqf => Inner::Single(Some(read_xqf(&data, limits).map_err(at_byte))),
-        Format::Cbr => Inner::Single(Some(read_cbr(&data, 0, limits).map_err(at_byte))),
-        Format::Cbf => {
-            let text = decode_xml(&data);
-            Inner::Single(Some(read_cbf(&text, limits).map_err(
-                |(line, column, kind)| GameFileError::new(1, Location::Text { line, column }, kind),
-            )))
-        }
-        Format::Cbl => match Library::new(data) {
-            Ok(library) => Inner::Library(Box::new(library)),
-            Err((offset, kind)) => {
-                Inner::Single(Some(Err(GameFileError::at_byte(0, offset, kind))))
-            }
-        },
-        Format::Pgn | Format::Wxf => unreachable!("text formats stream"),
-    }
 }
 
 /// CBF text: UTF-8 (what CCBridge writes), else GB18030.
