@@ -40,3 +40,7 @@ pub use games::{Games, MAX_WHOLE_FILE_LEN};
 pub use node_path::NodePath;
 pub use tree::lines;
 pub use xqf::{write_xqf, XqfWriteError};
+
+/// The game record every reader yields, `xiangqi-notation`'s for now (see
+/// `docs/gamefile.md`); front ends name it through this crate.
+pub use xiangqi_notation::pgn::{Game, GameResult, Limits, Line, Node, ReaderOptions};
