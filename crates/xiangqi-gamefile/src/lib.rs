@@ -2,7 +2,7 @@
 //! versions 1.0-1.8, encrypted ones included) and CCBridge's CBF, CBR and
 //! CBL. [`Games::open`] sniffs the format from the file's first bytes (or
 //! takes it as given) and yields the games one by one as the
-//! [`Game`](xiangqi_notation::pgn::Game) records of `xiangqi-notation`:
+//! [`Game`] records of `xiangqi-notation`:
 //! the start position, the move tree with variations and comments, the
 //! header fields as PGN tags. Every move is checked for legality; one error
 //! type, [`GameFileError`], names the file, the game, the line and column or
