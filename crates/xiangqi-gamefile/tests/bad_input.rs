@@ -141,6 +141,18 @@ fn real_files_cut_or_corrupted_never_panic() {
             let _ = read(&bad, format);
         }
     }
+    // A CBR cut before its records' terminator is an error, not a shorter game.
+    let cbr = std::fs::read(dir.join("test2.cbr")).unwrap();
+    for len in 2214..2226 {
+        let e = read(&cbr[..len], Format::Cbr).remove(0).unwrap_err();
+        assert!(
+            matches!(
+                e.kind,
+                ErrorKind::Truncated { .. } | ErrorKind::BadLength { .. }
+            ),
+            "{len}: {e}"
+        );
+    }
     let library = std::fs::read(dir.join("1989年龙化杯象棋名师邀请赛35局.CBL")).unwrap();
     for len in (0..library.len()).step_by(997) {
         let _ = read(&library[..len], Format::Cbl);

@@ -108,7 +108,17 @@ pub(crate) fn read_cbr(data: &[u8], base: u64, limits: &Limits) -> Result<Game, 
     } else {
         None
     };
-    let first_is_move = cursor.peek(4).is_some_and(|r| r != [0; 4]);
+    // The records end with four zero bytes, which a cut file lacks.
+    let first = cursor.peek(4).ok_or_else(|| {
+        (
+            cursor.offset(),
+            ErrorKind::Truncated {
+                what: "a move record",
+                needed: (4 - cursor.remaining()) as u64,
+            },
+        )
+    })?;
+    let first_is_move = first != [0; 4];
     let mut records = || -> Result<Option<MoveRecord>, ByteError> {
         let offset = cursor.offset();
         // Four zero bytes end the records; the file must hold them.
