@@ -123,14 +123,18 @@ impl Games {
         })
     }
 
-    /// Games from bytes in memory.
+    /// Games from bytes in memory; a file too big to read whole is the
+    /// first (and only) item, an error.
     pub fn from_bytes(bytes: &[u8], format: Option<Format>) -> Games {
-        Games::from_reader(
-            Cursor::new(bytes.to_vec()),
-            format,
-            ReaderOptions::default(),
-        )
-        .expect("reading memory does not fail")
+        let options = ReaderOptions::default();
+        Games::from_reader(Cursor::new(bytes.to_vec()), format, options).unwrap_or_else(|e| Games {
+            file: None,
+            format: format.unwrap_or_else(|| Format::sniff(bytes)),
+            options,
+            inner: Inner::Single(Some(Err(e))),
+            index: 0,
+            binary_read: 0,
+        })
     }
 
     /// The format read.

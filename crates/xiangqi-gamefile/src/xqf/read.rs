@@ -137,10 +137,11 @@ fn board(header: &[u8], version: u8, keys: &Keys) -> Result<[Option<u8>; 90], By
     }
     let mut board = [None; 90];
     for (i, &code) in squares.iter().enumerate() {
-        if code > 89 {
-            continue; // captured
-        }
-        let sq = Square::from_coords(code / 10, code % 10).expect("code below 90");
+        // Above 89: a captured piece.
+        let square = (code < 90).then(|| Square::from_coords(code / 10, code % 10));
+        let Some(sq) = square.flatten() else {
+            continue;
+        };
         let letter = layout::PIECE_LETTERS[i % 16];
         let letter = if i < 16 {
             letter
