@@ -165,3 +165,25 @@ fn real_files_cut_or_corrupted_never_panic() {
     let last = results.last().unwrap().as_ref().unwrap_err();
     assert!(byte_offset(last) >= 101_952 + 2 * 4096, "{last}");
 }
+
+/// Fuzz finding (cbf target, `fuzz/regressions/cbf-15f80d46`): a comment
+/// whose GB18030 bytes start like a UTF-8 byte-order mark was read back from
+/// XQF as UTF-8. Text fields are GB18030 whatever their first bytes.
+#[test]
+fn a_comment_starting_like_a_byte_order_mark_survives_xqf() {
+    let pgn = "{锘縋 opening} 1. h2e2 {锘縝} *\n";
+    let game = read_str(pgn).next().unwrap().unwrap();
+    let back = read(&write_xqf(&game).unwrap(), Format::Xqf)
+        .remove(0)
+        .unwrap();
+    assert_eq!(back.mainline, game.mainline);
+    let regression = std::fs::read(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fuzz/regressions/cbf-15f80d46"),
+    )
+    .unwrap();
+    let cbf = read(&regression[1..], Format::Cbf).remove(0).unwrap();
+    let back = read(&write_xqf(&cbf).unwrap(), Format::Xqf)
+        .remove(0)
+        .unwrap();
+    assert_eq!(back.mainline, cbf.mainline);
+}
