@@ -105,3 +105,53 @@ pub fn reader_limits(mode: u8) -> xiangqi_notation::pgn::Limits {
         }
     }
 }
+
+/// Reads `input` as a game file of `format` (XQF, CBR, CBL or CBF) with the
+/// limits `mode` picks: never a panic, errors inside the input (byte
+/// offsets; lines and columns for CBF's XML), game numbers in order, the
+/// limits respected, every line of every game legal; an XQF game written
+/// and read back is the same game.
+pub fn check_game_file(mode: u8, input: &[u8], format: xiangqi_gamefile::Format) {
+    use xiangqi_gamefile::{lines, write_xqf, Games, Location};
+
+    let limits = reader_limits(mode);
+    let options = xiangqi_notation::pgn::ReaderOptions {
+        limits,
+        ..Default::default()
+    };
+    let games = Games::from_reader(std::io::Cursor::new(input.to_vec()), Some(format), options)
+        .expect("reading memory does not fail");
+    let mut items = 0;
+    for item in games {
+        items += 1;
+        assert!(items <= input.len() / 4096 + 2, "more games than slots");
+        match item {
+            Err(e) => {
+                assert!(e.game <= items, "item {items} names game {}: {e}", e.game);
+                let lines = input.split(|&b| b == b'\n').count();
+                match e.location {
+                    Location::Byte(offset) => assert!(offset <= input.len() as u64, "{e}"),
+                    Location::Text { line, column } if format == xiangqi_gamefile::Format::Cbf => {
+                        assert!(line >= 1 && line <= lines + 1 && column >= 1, "{e}")
+                    }
+                    other => panic!("a {format} error at {other:?}: {e}"),
+                }
+                let _ = e.to_string();
+            }
+            Ok(game) => {
+                let start = game.start_position().expect("a read game has a valid start");
+                assert!(game.mainline.count_moves() <= limits.max_moves_per_game);
+                for line in lines(&game.mainline) {
+                    assert_legal_sequence(&start, line);
+                }
+                let written = write_xqf(&game).expect("a read game can be written");
+                let back = Games::from_reader(std::io::Cursor::new(written), Some(xiangqi_gamefile::Format::Xqf), options)
+                    .expect("memory")
+                    .next()
+                    .expect("one game")
+                    .expect("a written game reads back");
+                assert_eq!(back.mainline, game.mainline);
+            }
+        }
+    }
+}

@@ -21,6 +21,7 @@ use crate::run::{cargo, output, project_root};
 const LAYERS: &[(&str, &[&str])] = &[
     ("xiangqi-core", &[]),
     ("xiangqi-notation", &["xiangqi-core"]),
+    ("xiangqi-gamefile", &["xiangqi-core", "xiangqi-notation"]),
     ("xiangqi-adjudication", &["xiangqi-core"]),
     ("xiangqi-search", &["xiangqi-core", "xiangqi-adjudication"]),
     (

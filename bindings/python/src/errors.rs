@@ -44,17 +44,37 @@ pyo3::create_exception!(
 /// `str(e)` is `text`; `game`, `line` and `column` are the place and
 /// `message` the problem alone.
 fn located_pgn_error(text: String, place: Option<(usize, usize, usize)>, message: String) -> PyErr {
+    let place = place.map(|(game, line, column)| Place {
+        game,
+        line: Some(line),
+        column: Some(column),
+        offset: None,
+    });
+    placed_pgn_error(text, place, message)
+}
+
+/// Where a broken game is: its number, and a line and column (text formats)
+/// or a byte offset (binary formats).
+struct Place {
+    game: usize,
+    line: Option<usize>,
+    column: Option<usize>,
+    offset: Option<u64>,
+}
+
+fn placed_pgn_error(text: String, place: Option<Place>, message: String) -> PyErr {
     Python::attach(|py| {
         let err = PgnError::new_err(text);
         let value = err.value(py);
-        let (game, line, column) = match place {
-            Some((game, line, column)) => (Some(game), Some(line), Some(column)),
-            None => (None, None, None),
+        let (game, line, column, offset) = match place {
+            Some(p) => (Some(p.game), p.line, p.column, p.offset),
+            None => (None, None, None, None),
         };
         let set = value
             .setattr("game", game)
             .and_then(|()| value.setattr("line", line))
             .and_then(|()| value.setattr("column", column))
+            .and_then(|()| value.setattr("offset", offset))
             .and_then(|()| value.setattr("message", message));
         match set {
             Ok(()) => err,
@@ -175,6 +195,36 @@ impl ToPyErr for xiangqi_notation::pgn::WxfError {
     fn to_py_err(&self) -> PyErr {
         let io = matches!(self.kind, xiangqi_notation::pgn::WxfErrorKind::Io(_));
         game_file_error(self, io, (self.game, self.line, self.column), &self.kind)
+    }
+}
+
+impl ToPyErr for xiangqi_gamefile::GameFileError {
+    fn to_py_err(&self) -> PyErr {
+        use xiangqi_gamefile::Location;
+        if self.is_io() {
+            return pyo3::exceptions::PyOSError::new_err(self.to_string());
+        }
+        let place = match self.location {
+            Location::Text { line, column } => Place {
+                game: self.game,
+                line: Some(line),
+                column: Some(column),
+                offset: None,
+            },
+            Location::Byte(offset) => Place {
+                game: self.game,
+                line: None,
+                column: None,
+                offset: Some(offset),
+            },
+            Location::File => Place {
+                game: self.game,
+                line: None,
+                column: None,
+                offset: None,
+            },
+        };
+        placed_pgn_error(self.to_string(), Some(place), self.kind.to_string())
     }
 }
 

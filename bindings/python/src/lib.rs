@@ -14,6 +14,7 @@ mod encoding;
 mod engine;
 mod engine_client;
 mod errors;
+mod game_tree;
 mod notation;
 mod pgn;
 mod rating;
@@ -41,6 +42,8 @@ mod _xiangqi {
         EngineTimeoutError, IllegalMoveError, InvalidFenError, InvalidMoveError, PgnError,
     };
     #[pymodule_export]
+    use crate::game_tree::PyGameNode;
+    #[pymodule_export]
     use crate::notation::detect_notation;
     #[pymodule_export]
     use crate::pgn::{read_games, PyGame, PyGameIterator};
@@ -65,7 +68,7 @@ mod _xiangqi {
         m.add("RULE_SETS", presets)?;
         // Class defaults: a `PgnError` raised by Python code has the attributes too.
         let pgn_error = m.py().get_type::<crate::errors::PgnError>();
-        for name in ["game", "line", "column", "message"] {
+        for name in ["game", "line", "column", "offset", "message"] {
             pgn_error.setattr(name, m.py().None())?;
         }
         Ok(())

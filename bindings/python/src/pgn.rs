@@ -1,31 +1,31 @@
-//! `xiangqi.pgn`: reading games lazily from a path or a file object, PGN or
-//! WXF game files (`FORMAT WXF … START{ … }END`), and `Game` objects over
-//! `xiangqi-notation`'s games, written back as either format.
+//! `xiangqi.pgn`: reading games lazily from a path or a file object in any
+//! format `xiangqi-gamefile` reads (PGN, WXF game files, XQF, CBF, CBR,
+//! CBL), and `Game` objects over its games, written back as PGN or WXF.
 //!
 //! Reading streams: one game is in memory at a time, whatever the size of
 //! the file, and the GIL is released while a path is read.
 
-use std::io::{BufRead, BufReader, Read};
+use std::io::Read;
 use std::sync::Mutex;
 
 use pyo3::exceptions::{PyStopIteration, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyString, PyTuple};
 use xiangqi_core::Position;
-use xiangqi_notation::pgn::wxf_file::looks_like_wxf;
+use xiangqi_gamefile::{Format, GameFileError, Games, NodePath};
 use xiangqi_notation::pgn::{
-    self, read_wxf_str, write_wxf, GameResult, Line, Node, PgnError, Reader, WriteOptions,
-    WxfError, WxfReader, WxfWriteOptions,
+    self, read_wxf_str, write_wxf, GameResult, Line, Node, WriteOptions, WxfWriteOptions,
 };
 use xiangqi_notation::{WxfConvention, WxfStyle};
 
 use crate::board::PyBoard;
 use crate::errors::{to_py, type_name, ToPyErr};
+use crate::game_tree::PyGameNode;
 use crate::notation;
 use crate::types::PyMove;
 use crate::verdict::PyVerdict;
 
-type Source = BufReader<Box<dyn Read + Send>>;
+type Source = Box<dyn Read + Send>;
 
 /// Reads from a Python file object (text or binary) through its `read`.
 struct PyFileReader {
@@ -67,7 +67,7 @@ fn open_source(source: &Bound<'_, PyAny>) -> PyResult<Source> {
     let py = source.py();
     if let Ok(bytes) = source.cast::<PyBytes>() {
         let data = bytes.as_bytes().to_vec();
-        return Ok(BufReader::new(Box::new(std::io::Cursor::new(data))));
+        return Ok(Box::new(std::io::Cursor::new(data)));
     }
     let fspath = py.import("os")?.getattr("PathLike")?;
     if source.is_instance_of::<PyString>() || source.is_instance(&fspath)? {
@@ -75,69 +75,33 @@ fn open_source(source: &Bound<'_, PyAny>) -> PyResult<Source> {
         let file = std::fs::File::open(&path).map_err(|e| {
             pyo3::exceptions::PyOSError::new_err(format!("cannot open {}: {e}", path.display()))
         })?;
-        return Ok(BufReader::with_capacity(64 * 1024, Box::new(file)));
+        return Ok(Box::new(file));
     }
     if source.hasattr("read")? {
         let reader = PyFileReader {
             file: source.clone().unbind(),
             pending: Vec::new(),
         };
-        return Ok(BufReader::with_capacity(64 * 1024, Box::new(reader)));
+        return Ok(Box::new(reader));
     }
     Err(PyTypeError::new_err(format!(
-        "expected a path, a file object or bytes of PGN or a WXF game file, not {}",
+        "expected a path, a file object or bytes of a game file, not {}",
         type_name(source)
     )))
 }
 
-/// The reader for a source's format (boxed: the two differ in size).
-enum Games {
-    Pgn(Box<Reader<Source>>),
-    Wxf(Box<WxfReader<Source>>),
-}
-
-/// A broken game, from either reader.
-enum GameError {
-    Pgn(PgnError),
-    Wxf(WxfError),
-}
-
-impl GameError {
-    /// Reading the input failed: the reader stops, and skipping does not hide it.
-    fn is_io(&self) -> bool {
-        match self {
-            GameError::Pgn(e) => matches!(e.kind, pgn::PgnErrorKind::Io(_)),
-            GameError::Wxf(e) => matches!(e.kind, pgn::WxfErrorKind::Io(_)),
+/// The next game, or the next broken game unless `skip_errors` (a failed
+/// read is never skipped).
+fn next_game(games: &mut Games, skip_errors: bool) -> Option<Result<pgn::Game, GameFileError>> {
+    loop {
+        match games.next()? {
+            Err(e) if skip_errors && !e.is_io() => continue,
+            other => return Some(other),
         }
     }
 }
 
-impl ToPyErr for GameError {
-    fn to_py_err(&self) -> PyErr {
-        match self {
-            GameError::Pgn(e) => e.to_py_err(),
-            GameError::Wxf(e) => e.to_py_err(),
-        }
-    }
-}
-
-impl Games {
-    /// The next game, or the next broken game unless `skip_errors`.
-    fn next_game(&mut self, skip_errors: bool) -> Option<Result<pgn::Game, GameError>> {
-        loop {
-            let next = match self {
-                Games::Pgn(r) => r.next()?.map_err(GameError::Pgn),
-                Games::Wxf(r) => r.next()?.map_err(GameError::Wxf),
-            };
-            match next {
-                Err(e) if skip_errors && !e.is_io() => continue,
-                other => return Some(other),
-            }
-        }
-    }
-}
-
-/// A lazy iterator over the games of a PGN or WXF game file (see `read_games`).
+/// A lazy iterator over the games of a game file (see `read_games`).
 #[pyclass(module = "xiangqi.pgn", name = "GameIterator")]
 pub struct PyGameIterator {
     games: Mutex<Games>,
@@ -156,7 +120,7 @@ impl PyGameIterator {
                 .games
                 .lock()
                 .map_err(|_| "the game reader was poisoned by an earlier panic")?;
-            Ok::<_, &str>(games.next_game(self.skip_errors))
+            Ok::<_, &str>(next_game(&mut games, self.skip_errors))
         });
         match next.map_err(pyo3::exceptions::PyRuntimeError::new_err)? {
             None => Err(PyStopIteration::new_err(())),
@@ -166,35 +130,14 @@ impl PyGameIterator {
     }
 }
 
-/// The `format` argument of `read_games`.
-#[derive(Copy, Clone)]
-enum Format {
-    Auto,
-    Pgn,
-    Wxf,
-}
-
-impl Format {
-    fn parse(text: &str) -> PyResult<Format> {
-        match text {
-            "auto" => Ok(Format::Auto),
-            "pgn" => Ok(Format::Pgn),
-            "wxf" => Ok(Format::Wxf),
-            other => Err(PyValueError::new_err(format!(
-                "format={other:?}: expected 'auto', 'pgn' or 'wxf'"
-            ))),
-        }
-    }
-}
-
 /// The games of `source`, read one at a time: `source` is a path (`str` or
 /// `os.PathLike`), a file object opened in text or binary mode, or `bytes`,
-/// holding PGN or a WXF game file (`FORMAT WXF … START{ … }END`). UTF-8 and
-/// GBK files are both read. `format="auto"` (the default) reads a WXF game
-/// file when the first non-blank line is a `FORMAT` line, else PGN;
-/// `"pgn"` and `"wxf"` say which. A broken game raises `PgnError` (with
-/// `game`, `line`, `column` and `message`); with `errors="skip"` broken
-/// games are skipped instead.
+/// holding PGN (UTF-8 or GBK), a WXF game file (`FORMAT WXF … START{ … }END`),
+/// XQF, or CCBridge's CBF, CBR or CBL. `format="auto"` (the default) tells
+/// them apart by the first bytes; `"pgn"`, `"wxf"`, `"xqf"`, `"cbf"`,
+/// `"cbr"` and `"cbl"` say which. A broken game raises `PgnError` (with
+/// `game`, `line`, `column`, `offset` and `message`); with `errors="skip"`
+/// broken games are skipped instead.
 #[pyfunction]
 #[pyo3(signature = (source, *, errors = "raise", format = "auto"))]
 pub fn read_games(
@@ -211,23 +154,26 @@ pub fn read_games(
             )))
         }
     };
-    let format = Format::parse(format)?;
-    let mut src = open_source(source)?;
-    let is_wxf = match format {
-        Format::Pgn => false,
-        Format::Wxf => true,
-        // The first buffered chunk (up to 64 KiB) holds the first line of
-        // any real file; `fill_buf` keeps it for the reader.
-        Format::Auto => source
-            .py()
-            .detach(|| src.fill_buf().map(looks_like_wxf))
-            .map_err(|e| pyo3::exceptions::PyOSError::new_err(format!("read error: {e}")))?,
+    let format = match format {
+        "auto" => None,
+        // Exact lower-case names, as for `errors`.
+        name => Some(
+            Format::ALL
+                .into_iter()
+                .find(|f| f.name() == name)
+                .ok_or_else(|| {
+                    PyValueError::new_err(format!(
+                        "format={name:?}: expected 'auto', 'pgn', 'wxf', 'xqf', 'cbf', 'cbr' or 'cbl'"
+                    ))
+                })?,
+        ),
     };
-    let games = if is_wxf {
-        Games::Wxf(Box::new(WxfReader::new(src)))
-    } else {
-        Games::Pgn(Box::new(Reader::new(src)))
-    };
+    let src = open_source(source)?;
+    // Sniffing reads the first bytes; the binary formats are read whole.
+    let games = source
+        .py()
+        .detach(|| Games::from_reader(src, format, Default::default()))
+        .map_err(|e| e.to_py_err())?;
     Ok(PyGameIterator {
         games: Mutex::new(games),
         skip_errors,
@@ -428,6 +374,53 @@ impl PyGame {
             })?;
         }
         write_wxf(&self.0, &options).map_err(to_py)
+    }
+
+    /// The root of the move tree (before the first move), a `GameNode`.
+    fn root(slf: &Bound<'_, Self>) -> PyGameNode {
+        PyGameNode::new(slf.clone().unbind(), NodePath::root())
+    }
+
+    /// The first moves, as nodes: the main line's first, then its alternatives.
+    #[getter]
+    fn variations(slf: &Bound<'_, Self>) -> Vec<PyGameNode> {
+        Self::root(slf).variations(slf.py())
+    }
+
+    /// The comment before the first move (`comments[0]`); assigning replaces it.
+    #[getter]
+    fn comment(&self) -> String {
+        self.0.mainline.comments.join("\n")
+    }
+
+    #[setter]
+    fn set_comment(slf: &Bound<'_, Self>, text: &str) -> PyResult<()> {
+        Self::root(slf).set_comment(slf.py(), text)
+    }
+
+    /// The nodes of the main line, first move to last.
+    fn mainline(slf: &Bound<'_, Self>) -> Vec<PyGameNode> {
+        Self::root(slf).mainline(slf.py())
+    }
+
+    /// Adds a first move (a `Move` or ICCS text): the main line's if there
+    /// is none, else an alternative. Returns the new node.
+    #[pyo3(signature = (r#move, *, comment = ""))]
+    fn add_variation(
+        slf: &Bound<'_, Self>,
+        r#move: &Bound<'_, PyAny>,
+        comment: &str,
+    ) -> PyResult<PyGameNode> {
+        Self::root(slf).add_variation(slf.py(), r#move, comment)
+    }
+
+    /// Every line as a list of moves from the start: the main line first,
+    /// then one list per variation (each to its own end).
+    fn lines(&self) -> Vec<Vec<PyMove>> {
+        xiangqi_gamefile::lines(&self.0.mainline)
+            .into_iter()
+            .map(|line| line.into_iter().map(PyMove).collect())
+            .collect()
     }
 
     fn __len__(&self) -> usize {

@@ -258,7 +258,7 @@ def test_read_errors_are_not_skipped() -> None:
 
 
 def test_bad_format_and_style_values(sample_wxf: Path) -> None:
-    with pytest.raises(ValueError, match=r"format=\"xml\": expected 'auto', 'pgn' or 'wxf'"):
+    with pytest.raises(ValueError, match=r"format=\"xml\": expected 'auto', 'pgn', 'wxf', 'xqf', 'cbf', 'cbr' or 'cbl'"):
         xiangqi.pgn.read_games(sample_wxf, format="xml")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match=r'format="WXF"'):
         xiangqi.pgn.read_games(b"", format="WXF")  # type: ignore[arg-type]

@@ -31,8 +31,10 @@ enum Command {
     Moves(commands::moves::Args),
     /// Convert a sequence of moves between notations.
     Convert(commands::convert::Args),
-    /// Read, check and convert PGN game records.
-    Pgn(commands::pgn::Args),
+    /// Check and convert game files: PGN, WXF, XQF, CBF, CBR, CBL in;
+    /// PGN, WXF, XQF out (alias: `pgn`).
+    #[command(alias = "pgn")]
+    Game(commands::game::Args),
     /// Judge a game: who won and why.
     Adjudicate(commands::adjudicate::Args),
     /// Analyse a position with the engine.
@@ -68,7 +70,7 @@ fn main() -> ExitCode {
     }));
     let cli = Cli::parse();
     let Some(command) = cli.command else {
-        eprintln!("error: a subcommand is required (perft, moves, convert, pgn, adjudicate, analyze, play, uci, ucci, match, bench, rate); try 'xiangqi --help'");
+        eprintln!("error: a subcommand is required (perft, moves, convert, game, adjudicate, analyze, play, uci, ucci, match, bench, rate); try 'xiangqi --help'");
         return ExitCode::from(2);
     };
     let result = match command {
@@ -76,7 +78,7 @@ fn main() -> ExitCode {
         Command::Rate(a) => commands::rate::run(a),
         Command::Moves(a) => commands::moves::run(a),
         Command::Convert(a) => commands::convert::run(a),
-        Command::Pgn(a) => commands::pgn::run(a),
+        Command::Game(a) => commands::game::run(a),
         Command::Adjudicate(a) => commands::adjudicate::run(a),
         Command::Analyze(a) => commands::analyze::run(a),
         Command::Play(a) => commands::play::run(a),

@@ -1,5 +1,6 @@
-"""Game records, PGN or WXF game files (``FORMAT WXF … START{ … }END``):
-read them lazily, inspect, adjudicate, write them back (``to_pgn``, ``to_wxf``).
+"""Game records from game files, PGN, WXF game files (``FORMAT WXF … START{ … }END``),
+XQF and CCBridge's CBF, CBR and CBL: read them lazily, walk their move trees
+(``GameNode``), inspect, adjudicate, write them back (``to_pgn``, ``to_wxf``).
 
 >>> import io, xiangqi.pgn
 >>> text = '[Event "demo"]\\n[Red "A"]\\n[Black "B"]\\n\\n1. h2e2 h9g7 2. h0g2 {a comment} 1-0\\n'
@@ -11,10 +12,16 @@ read them lazily, inspect, adjudicate, write them back (``to_pgn``, ``to_wxf``).
 >>> again = next(xiangqi.pgn.read_games(game.to_wxf().encode()))  # a WXF game file, detected
 >>> again.moves == game.moves, again.notation
 (True, 'wxf')
+>>> tree = xiangqi.pgn.Game.from_pgn("1. h2e2 h9g7 (1... b9c7 2. h0g2) 2. h0g2 *")
+>>> [[str(m) for m in line] for line in tree.lines()]
+[['h2e2', 'h9g7', 'h0g2'], ['h2e2', 'b9c7', 'h0g2']]
+>>> reply = tree.variations[0].variations[1]
+>>> str(reply.move), str(reply.parent.move), [str(n.move) for n in reply.mainline()]
+('b9c7', 'h2e2', ['h0g2'])
 """
 
 from __future__ import annotations
 
-from xiangqi._xiangqi import Game, GameIterator, read_games
+from xiangqi._xiangqi import Game, GameIterator, GameNode, read_games
 
-__all__ = ["Game", "GameIterator", "read_games"]
+__all__ = ["Game", "GameIterator", "GameNode", "read_games"]

@@ -29,7 +29,8 @@ pub struct Args {
     /// The moves in ICCS coordinates, separated by spaces or commas.
     #[arg(long, conflicts_with_all = ["pgn", "events"])]
     moves: Option<String>,
-    /// A PGN file; every game in it is judged (one line of output per game).
+    /// A game file of any format `xiangqi game` reads (PGN, WXF, XQF, CBF,
+    /// CBR, CBL); every game in it is judged (one line of output per game).
     #[arg(long, value_name = "FILE", conflicts_with_all = ["fen", "events"])]
     pgn: Option<PathBuf>,
     /// Rule set preset (rules.md section 11).
@@ -123,8 +124,9 @@ fn print_verdict(verdict: &Verdict, json_out: bool, extra: Value) -> Result<()> 
 }
 
 fn run_pgn(args: &Args, rules: &RuleSet, path: &Path) -> Result<()> {
-    let file = File::open(path).with_context(|| format!("cannot open --pgn {}", path.display()))?;
-    let reader = xiangqi_notation::pgn::Reader::new(BufReader::new(file));
+    // Any game file: PGN, WXF, XQF, CBF, CBR, CBL (sniffed).
+    let (reader, _) = super::game::open_games(path, None)
+        .with_context(|| format!("cannot open --pgn {}", path.display()))?;
     let bar = ProgressBar::new_spinner();
     bar.set_style(
         ProgressStyle::with_template("adjudicating {pos} games [{elapsed_precise}]")
@@ -157,7 +159,7 @@ fn run_pgn(args: &Args, rules: &RuleSet, path: &Path) -> Result<()> {
     }
     bar.finish_and_clear();
     if games == 0 {
-        bail!("{} holds no PGN game", path.display());
+        bail!("{} holds no game", path.display());
     }
     if failed > 0 {
         bail!("{failed} of {games} games could not be adjudicated (see above)");

@@ -1,18 +1,16 @@
-//! `xiangqi pgn`: check PGN files game by game, or convert them to another
-//! notation; WXF game files (`FORMAT WXF … START{ … }END`) are read and
-//! written too.
+//! `xiangqi game` (alias `xiangqi pgn`): check game files game by game, or
+//! convert them. Any format `xiangqi-gamefile` reads comes in (PGN, WXF,
+//! XQF, CBF, CBR, CBL; sniffed or given); PGN, WXF game files or XQF go out.
 
 use std::fs::File;
-use std::io::{self, BufRead, BufReader, BufWriter, Cursor, Read, Write};
+use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde_json::json;
-use xiangqi_notation::pgn::wxf_file::looks_like_wxf;
-use xiangqi_notation::pgn::{
-    write_game_to, write_wxf_to, Game, Reader, WriteOptions, WxfReader, WxfWriteOptions,
-};
+use xiangqi_gamefile::{write_xqf, Format, GameFileError, Games, Location};
+use xiangqi_notation::pgn::{write_game_to, write_wxf_to, Game, WriteOptions, WxfWriteOptions};
 use xiangqi_notation::WxfStyle;
 
 use super::convert::style_args::{NotationArg, StyleArgs};
@@ -21,25 +19,28 @@ use super::convert::style_args::{NotationArg, StyleArgs};
 #[command(subcommand_required = true, arg_required_else_help = false)]
 pub struct Args {
     #[command(subcommand)]
-    command: PgnCommand,
+    command: GameCommand,
 }
 
 #[derive(clap::Subcommand)]
-enum PgnCommand {
-    /// Rewrite every game in another notation (variations and comments kept),
-    /// as PGN or as a WXF game file.
+enum GameCommand {
+    /// Rewrite every game as PGN in a notation, as a WXF game file, or as
+    /// XQF (variations and comments kept where the format has room).
     Convert {
-        /// The PGN or WXF game file (`-` for standard input); UTF-8 or GBK/GB18030.
+        /// The game file (`-` for standard input): PGN or WXF (UTF-8 or
+        /// GBK/GB18030), XQF, CBF, CBR or CBL.
         file: PathBuf,
         /// Notation to write (required for PGN output; WXF game files always
         /// hold WXF moves).
         #[arg(long, value_enum)]
         to: Option<NotationArg>,
-        /// What the input is; `auto`: a WXF game file when its first line is
-        /// a `FORMAT` line, else PGN.
+        /// What the input is; `auto`: by its first bytes (magic bytes, an
+        /// XML start, a `FORMAT` line, else PGN).
         #[arg(long, value_enum, default_value = "auto")]
         input_format: InputFormat,
-        /// What to write: PGN, or a WXF game file (`FORMAT WXF … START{ }END`).
+        /// What to write: PGN, a WXF game file (`FORMAT WXF … START{ }END`),
+        /// or XQF 1.0 (one game per file: `-o` names the file, or a
+        /// directory that gets `0001.xqf`, `0002.xqf`, …).
         #[arg(long, value_enum, default_value = "pgn")]
         output_format: OutputFormat,
         /// WXF output: leave out variations and annotations the format
@@ -48,17 +49,16 @@ enum PgnCommand {
         drop_variations: bool,
         #[command(flatten)]
         style: StyleArgs,
-        /// Output file (default: standard output). Always UTF-8.
+        /// Output file (default: standard output; XQF needs one). Text is UTF-8.
         #[arg(short, long)]
         output: Option<PathBuf>,
     },
     /// Read every game and report one line per game: index, tags, plies,
     /// result, or the error with its line number.
     Check {
-        /// The PGN or WXF game file (`-` for standard input).
+        /// The game file (`-` for standard input): PGN, WXF, XQF, CBF, CBR or CBL.
         file: PathBuf,
-        /// What the input is; `auto`: a WXF game file when its first line is
-        /// a `FORMAT` line, else PGN.
+        /// What the input is; `auto`: by its first bytes.
         #[arg(long, value_enum, default_value = "auto")]
         input_format: InputFormat,
         /// One JSON object per game (JSON Lines).
@@ -76,6 +76,28 @@ enum InputFormat {
     Pgn,
     /// WXF game file.
     Wxf,
+    /// XQF (象棋演播室) 1.0-1.8.
+    Xqf,
+    /// CCBridge XML game.
+    Cbf,
+    /// CCBridge binary game.
+    Cbr,
+    /// CCBridge library.
+    Cbl,
+}
+
+impl InputFormat {
+    fn format(self) -> Option<Format> {
+        match self {
+            InputFormat::Auto => None,
+            InputFormat::Pgn => Some(Format::Pgn),
+            InputFormat::Wxf => Some(Format::Wxf),
+            InputFormat::Xqf => Some(Format::Xqf),
+            InputFormat::Cbf => Some(Format::Cbf),
+            InputFormat::Cbr => Some(Format::Cbr),
+            InputFormat::Cbl => Some(Format::Cbl),
+        }
+    }
 }
 
 /// The kind of game file written.
@@ -85,19 +107,12 @@ enum OutputFormat {
     Pgn,
     /// WXF game file (WXF moves, Black in lower case, `.` for sideways moves).
     Wxf,
+    /// XQF 1.0, one game per file.
+    Xqf,
 }
 
 /// Files at least this big get a progress bar (when stderr is a terminal).
 const PROGRESS_MIN_BYTES: u64 = 1 << 20;
-
-fn open(path: &Path) -> Result<(Box<dyn BufRead>, Option<u64>)> {
-    if path.as_os_str() == "-" {
-        return Ok((Box::new(BufReader::new(io::stdin())), None));
-    }
-    let f = File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
-    let len = f.metadata().ok().map(|m| m.len());
-    Ok((Box::new(BufReader::with_capacity(1 << 18, f)), len))
-}
 
 fn progress(len: Option<u64>) -> ProgressBar {
     match len {
@@ -115,97 +130,31 @@ fn progress(len: Option<u64>) -> ProgressBar {
     }
 }
 
-/// Reads from `src` up to its first non-blank line (at most 1 MiB) and says
-/// whether it starts a WXF game file; the source returned still holds it all.
-fn sniff(mut src: Box<dyn BufRead>) -> Result<(bool, Box<dyn BufRead>)> {
-    let mut head = Vec::new();
-    loop {
-        let start = head.len();
-        let room = (1u64 << 20).saturating_sub(start as u64);
-        let n = (&mut src).take(room).read_until(b'\n', &mut head)?;
-        let line = String::from_utf8_lossy(&head[start..]);
-        if n == 0
-            || room == 0
-            || !line
-                .trim_matches(['\u{feff}', ' ', '\t', '\r', '\n'])
-                .is_empty()
-        {
-            break;
-        }
+/// Opens `path` (`-`: standard input) as a game file, with its size.
+pub fn open_games(path: &Path, format: Option<Format>) -> Result<(Games, Option<u64>)> {
+    if path.as_os_str() == "-" {
+        let games = Games::from_reader(io::stdin(), format, Default::default())?;
+        return Ok((games, None));
     }
-    let is_wxf = looks_like_wxf(&head);
-    Ok((is_wxf, Box::new(Cursor::new(head).chain(src))))
-}
-
-/// A broken game, from either reader.
-struct GameError {
-    line: usize,
-    column: usize,
-    /// What is wrong.
-    kind: String,
-    /// The whole message, with the game's index and place.
-    message: String,
-}
-
-/// The games of a PGN or WXF game file (boxed: the readers differ in size).
-enum Games {
-    Pgn(Box<Reader<Box<dyn BufRead>>>),
-    Wxf(Box<WxfReader<Box<dyn BufRead>>>),
-}
-
-impl Games {
-    fn open(path: &Path, format: InputFormat) -> Result<(Games, Option<u64>)> {
-        let (src, len) = open(path)?;
-        let (is_wxf, src) = match format {
-            InputFormat::Auto => sniff(src)?,
-            InputFormat::Pgn => (false, src),
-            InputFormat::Wxf => (true, src),
-        };
-        let games = if is_wxf {
-            Games::Wxf(Box::new(WxfReader::new(src)))
-        } else {
-            Games::Pgn(Box::new(Reader::new(src)))
-        };
-        Ok((games, len))
-    }
-
-    fn next(&mut self) -> Option<Result<Game, GameError>> {
-        Some(match self {
-            Games::Pgn(r) => r.next()?.map_err(|e| GameError {
-                line: e.line,
-                column: e.column,
-                kind: e.kind.to_string(),
-                message: e.to_string(),
-            }),
-            Games::Wxf(r) => r.next()?.map_err(|e| GameError {
-                line: e.line,
-                column: e.column,
-                kind: e.kind.to_string(),
-                message: e.to_string(),
-            }),
-        })
-    }
-
-    fn bytes_read(&self) -> u64 {
-        match self {
-            Games::Pgn(r) => r.bytes_read(),
-            Games::Wxf(r) => r.bytes_read(),
-        }
-    }
+    let len = std::fs::metadata(path).ok().map(|m| m.len());
+    Ok((Games::open(path, format)?, len))
 }
 
 /// Calls `each` for every game or error, with a progress bar by bytes read.
 fn for_each_game(
     path: &Path,
     format: InputFormat,
-    mut each: impl FnMut(usize, Result<Game, GameError>) -> Result<()>,
+    mut each: impl FnMut(usize, Result<Game, GameFileError>) -> Result<()>,
 ) -> Result<usize> {
-    let (mut reader, len) = Games::open(path, format)?;
+    let (mut reader, len) = open_games(path, format.format())?;
     let bar = progress(len);
     let mut errors = 0;
     let mut index = 0;
     while let Some(item) = reader.next() {
         index += 1;
+        if item.as_ref().is_err_and(GameFileError::is_io) {
+            return Err(item.unwrap_err().into());
+        }
         if item.is_err() {
             errors += 1;
         }
@@ -268,21 +217,20 @@ fn check(file: &Path, format: InputFormat, as_json: bool) -> Result<()> {
                     }),
                 )?;
             }
-            (Err(e), false) => writeln!(
-                out,
-                "{index}\terror: line {}, column {}: {}",
-                e.line, e.column, e.kind
-            )?,
-            (Err(e), true) => write_json_line(
-                &mut out,
-                &json!({
-                    "game": index,
-                    "ok": false,
-                    "line": e.line,
-                    "column": e.column,
-                    "error": e.kind,
-                }),
-            )?,
+            (Err(e), false) => writeln!(out, "{index}\terror: {}: {}", e.location, e.kind)?,
+            (Err(e), true) => {
+                let mut row = json!({ "game": index, "ok": false });
+                match e.location {
+                    Location::Text { line, column } => {
+                        row["line"] = json!(line);
+                        row["column"] = json!(column);
+                    }
+                    Location::Byte(offset) => row["byte"] = json!(offset),
+                    Location::File => {}
+                }
+                row["error"] = json!(e.kind.to_string());
+                write_json_line(&mut out, &row)?;
+            }
         }
         Ok(())
     })?;
@@ -290,6 +238,49 @@ fn check(file: &Path, format: InputFormat, as_json: bool) -> Result<()> {
     if errors > 0 {
         bail!(
             "{errors} of {games} games in {} could not be read",
+            file.display()
+        );
+    }
+    Ok(())
+}
+
+/// XQF output: one file per game, into `output` (a file for a single game,
+/// or a directory).
+fn convert_to_xqf(file: &Path, format: InputFormat, output: Option<&Path>) -> Result<()> {
+    let Some(output) = output else {
+        bail!("XQF output is binary, one game per file: name it with -o FILE or -o DIRECTORY");
+    };
+    let into_dir = output.is_dir();
+    let (mut games, mut errors, mut written) = (0, 0, 0);
+    for_each_game(file, format, |index, item| {
+        games = index;
+        match item {
+            Ok(game) => {
+                let path = if into_dir {
+                    output.join(format!("{index:04}.xqf"))
+                } else if written == 0 {
+                    output.to_owned()
+                } else {
+                    bail!(
+                        "{} holds more than one game: give -o a directory",
+                        file.display()
+                    );
+                };
+                let bytes = write_xqf(&game).with_context(|| format!("game {index}"))?;
+                std::fs::write(&path, bytes)
+                    .with_context(|| format!("cannot write {}", path.display()))?;
+                written += 1;
+            }
+            Err(e) => {
+                errors += 1;
+                eprintln!("error: {e}");
+            }
+        }
+        Ok(())
+    })?;
+    if errors > 0 {
+        bail!(
+            "{errors} of {games} games in {} could not be read and were left out",
             file.display()
         );
     }
@@ -342,6 +333,10 @@ fn convert(args: ConvertArgs<'_>) -> Result<()> {
         (OutputFormat::Wxf, Some(_)) => {
             bail!("WXF game files hold WXF moves: leave out --to or use --to wxf")
         }
+        (OutputFormat::Xqf, None | Some(NotationArg::Iccs)) => {
+            return convert_to_xqf(args.file, args.input_format, args.output);
+        }
+        (OutputFormat::Xqf, Some(_)) => bail!("XQF stores squares, not move text: leave out --to"),
     };
     let (file, output) = (args.file, args.output);
     let mut out: Box<dyn Write> = match output {
@@ -366,7 +361,7 @@ fn convert(args: ConvertArgs<'_>) -> Result<()> {
             }
             (Err(e), _) => {
                 // Keep going: report the broken game and convert the others.
-                eprintln!("error: {}", e.message);
+                eprintln!("error: {e}");
                 Ok(())
             }
         }
@@ -383,12 +378,12 @@ fn convert(args: ConvertArgs<'_>) -> Result<()> {
 
 pub fn run(args: Args) -> Result<()> {
     match args.command {
-        PgnCommand::Check {
+        GameCommand::Check {
             file,
             input_format,
             json,
         } => check(&file, input_format, json),
-        PgnCommand::Convert {
+        GameCommand::Convert {
             file,
             to,
             input_format,

@@ -1,0 +1,115 @@
+"""Every game-file format through `read_games`, and the move tree as `GameNode`s."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+import xiangqi
+import xiangqi.pgn
+
+CORPUS = Path(__file__).resolve().parents[4] / "shared" / "testdata" / "corpus"
+
+
+def corpus() -> Path:
+    if not (CORPUS / "cchess-reference.jsonl").is_file():
+        if os.environ.get("CI") == "true":
+            raise AssertionError(f"the corpus is missing at {CORPUS}")
+        pytest.skip(f"no corpus at {CORPUS}")
+    return CORPUS
+
+
+def iccs_lines(game: xiangqi.pgn.Game) -> list[list[str]]:
+    return [[str(m) for m in line] for line in game.lines()]
+
+
+def test_the_cbl_libraries_and_xqf_files_read_as_cchess_reads_them() -> None:
+    root = corpus()
+    reference: dict[str, list[dict]] = {}
+    for line in (root / "cchess-reference.jsonl").read_text(encoding="utf-8").splitlines():
+        entry = json.loads(line)
+        reference.setdefault(entry["file"], []).append(entry)
+    checked = 0
+    for name, entries in reference.items():
+        if not name.startswith("games/") or not name.endswith((".CBL", ".XQF")):
+            continue
+        games = list(xiangqi.pgn.read_games(root / name))
+        # CBL headings (an empty board) are no games.
+        real = [e for e in entries if not e["fen"].startswith("9/9/9/9/9/9/9/9/9/9 ")]
+        assert len(games) == len(real), name
+        for game, entry in zip(games, real):
+            lines = iccs_lines(game)
+            assert lines[0] == entry["lines"][0], name
+            assert sorted(lines[1:]) == sorted(entry["lines"][1:]), name
+            assert game.start_board().fen().split()[0] == entry["fen"].split()[0]
+            checked += 1
+    assert checked == 130
+
+
+def test_every_format_is_sniffed_or_named() -> None:
+    root = corpus() / "games"
+    for name, fmt in [("test.cbf", "cbf"), ("test.cbr", "cbr"), ("030-黄松轩先胜冯敬如.XQF", "xqf")]:
+        sniffed = next(xiangqi.pgn.read_games(str(root / name)))
+        named = next(xiangqi.pgn.read_games((root / name).read_bytes(), format=fmt))
+        assert sniffed.moves == named.moves and len(sniffed) > 1
+        with (root / name).open("rb") as f:  # a binary file object
+            assert next(xiangqi.pgn.read_games(f)).moves == sniffed.moves
+    xqf = next(xiangqi.pgn.read_games(root / "030-黄松轩先胜冯敬如.XQF"))
+    assert xqf.headers["Red"] == "黄松轩" and xqf.result == "1-0"
+    assert len(xqf.lines()) == 2
+    again = xiangqi.pgn.Game.from_pgn(xqf.to_pgn(notation="chinese"))
+    assert again.lines() == xqf.lines()
+
+
+def test_a_broken_binary_file_names_the_byte() -> None:
+    header = b"XQ\x0a" + bytes(13) + b"\xff" * 32 + bytes(976)
+    with pytest.raises(xiangqi.PgnError) as info:
+        next(xiangqi.pgn.read_games(header + b"\x18\x20"))
+    assert (info.value.game, info.value.offset, info.value.line) == (1, 1024, None)
+    assert "the file ends inside a move record" in info.value.message
+    with pytest.raises(xiangqi.PgnError) as info:
+        next(xiangqi.pgn.read_games(b"XQ\x13" + bytes(1021), format="xqf"))
+    assert info.value.offset == 2 and "unsupported XQF version 19" in str(info.value)
+    with pytest.raises(ValueError, match='format="doc"'):
+        xiangqi.pgn.read_games(b"", format="doc")  # type: ignore[arg-type]
+
+
+def test_the_tree_walks_like_python_chess() -> None:
+    game = xiangqi.pgn.Game.from_pgn("{start} 1. h2e2 h9g7 (1... b9c7 $2 {other} 2. h0g2) 2. h0g2 *")
+    root = game.root()
+    assert root.move is None and root.parent is None and root.comment == "start"
+    assert game.comment == "start" and root.ply() == 0
+    [first] = game.variations
+    main, other = first.variations
+    assert (str(main.move), str(other.move)) == ("h9g7", "b9c7")
+    assert other.nags == {2} and other.comment == "other" and other.parent == first
+    assert [str(n.move) for n in game.mainline()] == ["h2e2", "h9g7", "h0g2"]
+    assert [str(m) for m in first.mainline_moves()] == ["h9g7", "h0g2"]
+    assert game.mainline()[-1].is_end() and not first.is_end()
+    assert len(other.mainline()[0].board().move_stack) == 3
+
+    new = main.add_variation(xiangqi.Move.from_iccs("b0c2"), comment="fresh")
+    assert new.parent == main and new.comment == "fresh" and new.ply() == 3
+    assert main.variations[1] == new
+    tail = new.add_variation("b9c7")  # the main continuation of a new line
+    assert tail.parent == new and new.variations == [tail]
+    assert iccs_lines(game) == [
+        ["h2e2", "h9g7", "h0g2"],
+        ["h2e2", "h9g7", "b0c2", "b9c7"],
+        ["h2e2", "b9c7", "h0g2"],
+    ]
+    again = xiangqi.pgn.Game.from_pgn(game.to_pgn())
+    assert again.lines() == game.lines()
+    with pytest.raises(xiangqi.IllegalMoveError):
+        tail.add_variation("a0a5")
+    root.comment = "new start"
+    assert game.comments[0] == "new start"
+    with pytest.raises(ValueError):
+        root.nags = {1}
+    empty = xiangqi.pgn.Game.from_board(xiangqi.Board())
+    assert empty.variations == [] and empty.lines() == [[]]
+    empty.add_variation("h2e2")
+    assert [str(m) for m in empty.moves] == ["h2e2"]

@@ -1,0 +1,143 @@
+//! End-to-end tests of `xiangqi game` (alias `pgn`) with the binary and
+//! XML formats, and `adjudicate --pgn` on them.
+
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+
+fn xiangqi() -> Command {
+    Command::cargo_bin("xiangqi").unwrap()
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("xiangqi-game-cli-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+const PGN: &str =
+    "[Red \"甲\"]\n[Black \"乙\"]\n\n1. h2e2 {centre} h9g7 (1... b9c7 2. h0g2) 2. h0g2 1-0\n";
+
+fn output(cmd: &mut Command) -> (Option<i32>, String, String) {
+    let out = cmd.output().unwrap();
+    (
+        out.status.code(),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+#[test]
+fn pgn_to_xqf_and_back_keeps_the_variations() {
+    let dir = scratch("roundtrip");
+    let xqf = dir.join("game.xqf");
+    let (code, _, err) = output(
+        xiangqi()
+            .args(["game", "convert", "-", "--output-format", "xqf", "-o"])
+            .arg(&xqf)
+            .write_stdin(PGN),
+    );
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(&std::fs::read(&xqf).unwrap()[..3], b"XQ\x0a");
+    let (code, pgn, err) = output(
+        xiangqi()
+            .args(["game", "convert", "--to", "iccs"])
+            .arg(&xqf),
+    );
+    assert_eq!(code, Some(0), "{err}");
+    assert!(pgn.contains("[Red \"甲\"]"), "{pgn}");
+    assert!(
+        pgn.contains("1. h2e2 {centre} 1... h9g7 (1... b9c7 2. h0g2) 2. h0g2 1-0"),
+        "{pgn}"
+    );
+
+    let (code, json, err) = output(xiangqi().args(["pgn", "check", "--json"]).arg(&xqf));
+    assert_eq!(code, Some(0), "{err}");
+    let row: serde_json::Value = serde_json::from_str(json.trim()).unwrap();
+    assert_eq!(
+        (row["ok"].as_bool(), row["plies"].as_u64()),
+        (Some(true), Some(3))
+    );
+    assert_eq!(row["moves_with_variations"], 5);
+
+    let (code, out, err) = output(xiangqi().args(["adjudicate", "--pgn"]).arg(&xqf));
+    assert_eq!(code, Some(0), "{err}");
+    assert!(out.starts_with("* ongoing after ply 3"), "{out}");
+}
+
+#[test]
+fn a_broken_xqf_is_reported_with_its_byte_offset() {
+    let dir = scratch("broken");
+    let xqf = dir.join("game.xqf");
+    output(
+        xiangqi()
+            .args(["game", "convert", "-", "--output-format", "xqf", "-o"])
+            .arg(&xqf)
+            .write_stdin(PGN),
+    );
+    let mut bytes = std::fs::read(&xqf).unwrap();
+    bytes.truncate(1030);
+    std::fs::write(&xqf, bytes).unwrap();
+    let (code, json, _) = output(xiangqi().args(["game", "check", "--json"]).arg(&xqf));
+    assert_eq!(code, Some(2));
+    let row: serde_json::Value = serde_json::from_str(json.trim()).unwrap();
+    assert_eq!(row["ok"], false);
+    assert_eq!(row["byte"], 1028);
+    assert!(
+        row["error"]
+            .as_str()
+            .unwrap()
+            .contains("the file ends inside"),
+        "{row}"
+    );
+}
+
+#[test]
+fn xqf_output_needs_a_file_or_a_directory_for_many_games() {
+    let two = format!("{PGN}\n{PGN}");
+    let (code, _, err) = output(
+        xiangqi()
+            .args(["game", "convert", "-", "--output-format", "xqf"])
+            .write_stdin(two.as_str()),
+    );
+    assert_eq!(code, Some(2));
+    assert!(err.contains("-o FILE or -o DIRECTORY"), "{err}");
+    let dir = scratch("many");
+    let (code, _, err) = output(
+        xiangqi()
+            .args(["game", "convert", "-", "--output-format", "xqf", "-o"])
+            .arg(&dir)
+            .write_stdin(two.as_str()),
+    );
+    assert_eq!(code, Some(0), "{err}");
+    assert!(dir.join("0001.xqf").exists() && dir.join("0002.xqf").exists());
+}
+
+/// The CBL libraries of the corpus, when it is there.
+#[test]
+fn a_cbl_library_is_checked_game_by_game() {
+    let corpus =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/testdata/corpus/games");
+    if !corpus.exists() {
+        assert!(
+            std::env::var("CI").as_deref() != Ok("true"),
+            "the corpus is missing"
+        );
+        println!("skipped: no corpus at {}", corpus.display());
+        return;
+    }
+    let (code, out, err) = output(
+        xiangqi()
+            .args(["game", "check"])
+            .arg(corpus.join("1956年全国象棋锦标赛93局.CBL")),
+    );
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(out.lines().count(), 93);
+    assert!(
+        out.starts_with(
+            "1\t保定邓裕如 vs 哈尔滨王嘉良 (1956年全国象棋锦标赛（初赛）)\t82 plies\t0-1\ticcs\n"
+        ),
+        "{out}"
+    );
+}

@@ -1,0 +1,175 @@
+//! The one error type of every game-file reader: which file, which game,
+//! where in it, and what is wrong.
+
+use std::fmt;
+use std::path::PathBuf;
+
+use xiangqi_core::{FenError, PlayError};
+use xiangqi_notation::pgn::{PgnErrorKind, WxfErrorKind};
+
+use crate::Format;
+
+/// Where in the file an error is.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Location {
+    /// A text format: 1-based line and character column.
+    Text {
+        /// 1-based line.
+        line: usize,
+        /// 1-based column (characters).
+        column: usize,
+    },
+    /// A binary format: the byte offset from the start of the file.
+    Byte(u64),
+    /// The file as a whole (it could not be opened or read).
+    File,
+}
+
+impl fmt::Display for Location {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Location::Text { line, column } => write!(f, "line {line}, column {column}"),
+            Location::Byte(offset) => write!(f, "byte {offset}"),
+            Location::File => f.write_str("file"),
+        }
+    }
+}
+
+/// What went wrong.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ErrorKind {
+    /// The file could not be opened or read (the reader stops).
+    #[error("read error: {0}")]
+    Io(String),
+    /// The file does not start with the magic bytes of its format.
+    #[error("not a {0} file: its magic bytes are missing")]
+    BadMagic(Format),
+    /// The format's version is one this reader does not know.
+    #[error("unsupported {format} version {version}")]
+    UnsupportedVersion {
+        /// The format.
+        format: Format,
+        /// The version number found.
+        version: u32,
+    },
+    /// The file ends inside a structure.
+    #[error("the file ends inside {what}: {needed} more bytes needed")]
+    Truncated {
+        /// What was being read.
+        what: &'static str,
+        /// How many bytes are missing.
+        needed: u64,
+    },
+    /// A length field says more than the file or the limits allow.
+    #[error("bad length {length} for {what}")]
+    BadLength {
+        /// What the length is of.
+        what: &'static str,
+        /// The length read.
+        length: i64,
+    },
+    /// A square code that is not on the board.
+    #[error("square code {0} is not on the board")]
+    BadSquare(u8),
+    /// A piece code that names no piece.
+    #[error("piece code {0:#04x} names no piece")]
+    BadPiece(u8),
+    /// The start position is not a legal position (R-LEGAL-POSITION).
+    #[error("invalid start position: {0}")]
+    BadPosition(Box<FenError>),
+    /// A move is not legal in its position.
+    #[error("ply {ply}: {error}")]
+    IllegalMove {
+        /// 1-based ply from the start position along its line.
+        ply: usize,
+        /// Why.
+        error: PlayError,
+    },
+    /// A move's origin square is empty.
+    #[error("ply {ply}: no piece on {square}")]
+    EmptySquare {
+        /// 1-based ply from the start position along its line.
+        ply: usize,
+        /// The origin square in ICCS.
+        square: String,
+    },
+    /// Variations nest deeper than the limit.
+    #[error("variations nested deeper than {0}")]
+    VariationTooDeep(usize),
+    /// More moves than the limit.
+    #[error("more than {0} moves in one game")]
+    TooManyMoves(usize),
+    /// A comment longer than the limit.
+    #[error("comment longer than {0} bytes")]
+    CommentTooLong(usize),
+    /// The XML of a CBF file is malformed or lacks a part.
+    #[error("XML: {0}")]
+    Xml(String),
+    /// A CBF move value that is not `XY-XY`.
+    #[error("bad move value {0:?}")]
+    BadMoveValue(String),
+    /// An error of the PGN reader.
+    #[error("{0}")]
+    Pgn(Box<PgnErrorKind>),
+    /// An error of the WXF game-file reader.
+    #[error("{0}")]
+    Wxf(Box<WxfErrorKind>),
+}
+
+/// An error in a game file: the file, the game, the place and the kind.
+///
+/// Readers go on with the next game after an error where the format allows
+/// it (PGN, WXF, the slots of a CBL library); a broken single-game file
+/// (XQF, CBR, CBF) gives one error and ends.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameFileError {
+    /// The file, when read from a path.
+    pub file: Option<PathBuf>,
+    /// 1-based index of the game in the file (0: before any game, e.g. the
+    /// file header).
+    pub game: usize,
+    /// Where in the file.
+    pub location: Location,
+    /// What is wrong.
+    pub kind: ErrorKind,
+}
+
+impl GameFileError {
+    pub(crate) fn new(game: usize, location: Location, kind: ErrorKind) -> GameFileError {
+        GameFileError {
+            file: None,
+            game,
+            location,
+            kind,
+        }
+    }
+
+    pub(crate) fn at_byte(game: usize, offset: u64, kind: ErrorKind) -> GameFileError {
+        GameFileError::new(game, Location::Byte(offset), kind)
+    }
+
+    /// Whether the file could not be read at all (as opposed to a broken game).
+    pub fn is_io(&self) -> bool {
+        match &self.kind {
+            ErrorKind::Io(_) => true,
+            ErrorKind::Pgn(kind) => matches!(**kind, PgnErrorKind::Io(_)),
+            ErrorKind::Wxf(kind) => matches!(**kind, WxfErrorKind::Io(_)),
+            _ => false,
+        }
+    }
+}
+
+impl fmt::Display for GameFileError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(file) = &self.file {
+            write!(f, "{}: ", file.display())?;
+        }
+        if self.game > 0 {
+            write!(f, "game {}, ", self.game)?;
+        }
+        write!(f, "{}: {}", self.location, self.kind)
+    }
+}
+
+impl std::error::Error for GameFileError {}

@@ -1,0 +1,111 @@
+//! The supported formats and how a file's first bytes tell them apart.
+
+use std::fmt;
+use std::str::FromStr;
+
+use xiangqi_notation::pgn::wxf_file::looks_like_wxf;
+
+use crate::ccbridge;
+
+/// A game-file format.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Format {
+    /// PGN (N-PGN), UTF-8 or GBK/GB18030, any move notation.
+    Pgn,
+    /// WXF game file (`FORMAT WXF … START{ … }END`).
+    Wxf,
+    /// XQF (象棋演播室), versions 1.0-1.8.
+    Xqf,
+    /// CCBridge XML game.
+    Cbf,
+    /// CCBridge binary game.
+    Cbr,
+    /// CCBridge binary library of games.
+    Cbl,
+}
+
+impl Format {
+    /// Every format, in the order sniffing tries the binary ones.
+    pub const ALL: [Format; 6] = [
+        Format::Xqf,
+        Format::Cbr,
+        Format::Cbl,
+        Format::Cbf,
+        Format::Wxf,
+        Format::Pgn,
+    ];
+
+    /// The lower-case name (`pgn`, `wxf`, `xqf`, `cbf`, `cbr`, `cbl`).
+    pub const fn name(self) -> &'static str {
+        match self {
+            Format::Pgn => "pgn",
+            Format::Wxf => "wxf",
+            Format::Xqf => "xqf",
+            Format::Cbf => "cbf",
+            Format::Cbr => "cbr",
+            Format::Cbl => "cbl",
+        }
+    }
+
+    /// Whether the format is binary (read whole into memory, errors at byte offsets).
+    pub const fn is_binary(self) -> bool {
+        matches!(self, Format::Xqf | Format::Cbr | Format::Cbl)
+    }
+
+    /// The format of a file that starts with `head`: magic bytes for the
+    /// binary formats, an XML start for CBF, a `FORMAT` line for WXF, else
+    /// PGN. `head` should hold the first non-blank line (a few KiB do).
+    pub fn sniff(head: &[u8]) -> Format {
+        if head.starts_with(b"XQ") {
+            return Format::Xqf;
+        }
+        if head.starts_with(ccbridge::RECORD_MAGIC) {
+            return Format::Cbr;
+        }
+        if head.starts_with(ccbridge::LIBRARY_MAGIC) {
+            return Format::Cbl;
+        }
+        let text = head.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(head);
+        let start = text
+            .iter()
+            .position(|b| !b.is_ascii_whitespace())
+            .unwrap_or(text.len());
+        let text = &text[start..];
+        if text.starts_with(b"<?xml") || text.starts_with(b"<ChineseChessRecord") {
+            return Format::Cbf;
+        }
+        if looks_like_wxf(head) {
+            return Format::Wxf;
+        }
+        Format::Pgn
+    }
+}
+
+impl fmt::Display for Format {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Format::Pgn => "PGN",
+            Format::Wxf => "WXF",
+            Format::Xqf => "XQF",
+            Format::Cbf => "CBF",
+            Format::Cbr => "CBR",
+            Format::Cbl => "CBL",
+        })
+    }
+}
+
+/// Error for a text that names no format.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown game-file format {0:?}: expected pgn, wxf, xqf, cbf, cbr or cbl")]
+pub struct UnknownFormat(pub String);
+
+impl FromStr for Format {
+    type Err = UnknownFormat;
+    fn from_str(s: &str) -> Result<Format, UnknownFormat> {
+        let lower = s.trim().to_ascii_lowercase();
+        Format::ALL
+            .into_iter()
+            .find(|f| f.name() == lower)
+            .ok_or_else(|| UnknownFormat(s.to_owned()))
+    }
+}

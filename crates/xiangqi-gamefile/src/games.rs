@@ -1,0 +1,256 @@
+//! Opening a game file of any format and iterating over its games.
+
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, Cursor, Read};
+use std::path::{Path, PathBuf};
+
+use xiangqi_notation::pgn::{Game, Reader, ReaderOptions, WxfReader};
+
+use crate::ccbridge::{read_cbf, read_cbr, Library};
+use crate::error::{ErrorKind, GameFileError, Location};
+use crate::xqf::read_xqf;
+use crate::Format;
+
+/// Largest binary or XML file read (these are read whole): 256 MiB.
+pub const MAX_WHOLE_FILE_LEN: u64 = 256 << 20;
+/// How much of a file sniffing looks at, at most.
+const SNIFF_LEN: usize = 64 << 10;
+
+type Source = Box<dyn BufRead + Send>;
+
+enum Inner {
+    Pgn(Box<Reader<Source>>),
+    Wxf(Box<WxfReader<Source>>),
+    /// A single-game format, read when opened.
+    Single(Option<Result<Game, GameFileError>>),
+    Library(Box<Library>),
+}
+
+/// The games of one file, in order: an [`Iterator`] of
+/// `Result<Game, GameFileError>`. After a broken game the reader goes on
+/// with the next one where the format allows (PGN, WXF, CBL); the error
+/// names the game and where it broke.
+pub struct Games {
+    file: Option<PathBuf>,
+    format: Format,
+    options: ReaderOptions,
+    inner: Inner,
+    /// Games yielded so far (the index of the last one).
+    index: usize,
+    /// Bytes of binary input consumed, for progress.
+    binary_read: u64,
+}
+
+impl Games {
+    /// Opens the file at `path`; `format` `None` sniffs it from its contents.
+    pub fn open(path: impl AsRef<Path>, format: Option<Format>) -> Result<Games, GameFileError> {
+        Games::open_with(path, format, ReaderOptions::default())
+    }
+
+    /// [`Games::open`] with reader options (limits, the WXF convention).
+    pub fn open_with(
+        path: impl AsRef<Path>,
+        format: Option<Format>,
+        options: ReaderOptions,
+    ) -> Result<Games, GameFileError> {
+        let path = path.as_ref();
+        let with_file = |mut e: GameFileError| {
+            e.file = Some(path.to_owned());
+            e
+        };
+        let file = File::open(path).map_err(|e| with_file(io_error(&e)))?;
+        let mut games = Games::with_buffer(file, 1 << 18, format, options).map_err(with_file)?;
+        games.file = Some(path.to_owned());
+        if let Inner::Single(Some(Err(e))) = &mut games.inner {
+            e.file = Some(path.to_owned());
+        }
+        Ok(games)
+    }
+
+    /// Reads games from `src` (a file, standard input, a buffer). A text
+    /// format is read lazily, 64 KiB at a time.
+    pub fn from_reader(
+        src: impl Read + Send + 'static,
+        format: Option<Format>,
+        options: ReaderOptions,
+    ) -> Result<Games, GameFileError> {
+        Games::with_buffer(src, SNIFF_LEN, format, options)
+    }
+
+    fn with_buffer(
+        src: impl Read + Send + 'static,
+        buffer: usize,
+        format: Option<Format>,
+        options: ReaderOptions,
+    ) -> Result<Games, GameFileError> {
+        let mut src = BufReader::with_capacity(buffer, src);
+        let head = read_head(&mut src).map_err(|e| io_error(&e))?;
+        let format = format.unwrap_or_else(|| Format::sniff(&head));
+        let source: Source = Box::new(Cursor::new(head).chain(src));
+        let limits = &options.limits;
+        let at_byte = |(offset, kind)| GameFileError::at_byte(1, offset, kind);
+        let inner = match format {
+            Format::Pgn => Inner::Pgn(Box::new(Reader::with_options(source, options))),
+            Format::Wxf => Inner::Wxf(Box::new(WxfReader::with_options(source, options))),
+            Format::Xqf => Inner::Single(Some(
+                read_xqf(&read_whole(source)?, limits).map_err(at_byte),
+            )),
+            Format::Cbr => Inner::Single(Some(
+                read_cbr(&read_whole(source)?, 0, limits).map_err(at_byte),
+            )),
+            Format::Cbf => {
+                let text = decode_xml(&read_whole(source)?);
+                Inner::Single(Some(read_cbf(&text, limits).map_err(
+                    |(line, column, kind)| {
+                        GameFileError::new(1, Location::Text { line, column }, kind)
+                    },
+                )))
+            }
+            Format::Cbl => match Library::new(read_whole(source)?) {
+                Ok(library) => Inner::Library(Box::new(library)),
+                Err((offset, kind)) => {
+                    Inner::Single(Some(Err(GameFileError::at_byte(0, offset, kind))))
+                }
+            },
+        };
+        Ok(Games {
+            file: None,
+            format,
+            options,
+            inner,
+            index: 0,
+            binary_read: 0,
+        })
+    }
+
+    /// Games from bytes in memory; a file too big to read whole is the
+    /// first (and only) item, an error.
+    pub fn from_bytes(bytes: &[u8], format: Option<Format>) -> Games {
+        let options = ReaderOptions::default();
+        Games::from_reader(Cursor::new(bytes.to_vec()), format, options).unwrap_or_else(|e| Games {
+            file: None,
+            format: format.unwrap_or_else(|| Format::sniff(bytes)),
+            options,
+            inner: Inner::Single(Some(Err(e))),
+            index: 0,
+            binary_read: 0,
+        })
+    }
+
+    /// The format read.
+    pub fn format(&self) -> Format {
+        self.format
+    }
+
+    /// The file, when opened from a path.
+    pub fn file(&self) -> Option<&Path> {
+        self.file.as_deref()
+    }
+
+    /// Bytes consumed so far (for progress reports).
+    pub fn bytes_read(&self) -> u64 {
+        match &self.inner {
+            Inner::Pgn(r) => r.bytes_read(),
+            Inner::Wxf(r) => r.bytes_read(),
+            Inner::Single(_) | Inner::Library(_) => self.binary_read,
+        }
+    }
+
+    /// The library's name (CBL), when it has one.
+    pub fn library_name(&self) -> Option<&str> {
+        match &self.inner {
+            Inner::Library(l) => l.name.as_deref(),
+            _ => None,
+        }
+    }
+}
+
+fn io_error(e: &io::Error) -> GameFileError {
+    GameFileError::new(0, Location::File, ErrorKind::Io(e.to_string()))
+}
+
+/// Reads the start of `src` without consuming it for good: up to the end of
+/// its first non-blank line, at most [`SNIFF_LEN`] bytes.
+fn read_head(src: &mut impl BufRead) -> io::Result<Vec<u8>> {
+    let mut head = Vec::new();
+    loop {
+        let start = head.len();
+        let room = (SNIFF_LEN - start) as u64;
+        let n = (&mut *src).take(room).read_until(b'\n', &mut head)?;
+        let blank = head[start..]
+            .iter()
+            .all(|b| b.is_ascii_whitespace() || [0xEF, 0xBB, 0xBF].contains(b));
+        if n == 0 || head.len() >= SNIFF_LEN || !blank {
+            return Ok(head);
+        }
+    }
+}
+
+fn read_whole(source: Source) -> Result<Vec<u8>, GameFileError> {
+    let mut data = Vec::new();
+    source
+        .take(MAX_WHOLE_FILE_LEN + 1)
+        .read_to_end(&mut data)
+        .map_err(|e| io_error(&e))?;
+    if data.len() as u64 > MAX_WHOLE_FILE_LEN {
+        return Err(GameFileError::at_byte(
+            0,
+            MAX_WHOLE_FILE_LEN,
+            ErrorKind::BadLength {
+                what: "a binary or XML game file",
+                length: data.len() as i64,
+            },
+        ));
+    }
+    Ok(data)
+}
+
+/// CBF text: UTF-8 (what CCBridge writes), else GB18030.
+fn decode_xml(data: &[u8]) -> String {
+    let data = data.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(data);
+    match std::str::from_utf8(data) {
+        Ok(text) => text.to_owned(),
+        Err(_) => encoding_rs::GB18030.decode(data).0.into_owned(),
+    }
+}
+
+impl Iterator for Games {
+    type Item = Result<Game, GameFileError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let item = match &mut self.inner {
+            Inner::Pgn(r) => r.next()?.map_err(|e| {
+                GameFileError::new(
+                    e.game,
+                    Location::Text {
+                        line: e.line,
+                        column: e.column,
+                    },
+                    ErrorKind::Pgn(Box::new(e.kind)),
+                )
+            }),
+            Inner::Wxf(r) => r.next()?.map_err(|e| {
+                GameFileError::new(
+                    e.game,
+                    Location::Text {
+                        line: e.line,
+                        column: e.column,
+                    },
+                    ErrorKind::Wxf(Box::new(e.kind)),
+                )
+            }),
+            Inner::Single(item) => item.take()?,
+            Inner::Library(library) => {
+                let game = self.index + 1;
+                let item = library.next_game(&self.options.limits)?;
+                self.binary_read = library.position() as u64;
+                item.map_err(|(offset, kind)| GameFileError::at_byte(game, offset, kind))
+            }
+        };
+        self.index += 1;
+        Some(item.map_err(|mut e| {
+            e.file = self.file.clone();
+            e
+        }))
+    }
+}

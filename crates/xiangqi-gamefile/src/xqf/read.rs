@@ -1,0 +1,294 @@
+//! Reading one XQF file.
+
+use xiangqi_core::{Move, Position, Square};
+use xiangqi_notation::pgn::{Game, GameResult, Limits};
+use xiangqi_notation::Notation;
+
+use super::keys::Keys;
+use super::layout;
+use crate::bytes::{gb18030, ByteCursor, ByteError};
+use crate::error::ErrorKind;
+use crate::tree::{build_line, MoveRecord};
+use crate::Format;
+
+/// Flags of a move record, after decoding.
+struct Flags {
+    has_next: bool,
+    has_alternative: bool,
+    has_comment: bool,
+}
+
+/// The file's version, keys and layout-dependent decoding.
+struct Decoder<'a> {
+    version: u8,
+    keys: Keys,
+    limits: &'a Limits,
+}
+
+impl Decoder<'_> {
+    fn plain(&self) -> bool {
+        self.version <= layout::PLAIN_VERSION
+    }
+
+    /// Reads `n` bytes of the move area at the cursor, decrypted.
+    fn decrypted(
+        &self,
+        cursor: &mut ByteCursor<'_>,
+        n: usize,
+        what: &'static str,
+    ) -> Result<Vec<u8>, ByteError> {
+        let start = cursor.offset();
+        let raw = cursor.take(n, what)?;
+        Ok(raw
+            .iter()
+            .enumerate()
+            .map(|(i, &b)| b.wrapping_sub(self.keys.stream[(start as usize + i) % 32]))
+            .collect())
+    }
+
+    fn flags(&self, tag: u8) -> Flags {
+        if self.plain() {
+            Flags {
+                has_next: tag & 0xF0 != 0,
+                has_alternative: tag & 0x0F != 0,
+                has_comment: true,
+            }
+        } else {
+            Flags {
+                has_next: tag & 0x80 != 0,
+                has_alternative: tag & 0x40 != 0,
+                has_comment: tag & 0x20 != 0,
+            }
+        }
+    }
+
+    /// One record: the 4 bytes, then the comment if any.
+    fn record(
+        &self,
+        cursor: &mut ByteCursor<'_>,
+    ) -> Result<(u64, [u8; 4], Flags, Option<String>), ByteError> {
+        let offset = cursor.offset();
+        let raw = self.decrypted(cursor, 4, "a move record")?;
+        let bytes = [raw[0], raw[1], raw[2], raw[3]];
+        let flags = self.flags(bytes[2]);
+        let comment = if flags.has_comment {
+            self.comment(cursor)?
+        } else {
+            None
+        };
+        Ok((offset, bytes, flags, comment))
+    }
+
+    fn comment(&self, cursor: &mut ByteCursor<'_>) -> Result<Option<String>, ByteError> {
+        let at = cursor.offset();
+        let raw = self.decrypted(cursor, 4, "a comment length")?;
+        let stored = u32::from_le_bytes([raw[0], raw[1], raw[2], raw[3]]);
+        let length = i64::from(stored) - i64::from(self.keys.comment_len);
+        if length <= 0 {
+            return Ok(None);
+        }
+        if length as u64 > cursor.remaining() as u64 {
+            return Err((
+                at,
+                ErrorKind::BadLength {
+                    what: "a comment",
+                    length,
+                },
+            ));
+        }
+        if length as u64 > self.limits.max_comment_len as u64 {
+            return Err((at, ErrorKind::CommentTooLong(self.limits.max_comment_len)));
+        }
+        let text = self.decrypted(cursor, length as usize, "a comment")?;
+        let text = gb18030(&text);
+        let text = text.trim_matches(|c: char| c.is_whitespace() || c == '\0');
+        Ok((!text.is_empty()).then(|| text.to_owned()))
+    }
+
+    fn square(&self, code: u8, offset: u64) -> Result<Square, ByteError> {
+        let square = (code < 90)
+            .then(|| Square::from_coords(code / 10, code % 10))
+            .flatten();
+        square.ok_or((offset, ErrorKind::BadSquare(code)))
+    }
+
+    fn mv(&self, bytes: [u8; 4], offset: u64) -> Result<Move, ByteError> {
+        let from = bytes[0].wrapping_sub(0x18).wrapping_sub(self.keys.from);
+        let to = bytes[1].wrapping_sub(0x20).wrapping_sub(self.keys.to);
+        Ok(Move::new(
+            self.square(from, offset)?,
+            self.square(to, offset + 1)?,
+        ))
+    }
+}
+
+/// The board of the header: 90 squares of FEN letters.
+fn board(header: &[u8], version: u8, keys: &Keys) -> Result<[Option<u8>; 90], ByteError> {
+    let stored = &header[layout::PIECES..layout::PIECES + 32];
+    let mut squares = [0u8; 32];
+    for (i, &code) in stored.iter().enumerate() {
+        // Version 1.2 and later also rotate the order of the pieces.
+        let slot = if version >= 12 {
+            (usize::from(keys.squares) + i + 1) % 32
+        } else {
+            i
+        };
+        squares[slot] = code.wrapping_sub(keys.squares);
+    }
+    let mut board = [None; 90];
+    for (i, &code) in squares.iter().enumerate() {
+        // Above 89: a captured piece.
+        let square = (code < 90).then(|| Square::from_coords(code / 10, code % 10));
+        let Some(sq) = square.flatten() else {
+            continue;
+        };
+        let letter = layout::PIECE_LETTERS[i % 16];
+        let letter = if i < 16 {
+            letter
+        } else {
+            letter.to_ascii_lowercase()
+        };
+        if board[sq.index()].is_some() {
+            return Err(((layout::PIECES + i) as u64, ErrorKind::BadSquare(code)));
+        }
+        board[sq.index()] = Some(letter);
+    }
+    Ok(board)
+}
+
+/// The FEN of a board (indexed like `Square::index`, rank 0 at Red's side).
+pub(crate) fn board_fen(board: &[Option<u8>; 90], red_to_move: bool) -> String {
+    let mut fen = String::new();
+    for rank in (0..10).rev() {
+        let mut empty = 0;
+        for file in 0..9 {
+            match board[rank * 9 + file] {
+                Some(letter) => {
+                    if empty > 0 {
+                        fen.push(char::from(b'0' + empty));
+                        empty = 0;
+                    }
+                    fen.push(char::from(letter));
+                }
+                None => empty += 1,
+            }
+        }
+        if empty > 0 {
+            fen.push(char::from(b'0' + empty));
+        }
+        if rank > 0 {
+            fen.push('/');
+        }
+    }
+    fen.push_str(if red_to_move {
+        " w - - 0 1"
+    } else {
+        " b - - 0 1"
+    });
+    fen
+}
+
+/// Sets the tags every binary format shares: the start position when it is
+/// not the standard one, and the result.
+pub(crate) fn finish_game(game: &mut Game, start: &Position, result: GameResult) {
+    if start.to_fen() != Position::startpos().to_fen() {
+        game.set_tag("FEN", &start.to_fen());
+    }
+    game.set_tag("Result", result.as_str());
+    game.result = Some(result);
+    game.notation = Notation::Iccs;
+}
+
+/// Reads a whole XQF file.
+pub(crate) fn read_xqf(data: &[u8], limits: &Limits) -> Result<Game, ByteError> {
+    let mut cursor = ByteCursor::new(data, 0);
+    let header = cursor.take(layout::HEADER_LEN, "the XQF header")?;
+    if &header[..2] != layout::MAGIC {
+        return Err((0, ErrorKind::BadMagic(Format::Xqf)));
+    }
+    let version = header[layout::VERSION];
+    if !(layout::PLAIN_VERSION..=layout::NEWEST_VERSION).contains(&version) {
+        return Err((
+            layout::VERSION as u64,
+            ErrorKind::UnsupportedVersion {
+                format: Format::Xqf,
+                version: version.into(),
+            },
+        ));
+    }
+    let keys = if version <= layout::PLAIN_VERSION {
+        Keys::plain()
+    } else {
+        let mut key_bytes = [0; 13];
+        key_bytes.copy_from_slice(&header[layout::KEYS..layout::KEYS + 13]);
+        Keys::from_header(&key_bytes)
+    };
+    let board = board(header, version, &keys)?;
+    let decoder = Decoder {
+        version,
+        keys,
+        limits,
+    };
+
+    let mut game = Game::default();
+    for (tag, at, room) in layout::STRINGS {
+        let len = usize::from(header[at]).min(room);
+        let text = gb18030(&header[at + 1..at + 1 + len]);
+        let text = text.trim_matches(|c: char| c.is_whitespace() || c == '\0');
+        if !text.is_empty() {
+            game.set_tag(tag, text);
+        }
+    }
+    let result = match header[layout::RESULT] {
+        1 => GameResult::RedWins,
+        2 => GameResult::BlackWins,
+        3 | 4 => GameResult::Draw,
+        _ => GameResult::Unknown,
+    };
+
+    let (_, _, root_flags, root_comment) = decoder.record(&mut cursor)?;
+    // Read the records first: the side to move is the colour of the first
+    // move's piece (the header's own field is unreliable; it is used only
+    // for a game without moves).
+    let mut records = Vec::new();
+    let mut expected = usize::from(root_flags.has_next);
+    while expected > 0 && cursor.remaining() > 0 {
+        let (offset, bytes, flags, comment) = decoder.record(&mut cursor)?;
+        expected = expected - 1 + usize::from(flags.has_next) + usize::from(flags.has_alternative);
+        if records.len() >= limits.max_moves_per_game {
+            return Err((offset, ErrorKind::TooManyMoves(limits.max_moves_per_game)));
+        }
+        records.push(MoveRecord {
+            offset,
+            mv: decoder.mv(bytes, offset)?,
+            has_next: flags.has_next,
+            has_alternative: flags.has_alternative,
+            comment,
+        });
+    }
+    if expected > 0 {
+        return Err((
+            cursor.offset(),
+            ErrorKind::Truncated {
+                what: "the move records",
+                needed: 4,
+            },
+        ));
+    }
+    let red_to_move = records
+        .first()
+        .and_then(|r| board[r.mv.from().index()])
+        .map_or(header[layout::BLACK_TO_MOVE] != 1, |letter| {
+            letter.is_ascii_uppercase()
+        });
+    let fen = board_fen(&board, red_to_move);
+    let start = Position::from_fen(&fen)
+        .map_err(|e| (layout::PIECES as u64, ErrorKind::BadPosition(Box::new(e))))?;
+    let mut records = records.into_iter();
+    game.mainline = build_line(&start, root_flags.has_next, || Ok(records.next()), limits)?;
+    if let Some(comment) = root_comment {
+        game.mainline.comments.push(comment);
+    }
+    finish_game(&mut game, &start, result);
+    Ok(game)
+}

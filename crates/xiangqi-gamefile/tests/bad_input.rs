@@ -1,0 +1,189 @@
+//! Truncated, corrupted and wrong-version files: a typed error naming the
+//! byte offset, never a panic, never an allocation the file's length fields
+//! ask for.
+
+use std::path::{Path, PathBuf};
+
+use xiangqi_gamefile::{write_xqf, ErrorKind, Format, GameFileError, Games, Location};
+use xiangqi_notation::pgn::read_str;
+
+fn sample_xqf() -> Vec<u8> {
+    let pgn = "[Red \"甲\"]\n{opening} 1. h2e2 {centre} h9g7 (1... b9c7 {other} 2. h0g2 (2. b0c2)) 2. h0g2 i9h9 *\n";
+    write_xqf(&read_str(pgn).next().unwrap().unwrap()).unwrap()
+}
+
+fn read(bytes: &[u8], format: Format) -> Vec<Result<xiangqi_notation::pgn::Game, GameFileError>> {
+    Games::from_bytes(bytes, Some(format)).collect()
+}
+
+fn byte_offset(e: &GameFileError) -> u64 {
+    match e.location {
+        Location::Byte(offset) => offset,
+        other => panic!("{other:?} is no byte offset"),
+    }
+}
+
+#[test]
+fn a_truncated_xqf_is_an_error_at_an_offset_inside_the_file() {
+    let full = sample_xqf();
+    assert!(read(&full, Format::Xqf)[0].is_ok());
+    for len in 0..full.len() {
+        let results = read(&full[..len], Format::Xqf);
+        let error = results[0].as_ref().expect_err("a cut file");
+        assert!(byte_offset(error) <= len as u64, "{len}: {error}");
+        assert!(
+            matches!(
+                error.kind,
+                ErrorKind::Truncated { .. } | ErrorKind::BadLength { .. }
+            ),
+            "{len}: {error}"
+        );
+    }
+}
+
+#[test]
+fn a_wrong_version_or_magic_is_named() {
+    let mut file = sample_xqf();
+    file[2] = 19;
+    let e = read(&file, Format::Xqf).remove(0).unwrap_err();
+    assert_eq!(e.location, Location::Byte(2));
+    assert!(
+        matches!(e.kind, ErrorKind::UnsupportedVersion { version: 19, .. }),
+        "{e}"
+    );
+    file[0] = b'Y';
+    let e = read(&file, Format::Xqf).remove(0).unwrap_err();
+    assert_eq!(
+        (e.location, &e.kind),
+        (Location::Byte(0), &ErrorKind::BadMagic(Format::Xqf))
+    );
+    let e = read(b"CCBridge Recordx", Format::Cbr)
+        .remove(0)
+        .unwrap_err();
+    assert!(matches!(e.kind, ErrorKind::Truncated { .. }), "{e}");
+    let e = read(&[0; 600], Format::Cbl).remove(0).unwrap_err();
+    assert_eq!(
+        (e.location, &e.kind),
+        (Location::Byte(0), &ErrorKind::BadMagic(Format::Cbl))
+    );
+}
+
+#[test]
+fn a_huge_comment_length_is_refused_before_allocating() {
+    let mut file = sample_xqf();
+    // The root record's comment length (version 1.0 stores it always).
+    file[1028..1032].copy_from_slice(&0x7FFF_FFFFu32.to_le_bytes());
+    let e = read(&file, Format::Xqf).remove(0).unwrap_err();
+    assert_eq!(e.location, Location::Byte(1028));
+    assert!(
+        matches!(
+            e.kind,
+            ErrorKind::BadLength {
+                what: "a comment",
+                ..
+            }
+        ),
+        "{e}"
+    );
+}
+
+#[test]
+fn an_illegal_move_names_the_game_and_ply() {
+    let mut file = sample_xqf();
+    // The second record after the root is Black's h9g7: make it h9h8.
+    let root_len = 8 + "opening".len();
+    let second = 1024 + root_len + 8 + "centre".len();
+    assert_eq!(file[second], (7 * 10 + 9) + 0x18);
+    file[second + 1] = (7 * 10 + 8) + 0x20;
+    let e = read(&file, Format::Xqf).remove(0).unwrap_err();
+    assert_eq!((e.game, e.location), (1, Location::Byte(second as u64)));
+    assert!(
+        matches!(e.kind, ErrorKind::IllegalMove { ply: 2, .. }),
+        "{e}"
+    );
+    assert!(e.to_string().starts_with("game 1, byte "), "{e}");
+}
+
+fn corpus() -> Option<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/testdata/corpus/games");
+    if dir.exists() {
+        return Some(dir);
+    }
+    assert!(
+        std::env::var("CI").as_deref() != Ok("true"),
+        "the corpus is missing"
+    );
+    println!("skipped: no corpus at {}", dir.display());
+    None
+}
+
+/// Every cut and a spread of corrupted bytes of real encrypted XQF, CBR and
+/// CBL files: errors or games, never a panic.
+#[test]
+fn real_files_cut_or_corrupted_never_panic() {
+    let Some(dir) = corpus() else { return };
+    for (name, format) in [
+        ("030-黄松轩先胜冯敬如.XQF", Format::Xqf),
+        ("test.cbr", Format::Cbr),
+        ("test.cbf", Format::Cbf),
+    ] {
+        let full = std::fs::read(dir.join(name)).unwrap();
+        for len in 0..full.len() {
+            for item in read(&full[..len], format) {
+                if let Err(e) = item {
+                    assert!(!e.to_string().is_empty());
+                }
+            }
+        }
+        for at in (0..full.len()).step_by(7) {
+            let mut bad = full.clone();
+            bad[at] ^= 0x5A;
+            let _ = read(&bad, format);
+        }
+    }
+    // A CBR cut before its records' terminator is an error, not a shorter game.
+    let cbr = std::fs::read(dir.join("test2.cbr")).unwrap();
+    for len in 2214..2226 {
+        let e = read(&cbr[..len], Format::Cbr).remove(0).unwrap_err();
+        assert!(
+            matches!(
+                e.kind,
+                ErrorKind::Truncated { .. } | ErrorKind::BadLength { .. }
+            ),
+            "{len}: {e}"
+        );
+    }
+    let library = std::fs::read(dir.join("1989年龙化杯象棋名师邀请赛35局.CBL")).unwrap();
+    for len in (0..library.len()).step_by(997) {
+        let _ = read(&library[..len], Format::Cbl);
+    }
+    // A cut inside the third record (the first is a heading): the game
+    // before it reads, the cut one is an error at its offset.
+    let cut = &library[..101_952 + 2 * 4096 + 2300];
+    let results = read(cut, Format::Cbl);
+    assert!(results[..results.len() - 1].iter().all(Result::is_ok));
+    let last = results.last().unwrap().as_ref().unwrap_err();
+    assert!(byte_offset(last) >= 101_952 + 2 * 4096, "{last}");
+}
+
+/// Fuzz finding (cbf target, `fuzz/regressions/cbf-15f80d46`): a comment
+/// whose GB18030 bytes start like a UTF-8 byte-order mark was read back from
+/// XQF as UTF-8. Text fields are GB18030 whatever their first bytes.
+#[test]
+fn a_comment_starting_like_a_byte_order_mark_survives_xqf() {
+    let pgn = "{锘縋 opening} 1. h2e2 {锘縝} *\n";
+    let game = read_str(pgn).next().unwrap().unwrap();
+    let back = read(&write_xqf(&game).unwrap(), Format::Xqf)
+        .remove(0)
+        .unwrap();
+    assert_eq!(back.mainline, game.mainline);
+    let regression = std::fs::read(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fuzz/regressions/cbf-15f80d46"),
+    )
+    .unwrap();
+    let cbf = read(&regression[1..], Format::Cbf).remove(0).unwrap();
+    let back = read(&write_xqf(&cbf).unwrap(), Format::Xqf)
+        .remove(0)
+        .unwrap();
+    assert_eq!(back.mainline, cbf.mainline);
+}

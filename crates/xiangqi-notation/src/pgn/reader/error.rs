@@ -1,0 +1,113 @@
+//! The PGN reader's limits and options, and its errors.
+
+use xiangqi_core::FenError;
+
+use crate::{MoveTextError, WxfConvention};
+
+/// Resource limits of the reader. A game that exceeds one is reported as an
+/// error and skipped; reading goes on with the next game.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Longest line in bytes (default 256 KiB). Longer lines are an error.
+    pub max_line_len: usize,
+    /// Longest comment in bytes (default 64 KiB).
+    pub max_comment_len: usize,
+    /// Deepest nesting of variations (default 32).
+    pub max_variation_depth: usize,
+    /// Most moves in one game, variations included (default 10 000).
+    pub max_moves_per_game: usize,
+    /// Most tag pairs in one game (default 1 000).
+    pub max_tags_per_game: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            max_line_len: 256 * 1024,
+            max_comment_len: 64 * 1024,
+            max_variation_depth: 32,
+            max_moves_per_game: 10_000,
+            max_tags_per_game: 1_000,
+        }
+    }
+}
+
+/// Options of the reader.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct ReaderOptions {
+    /// Resource limits.
+    pub limits: Limits,
+    /// How WXF `11`/`33` are read when the file does not say
+    /// (`[WXFStyle "fsf"]`, which our writer adds for that style).
+    pub wxf_convention: WxfConvention,
+}
+
+/// What went wrong in a game.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum PgnErrorKind {
+    /// Reading the input failed (the reader stops).
+    #[error("read error: {0}")]
+    Io(String),
+    /// The input is UTF-16, which the reader does not decode.
+    #[error("UTF-16 input is not supported: convert it to UTF-8")]
+    Utf16,
+    /// A line is longer than [`Limits::max_line_len`].
+    #[error("line longer than {0} bytes")]
+    LineTooLong(usize),
+    /// A comment is longer than [`Limits::max_comment_len`].
+    #[error("comment longer than {0} bytes")]
+    CommentTooLong(usize),
+    /// A `{` comment is not closed (before the end of the file or the next game's tags).
+    #[error("comment opened at line {0} is not closed")]
+    UnterminatedComment(usize),
+    /// Variations nest deeper than [`Limits::max_variation_depth`].
+    #[error("variations nested deeper than {0}")]
+    VariationTooDeep(usize),
+    /// More moves than [`Limits::max_moves_per_game`].
+    #[error("more than {0} moves in one game")]
+    TooManyMoves(usize),
+    /// More tags than [`Limits::max_tags_per_game`].
+    #[error("more than {0} tags in one game")]
+    TooManyTags(usize),
+    /// A tag pair that is not `[Name "value"]`.
+    #[error("malformed tag pair: {0}")]
+    BadTag(&'static str),
+    /// The `FEN` tag is invalid.
+    #[error("invalid FEN tag: {0}")]
+    BadFen(FenError),
+    /// `(` before any move of the line.
+    #[error("a variation must follow a move")]
+    VariationWithoutMove,
+    /// `)` without `(`.
+    #[error("')' without '('")]
+    UnmatchedClose,
+    /// The game ended inside a variation.
+    #[error("variation opened at line {0} is not closed")]
+    UnterminatedVariation(usize),
+    /// A NAG before any move or not `$0`-`$255`.
+    #[error("bad annotation {0:?}")]
+    BadNag(String),
+    /// A move text that is not a legal move here.
+    #[error("move {ply_name}: {error}")]
+    Move {
+        /// Move number and side, e.g. `12.` or `12...`.
+        ply_name: String,
+        /// Why.
+        error: MoveTextError,
+    },
+}
+
+/// An error in one game of a PGN file.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("game {game}, line {line}, column {column}: {kind}")]
+pub struct PgnError {
+    /// 1-based index of the game in the file (broken games count).
+    pub game: usize,
+    /// 1-based line number.
+    pub line: usize,
+    /// 1-based character column.
+    pub column: usize,
+    /// What is wrong.
+    pub kind: PgnErrorKind,
+}
