@@ -34,8 +34,8 @@ mod tt;
 
 pub use bench::{run_bench, BenchEntry, BenchReport, BENCH_DEPTH, BENCH_POSITIONS};
 pub use engine::{
-    replay, Engine, ReplayError, SearchInfo, SearchResult, StopHandle, DEFAULT_HASH_MB, MAX_DEPTH,
-    MAX_HASH_MB,
+    replay, Engine, PvLine, ReplayError, SearchInfo, SearchResult, StopHandle, DEFAULT_HASH_MB,
+    MAX_DEPTH, MAX_HASH_MB, MAX_MULTI_PV, MAX_THREADS,
 };
 pub use eval::{evaluate, evaluate_with, EvalParams};
 pub use limits::Limits;
