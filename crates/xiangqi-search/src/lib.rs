@@ -32,7 +32,9 @@ mod search;
 mod time;
 mod tt;
 
-pub use bench::{run_bench, BenchEntry, BenchReport, BENCH_DEPTH, BENCH_POSITIONS};
+pub use bench::{
+    run_bench, run_bench_threads, BenchEntry, BenchReport, BENCH_DEPTH, BENCH_POSITIONS,
+};
 pub use engine::{
     replay, Engine, PvLine, ReplayError, SearchInfo, SearchResult, StopHandle, DEFAULT_HASH_MB,
     MAX_DEPTH, MAX_HASH_MB, MAX_MULTI_PV, MAX_THREADS,
