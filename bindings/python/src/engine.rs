@@ -339,7 +339,10 @@ impl PyEngine {
 impl PyEngine {
     #[new]
     #[pyo3(signature = (hash_mb = None, *, threads = None))]
-    fn new(hash_mb: Option<&Bound<'_, PyAny>>, threads: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
+    fn new(
+        hash_mb: Option<&Bound<'_, PyAny>>,
+        threads: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Self> {
         let mb = match hash_mb {
             Some(mb) => int_arg(mb, "hash_mb")?,
             None => xiangqi_search::DEFAULT_HASH_MB as i64,

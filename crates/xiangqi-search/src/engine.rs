@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use xiangqi_core::{Move, MoveList, PlayError, Position};
 
-use crate::eval::EvalParams;
+use crate::eval::Weights;
 use crate::ordering::{Heuristics, MAX_PLY};
 use crate::repetition::{AdjudicationJudge, RepetitionJudge};
 use crate::score::{Score, MATE, MATE_BOUND};
@@ -193,7 +193,7 @@ pub struct Engine {
     heuristics: Heuristics,
     stop: Arc<AtomicBool>,
     judge: Box<dyn RepetitionJudge>,
-    params: EvalParams,
+    params: Weights,
     eval_cache: Vec<(u64, i32)>,
     threads: usize,
     helpers: Vec<HelperState>,
@@ -225,7 +225,7 @@ impl Engine {
             heuristics: Heuristics::new(),
             stop: Arc::new(AtomicBool::new(false)),
             judge: Box::new(AdjudicationJudge::default()),
-            params: EvalParams::default(),
+            params: Weights::default(),
             eval_cache: vec![(0, 0); EVAL_CACHE_SIZE],
             threads: 1,
             helpers: Vec::new(),
@@ -287,8 +287,9 @@ impl Engine {
         self.judge = judge;
     }
 
-    /// Replaces the evaluation parameters (for tuning and ablation runs).
-    pub fn set_eval_params(&mut self, params: EvalParams) {
+    /// Replaces the evaluation weights (for tuning runs, ablations and matches
+    /// of fitted against committed weights).
+    pub fn set_weights(&mut self, params: Weights) {
         self.params = params;
         self.eval_cache.fill((0, 0));
         for helper in &mut self.helpers {

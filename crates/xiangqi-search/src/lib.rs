@@ -39,7 +39,10 @@ pub use engine::{
     replay, Engine, PvLine, ReplayError, SearchInfo, SearchResult, StopHandle, DEFAULT_HASH_MB,
     MAX_DEPTH, MAX_HASH_MB, MAX_MULTI_PV, MAX_THREADS,
 };
-pub use eval::{evaluate, evaluate_with, EvalParams};
+pub use eval::{
+    evaluate, evaluate_with, trace, weights, weights_source, Phase, Trace, WeightCountError,
+    WeightGroup, Weights,
+};
 pub use limits::Limits;
 pub use repetition::{
     AdjudicationJudge, AlwaysDraw, CheckRuleJudge, CyclePly, RepetitionJudge, RepetitionOutcome,

@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use xiangqi_core::{Color, Move, MoveList, PieceKind, Position};
 
-use crate::eval::{evaluate_with, piece_value, EvalParams};
+use crate::eval::{evaluate_with, piece_value, Weights};
 use crate::ordering::{mvv_lva, pick, Heuristics, MAX_PLY};
 use crate::repetition::{CyclePly, RepetitionJudge, RepetitionOutcome};
 use crate::score::{from_tt, to_tt, INFINITY, MATE, MATE_BOUND};
@@ -40,7 +40,7 @@ pub(crate) struct Searcher<'a> {
     pub tt: &'a TranspositionTable,
     pub heur: &'a mut Heuristics,
     pub judge: &'a dyn RepetitionJudge,
-    pub params: &'a EvalParams,
+    pub params: &'a Weights,
     pub stop: &'a AtomicBool,
     pub budget: TimeBudget,
     pub node_limit: Option<u64>,
@@ -76,7 +76,7 @@ impl<'a> Searcher<'a> {
         tt: &'a TranspositionTable,
         heur: &'a mut Heuristics,
         judge: &'a dyn RepetitionJudge,
-        params: &'a EvalParams,
+        params: &'a Weights,
         stop: &'a AtomicBool,
         budget: TimeBudget,
         node_limit: Option<u64>,
