@@ -29,8 +29,10 @@ mod ordering;
 mod repetition;
 mod score;
 mod search;
+mod see;
 mod time;
 mod tt;
+pub mod tune;
 
 pub use bench::{
     run_bench, run_bench_threads, BenchEntry, BenchReport, BENCH_DEPTH, BENCH_POSITIONS,
@@ -48,3 +50,4 @@ pub use repetition::{
     AdjudicationJudge, AlwaysDraw, CheckRuleJudge, CyclePly, RepetitionJudge, RepetitionOutcome,
 };
 pub use score::Score;
+pub use see::{is_quiet, see};
