@@ -47,6 +47,8 @@ enum Command {
     Match(commands::matches::Args),
     /// Search a fixed set of positions: node-count signature and speed.
     Bench(commands::bench::Args),
+    /// Fit the evaluation weights by self-play and Texel's method; write them as Rust source.
+    Tune(commands::tune::Args),
 }
 
 /// Behave like other Unix filters when the reader goes away (`xiangqi moves | head`):
@@ -66,7 +68,7 @@ fn main() -> ExitCode {
     }));
     let cli = Cli::parse();
     let Some(command) = cli.command else {
-        eprintln!("error: a subcommand is required (perft, moves, convert, pgn, adjudicate, analyze, play, uci, ucci, match, bench); try 'xiangqi --help'");
+        eprintln!("error: a subcommand is required (perft, moves, convert, pgn, adjudicate, analyze, play, uci, ucci, match, bench, tune); try 'xiangqi --help'");
         return ExitCode::from(2);
     };
     let result = match command {
@@ -81,6 +83,7 @@ fn main() -> ExitCode {
         Command::Ucci(a) => commands::ucci::run(a),
         Command::Match(a) => commands::matches::run(a),
         Command::Bench(a) => commands::bench::run(a),
+        Command::Tune(a) => commands::tune::run(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

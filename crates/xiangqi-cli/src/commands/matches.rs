@@ -9,7 +9,7 @@
 //! written as games finish ([`match_pgn`]). See `docs/match.md`.
 
 #[path = "match_elo.rs"]
-mod match_elo;
+pub(crate) mod match_elo;
 #[path = "match_engine.rs"]
 mod match_engine;
 #[path = "match_game.rs"]
