@@ -291,9 +291,10 @@ pub(crate) fn terms(b: &Board<'_>, sink: &mut impl Sink) {
 ///
 /// ```
 /// use xiangqi_core::Position;
-/// // The start position is symmetric: only the tempo bonus remains.
+/// use xiangqi_search::{weights::TEMPO, Weights};
+/// // The start position is symmetric: only the tempo weight remains.
 /// let v = xiangqi_search::evaluate(&Position::startpos());
-/// assert!(v > 0 && v < 30);
+/// assert_eq!(v, Weights::default().get(TEMPO));
 /// ```
 pub fn evaluate(pos: &Position) -> i32 {
     evaluate_with(pos, &Weights::default())
