@@ -92,6 +92,7 @@ fuzz_target!(|data: &[u8]| {
         infinite: false,
         search_moves: Vec::new(),
         ban_moves: Vec::new(),
+        multi_pv: bytes.below(4),
     };
     for _ in 0..bytes.below(4) {
         limits.search_moves.push(any_move(&mut bytes));

@@ -11,6 +11,7 @@
 //! * `cargo xtask wheel`: the Python wheel into `target/wheels`.
 //! * `cargo xtask fuzz --seconds N`: every cargo-fuzz target for N seconds.
 //! * `cargo xtask tidy`: repository rules (dependency direction, module docs).
+//! * `cargo xtask tune`: fit the evaluation weights (self-play, Texel's method).
 
 use clap::{Parser, Subcommand};
 
@@ -20,6 +21,7 @@ mod python;
 mod run;
 mod test;
 mod tidy;
+mod tune;
 mod wheel;
 
 #[derive(Parser)]
@@ -44,6 +46,8 @@ enum Command {
     Fuzz(fuzz::Args),
     /// Check repository rules: the crate dependency direction and module docs.
     Tidy,
+    /// Fit the evaluation weights: self-play data, Texel's method, a match.
+    Tune(tune::Args),
 }
 
 fn main() -> std::process::ExitCode {
@@ -54,6 +58,7 @@ fn main() -> std::process::ExitCode {
         Command::Wheel(args) => wheel::run(args),
         Command::Fuzz(args) => fuzz::run(args),
         Command::Tidy => tidy::run(),
+        Command::Tune(args) => tune::run(args),
     };
     match result {
         Ok(()) => std::process::ExitCode::SUCCESS,

@@ -14,7 +14,7 @@ use std::time::Duration;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use xiangqi_core::Move;
-use xiangqi_search::{Engine, Limits, Score, SearchResult, StopHandle};
+use xiangqi_search::{Engine, Limits, PvLine, Score, SearchResult, StopHandle};
 
 use crate::board::PyBoard;
 use crate::errors::{int_arg, to_py};
@@ -90,6 +90,31 @@ impl PyScore {
 pub struct PyAnalysis {
     result: SearchResult,
     turn: xiangqi_core::Color,
+}
+
+impl PyAnalysis {
+    /// The analysis of one of the lines of a MultiPV search: that line's
+    /// move, score and PV with the search's depth, nodes and time.
+    fn of_line(result: &SearchResult, line: &PvLine, turn: xiangqi_core::Color) -> PyAnalysis {
+        PyAnalysis {
+            result: SearchResult {
+                best_move: line.pv.first().copied(),
+                ponder: line.pv.get(1).copied(),
+                score: line.score,
+                pv: line.pv.clone(),
+                lines: vec![line.clone()],
+                ..result.clone()
+            },
+            turn,
+        }
+    }
+}
+
+/// `analyse` gives one `Analysis`, or a list of them when `multipv` is given.
+#[derive(IntoPyObject)]
+enum AnalyseOutput {
+    One(PyAnalysis),
+    Lines(Vec<PyAnalysis>),
 }
 
 #[pymethods]
@@ -185,11 +210,23 @@ impl PyAnalysis {
     }
 }
 
-/// The built-in engine: alpha-beta with a transposition table of `hash_mb` MiB.
+/// The built-in engine: alpha-beta with a transposition table of `hash_mb`
+/// MiB, searching with `threads` threads that share it (Lazy SMP).
 #[pyclass(module = "xiangqi", name = "Engine", frozen)]
 pub struct PyEngine {
     engine: Mutex<Engine>,
     stop: StopHandle,
+}
+
+/// An integer argument in `1..=max`.
+fn count_arg(value: &Bound<'_, PyAny>, name: &str, max: usize) -> PyResult<usize> {
+    let n = int_arg(value, name)?;
+    if !(1..=max as i64).contains(&n) {
+        return Err(PyValueError::new_err(format!(
+            "{name} {n} is not in 1..={max}"
+        )));
+    }
+    Ok(n as usize)
 }
 
 fn limits(
@@ -233,6 +270,16 @@ fn limits(
 
 impl PyEngine {
     fn run(&self, py: Python<'_>, board: &PyBoard, limits: Limits) -> PyResult<PyAnalysis> {
+        let (result, turn) = self.search(py, board, limits)?;
+        Ok(PyAnalysis { result, turn })
+    }
+
+    fn search(
+        &self,
+        py: Python<'_>,
+        board: &PyBoard,
+        limits: Limits,
+    ) -> PyResult<(SearchResult, xiangqi_core::Color)> {
         let moves: Vec<Move> = board.moves().collect();
         let (root, history) =
             xiangqi_search::replay(board.root_position(), &moves).map_err(|e| to_py(e.source))?;
@@ -282,7 +329,7 @@ impl PyEngine {
             },
             |result| match interrupted.take() {
                 Some(e) => Err(e),
-                None => Ok(PyAnalysis { result, turn }),
+                None => Ok((result, turn)),
             },
         )
     }
@@ -291,8 +338,11 @@ impl PyEngine {
 #[pymethods]
 impl PyEngine {
     #[new]
-    #[pyo3(signature = (hash_mb = None))]
-    fn new(hash_mb: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
+    #[pyo3(signature = (hash_mb = None, *, threads = None))]
+    fn new(
+        hash_mb: Option<&Bound<'_, PyAny>>,
+        threads: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Self> {
         let mb = match hash_mb {
             Some(mb) => int_arg(mb, "hash_mb")?,
             None => xiangqi_search::DEFAULT_HASH_MB as i64,
@@ -303,7 +353,10 @@ impl PyEngine {
                 "hash_mb {mb} is not in 1..={max}"
             )));
         }
-        let engine = Engine::new(mb as usize);
+        let mut engine = Engine::new(mb as usize);
+        if let Some(threads) = threads {
+            engine.set_threads(count_arg(threads, "threads", xiangqi_search::MAX_THREADS)?);
+        }
         let stop = engine.stop_handle();
         Ok(PyEngine {
             engine: Mutex::new(engine),
@@ -314,7 +367,9 @@ impl PyEngine {
     /// Searches the board's position (its move stack counts for
     /// repetitions) within the limits: `depth` (plies), `movetime`
     /// (seconds) and/or `nodes`; the first reached ends the search.
-    #[pyo3(signature = (board, *, depth = None, movetime = None, nodes = None))]
+    /// With `multipv=K` it returns a list of up to K analyses, one per
+    /// line with a distinct first move, best first.
+    #[pyo3(signature = (board, *, depth = None, movetime = None, nodes = None, multipv = None))]
     fn analyse(
         &self,
         py: Python<'_>,
@@ -322,10 +377,26 @@ impl PyEngine {
         depth: Option<&Bound<'_, PyAny>>,
         movetime: Option<f64>,
         nodes: Option<&Bound<'_, PyAny>>,
-    ) -> PyResult<PyAnalysis> {
-        let limits = limits(depth, movetime, nodes)?;
+        multipv: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<AnalyseOutput> {
+        let mut limits = limits(depth, movetime, nodes)?;
         let board = board.clone();
-        self.run(py, &board, limits)
+        let Some(multipv) = multipv else {
+            return Ok(AnalyseOutput::One(self.run(py, &board, limits)?));
+        };
+        limits.multi_pv = count_arg(multipv, "multipv", xiangqi_search::MAX_MULTI_PV)?;
+        let (result, turn) = self.search(py, &board, limits)?;
+        if result.lines.is_empty() {
+            // No legal move: one analysis that says so.
+            return Ok(AnalyseOutput::Lines(vec![PyAnalysis { result, turn }]));
+        }
+        Ok(AnalyseOutput::Lines(
+            result
+                .lines
+                .iter()
+                .map(|line| PyAnalysis::of_line(&result, line, turn))
+                .collect(),
+        ))
     }
 
     /// The move the engine would play (`None` when there is no legal move).
@@ -357,6 +428,16 @@ impl PyEngine {
         Ok(())
     }
 
+    /// The number of search threads.
+    #[getter]
+    fn threads(&self) -> PyResult<usize> {
+        Ok(self
+            .engine
+            .try_lock()
+            .map_err(|_| PyRuntimeError::new_err("this engine is searching"))?
+            .threads())
+    }
+
     /// The transposition-table size in MiB.
     #[getter]
     fn hash_mb(&self) -> PyResult<usize> {
@@ -369,7 +450,7 @@ impl PyEngine {
 
     fn __repr__(&self) -> String {
         match self.engine.try_lock() {
-            Ok(e) => format!("Engine(hash_mb={})", e.hash_size()),
+            Ok(e) => format!("Engine(hash_mb={}, threads={})", e.hash_size(), e.threads()),
             Err(_) => "Engine(searching)".to_owned(),
         }
     }

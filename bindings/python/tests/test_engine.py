@@ -43,7 +43,7 @@ def test_limits_and_fields() -> None:
     start = time.monotonic()
     engine.analyse(board, movetime=0.2)
     assert time.monotonic() - start < 5
-    assert engine.hash_mb == 16 and repr(engine) == "Engine(hash_mb=16)"
+    assert engine.hash_mb == 16 and repr(engine) == "Engine(hash_mb=16, threads=1)"
     # The board is untouched by a search.
     assert board.move_stack == [xiangqi.Move.from_iccs("h2e2")]
 
@@ -108,3 +108,46 @@ def test_keyboard_interrupt_stops_a_search() -> None:
     assert time.monotonic() - start < 10
     # The engine is usable again afterwards.
     assert engine.analyse(Board(MATE_IN_ONE), depth=2).best_move is not None
+
+
+def test_multipv_gives_distinct_lines_best_first() -> None:
+    engine = Engine(hash_mb=4)
+    board = Board(MATE_IN_ONE)
+    lines = engine.analyse(board, depth=3, multipv=3)
+    assert isinstance(lines, list) and len(lines) == 3
+    # i5f5 and i5i8 both mate at once; the third line does not.
+    assert {str(a.best_move) for a in lines[:2]} == {"i5f5", "i5i8"}
+    assert [a.score.mate for a in lines[:2]] == [1, 1] and lines[2].score.mate != 1
+    firsts = [a.pv[0] for a in lines]
+    assert len(set(firsts)) == 3 and all(a.best_move == a.pv[0] for a in lines)
+    assert all(board.is_legal(m) for m in firsts)
+    scores = [a.score.score() for a in lines]
+    assert scores == sorted(scores, reverse=True)
+    assert all(a.depth == 3 and a.nodes == lines[0].nodes for a in lines)
+    # One line is the single analysis, in a list.
+    single = Engine(hash_mb=4).analyse(board, depth=3)
+    one = Engine(hash_mb=4).analyse(board, depth=3, multipv=1)
+    assert len(one) == 1 and (one[0].best_move, one[0].score, one[0].nodes) == (
+        single.best_move,
+        single.score,
+        single.nodes,
+    )
+    for bad in [0, 129]:
+        with pytest.raises(ValueError):
+            engine.analyse(board, depth=2, multipv=bad)
+
+
+def test_threads() -> None:
+    engine = Engine(hash_mb=4, threads=2)
+    assert engine.threads == 2 and repr(engine) == "Engine(hash_mb=4, threads=2)"
+    board = Board()
+    board.push_iccs("h2e2")
+    analysis = engine.analyse(board, depth=5)
+    assert analysis.depth == 5 and board.is_legal(analysis.best_move)  # type: ignore[arg-type]
+    threading.Timer(0.2, engine.stop).start()
+    start = time.monotonic()
+    assert engine.analyse(board, movetime=30.0).best_move is not None
+    assert time.monotonic() - start < 10
+    for bad in [0, 257]:
+        with pytest.raises(ValueError):
+            Engine(threads=bad)

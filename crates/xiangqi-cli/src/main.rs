@@ -51,6 +51,8 @@ enum Command {
     Bench(commands::bench::Args),
     /// Elo ratings of the players of PGN files, from the adjudicated results.
     Rate(commands::rate::Args),
+    /// Fit the evaluation weights by self-play and Texel's method; write them as Rust source.
+    Tune(commands::tune::Args),
 }
 
 /// Behave like other Unix filters when the reader goes away (`xiangqi moves | head`):
@@ -70,7 +72,7 @@ fn main() -> ExitCode {
     }));
     let cli = Cli::parse();
     let Some(command) = cli.command else {
-        eprintln!("error: a subcommand is required (perft, moves, convert, game, adjudicate, analyze, play, uci, ucci, match, bench, rate); try 'xiangqi --help'");
+        eprintln!("error: a subcommand is required (perft, moves, convert, game, adjudicate, analyze, play, uci, ucci, match, bench, rate, tune); try 'xiangqi --help'");
         return ExitCode::from(2);
     };
     let result = match command {
@@ -86,6 +88,7 @@ fn main() -> ExitCode {
         Command::Ucci(a) => commands::ucci::run(a),
         Command::Match(a) => commands::matches::run(a),
         Command::Bench(a) => commands::bench::run(a),
+        Command::Tune(a) => commands::tune::run(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -67,11 +67,11 @@ fn uci_transcript() {
     );
     assert_eq!(
         lines[3],
-        "option name Threads type spin default 1 min 1 max 1"
+        "option name Threads type spin default 1 min 1 max 256"
     );
     assert_eq!(
         lines[4],
-        "option name MultiPV type spin default 1 min 1 max 1"
+        "option name MultiPV type spin default 1 min 1 max 128"
     );
     assert_eq!(lines[5], "option name Clear Hash type button");
     assert_eq!(lines[6], "uciok");
@@ -96,7 +96,7 @@ position
 go depth
 go sideways
 setoption name Hash value lots
-setoption name Threads value 4
+setoption name Threads value 0
 setoption name NoSuchOption value 1
 setoption name Hash value 8
 isready
@@ -180,10 +180,11 @@ fn ucci_transcript() {
         lines[3],
         "option hashsize type spin min 1 max 32768 default 16"
     );
-    assert_eq!(lines[4], "option newgame type button");
-    assert_eq!(lines[5], "ucciok");
-    assert_eq!(lines[6], "readyok");
-    for (i, d) in (7..9).zip(1..) {
+    assert_eq!(lines[4], "option threads type spin min 1 max 256 default 1");
+    assert_eq!(lines[5], "option newgame type button");
+    assert_eq!(lines[6], "ucciok");
+    assert_eq!(lines[7], "readyok");
+    for (i, d) in (8..10).zip(1..) {
         let w: Vec<&str> = lines[i].split_whitespace().collect();
         assert_eq!(&w[..3], ["info", "depth", &d.to_string()], "{}", lines[i]);
         assert_eq!(
@@ -192,8 +193,8 @@ fn ucci_transcript() {
         );
         w[6].parse::<i32>().unwrap();
     }
-    let mv = bestmove(&lines[9]);
-    assert_eq!(lines.len(), 10);
+    let mv = bestmove(&lines[10]);
+    assert_eq!(lines.len(), 11);
     assert!(
         !["h9g7", "b9c7"].contains(&mv.to_string().as_str()),
         "banned move {mv} played"
@@ -326,4 +327,124 @@ fn analyze_notation() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn uci_multipv_reports_each_line_per_iteration() {
+    let lines = session(
+        "uci",
+        "setoption name MultiPV value 3\nposition startpos moves h2e2\ngo depth 3\n",
+    );
+    assert_eq!(lines.len(), 10, "{lines:?}");
+    let pos = Position::startpos().after("h2e2".parse().unwrap()).unwrap();
+    for depth in 1..=3u32 {
+        let mut first_moves = Vec::new();
+        for k in 1..=3usize {
+            let line = &lines[(depth as usize - 1) * 3 + k - 1];
+            assert_uci_info(line, depth);
+            let w: Vec<&str> = line.split_whitespace().collect();
+            assert_eq!(w[6], k.to_string(), "{line}");
+            let first: Move = w[w.iter().position(|&x| x == "pv").unwrap() + 1]
+                .parse()
+                .unwrap();
+            assert!(pos.is_legal(first), "{line}");
+            assert!(!first_moves.contains(&first), "{line}: repeated line");
+            first_moves.push(first);
+        }
+    }
+    // The best move is the first line of the last iteration.
+    let last_first = lines[6]
+        .split_whitespace()
+        .skip_while(|&w| w != "pv")
+        .nth(1);
+    assert_eq!(Some(bestmove(&lines[9]).to_string().as_str()), last_first);
+    let errors = session(
+        "uci",
+        "setoption name MultiPV value 0\nsetoption name MultiPV value 129\nsetoption name Threads value 257\n",
+    );
+    assert_eq!(errors.len(), 3, "{errors:?}");
+    assert!(errors.iter().all(|l| l.starts_with("info string error: ")));
+}
+
+#[test]
+fn uci_threads_search_and_stop() {
+    for script in [
+        "setoption name Threads value 2\nposition startpos\ngo depth 4\n",
+        "setoption name Threads value 3\nposition startpos\ngo infinite\nisready\nstop\nisready\n",
+    ] {
+        let lines = session("uci", script);
+        let best: Vec<&String> = lines.iter().filter(|l| l.starts_with("bestmove")).collect();
+        assert_eq!(best.len(), 1, "{lines:?}");
+        assert!(
+            Position::startpos().is_legal(bestmove(best[0])),
+            "{lines:?}"
+        );
+        assert!(!lines.iter().any(|l| l.contains("error")), "{lines:?}");
+    }
+    let ucci = session(
+        "ucci",
+        "setoption threads 2\nposition startpos\ngo depth 3\nsetoption threads 0\n",
+    );
+    assert!(ucci.iter().any(|l| l.starts_with("bestmove")), "{ucci:?}");
+    assert!(
+        ucci.iter()
+            .any(|l| l.contains("threads needs a number from 1 to 256")),
+        "{ucci:?}"
+    );
+}
+
+#[test]
+fn analyze_multipv_json_lists_the_lines() {
+    let out = xiangqi()
+        .args([
+            "analyze",
+            "--fen",
+            "5k3/9/9/9/8R/9/9/9/9/4K4 w - - 0 1",
+            "--depth",
+            "3",
+            "--multipv",
+            "3",
+            "--threads",
+            "2",
+            "--notation",
+            "wxf",
+            "--json",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let lines = v["lines"].as_array().unwrap();
+    assert_eq!(lines.len(), 3);
+    for (i, line) in lines.iter().enumerate() {
+        assert_eq!(line["multipv"], i + 1);
+        assert!(line["pv"].as_array().is_some_and(|pv| !pv.is_empty()));
+        assert_eq!(
+            line["pv"].as_array().unwrap().len(),
+            line["pv_text"].as_array().unwrap().len()
+        );
+    }
+    assert_eq!(lines[0]["score"], serde_json::json!({ "mate": 1 }));
+    assert_eq!(lines[0]["pv"], v["pv"]);
+    assert_eq!(lines[0]["score"], v["score"]);
+    // One line: the same object as before, with a one-element `lines`.
+    let out = xiangqi()
+        .args(["analyze", "--depth", "2", "--json"])
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["lines"].as_array().unwrap().len(), 1);
+    assert_eq!(v["lines"][0]["pv"], v["pv"]);
+    for bad in [["--multipv", "0"], ["--threads", "0"], ["--multipv", "129"]] {
+        let out = xiangqi()
+            .args(["analyze", "--depth", "1"])
+            .args(bad)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{bad:?}");
+    }
 }

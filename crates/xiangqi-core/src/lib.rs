@@ -29,6 +29,7 @@
 
 mod attacks;
 mod fen;
+pub mod geometry;
 mod masks;
 mod movegen;
 mod moves;

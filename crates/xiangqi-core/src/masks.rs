@@ -173,6 +173,60 @@ pub(crate) static RANK_LINES: [[[u16; 2]; 512]; 9] = line_table::<9, 512>();
 /// Along a file: indexed by rank, then the file's 10 occupancy bits.
 pub(crate) static FILE_LINES: [[[u16; 2]; 1024]; 10] = line_table::<10, 1024>();
 
+/// Points behind the first piece (the screen) on a line of `LEN` points for a
+/// piece at `pos` with line occupancy `occ`, up to and including the next
+/// piece: what a cannon there attacks (R-MOVE-CANNON), for evaluation.
+const fn screen_table<const LEN: usize, const SIZE: usize>() -> [[u16; SIZE]; LEN] {
+    let mut t = [[0u16; SIZE]; LEN];
+    let mut pos = 0;
+    while pos < LEN {
+        let mut occ = 0;
+        while occ < SIZE {
+            let mut behind = 0u16;
+            let mut dir = 0;
+            while dir < 2 {
+                let mut i = pos as i32;
+                let mut screen = false;
+                loop {
+                    i += if dir == 0 { 1 } else { -1 };
+                    if i < 0 || i >= LEN as i32 {
+                        break;
+                    }
+                    let occupied = occ & (1 << i) != 0;
+                    if screen {
+                        behind |= 1 << i;
+                        if occupied {
+                            break;
+                        }
+                    } else if occupied {
+                        screen = true;
+                    }
+                }
+                dir += 1;
+            }
+            t[pos][occ] = behind;
+            occ += 1;
+        }
+        pos += 1;
+    }
+    t
+}
+
+/// [`screen_table`] along a rank and along a file.
+pub(crate) static RANK_SCREENS: [[u16; 512]; 9] = screen_table::<9, 512>();
+pub(crate) static FILE_SCREENS: [[u16; 1024]; 10] = screen_table::<10, 1024>();
+
+/// The points behind the screens of `sq` along its rank and file (see [`screen_table`]).
+#[inline(always)]
+pub(crate) fn screen_attacks(sq: usize, occ: u128, occ_files: u128) -> u128 {
+    let (file, rank) = (sq % 9, sq / 9);
+    let rank_occ = (occ >> (rank * 9)) as usize & 0x1ff;
+    let file_occ = (occ_files >> (file * 10)) as usize & 0x3ff;
+    let along_rank = (RANK_SCREENS[file][rank_occ] as u128) << (rank * 9);
+    let along_file = FILE_SPREAD[FILE_SCREENS[rank][file_occ] as usize] << file;
+    along_rank | along_file
+}
+
 /// Spreads a file's 10 rank bits onto the board's `a` file (bit r to square r * 9).
 pub(crate) static FILE_SPREAD: [u128; 1024] = {
     let mut t = [0u128; 1024];

@@ -51,6 +51,8 @@ pub struct BenchEntry {
 pub struct BenchReport {
     /// Depth searched.
     pub depth: u32,
+    /// Search threads (the node count is a signature only with one).
+    pub threads: usize,
     /// Per-position results, in [`BENCH_POSITIONS`] order.
     pub entries: Vec<BenchEntry>,
     /// Sum of the node counts: the signature.
@@ -69,8 +71,19 @@ pub struct BenchReport {
 /// let b = xiangqi_search::run_bench(2, |_, _| {});
 /// assert_eq!(a.total_nodes, b.total_nodes); // deterministic
 /// ```
-pub fn run_bench(depth: u32, mut progress: impl FnMut(usize, usize)) -> BenchReport {
+pub fn run_bench(depth: u32, progress: impl FnMut(usize, usize)) -> BenchReport {
+    run_bench_threads(depth, 1, progress)
+}
+
+/// [`run_bench`] with `threads` search threads: for measuring how the speed
+/// scales (nodes of all threads per second); the node count then varies from run to run.
+pub fn run_bench_threads(
+    depth: u32,
+    threads: usize,
+    mut progress: impl FnMut(usize, usize),
+) -> BenchReport {
     let mut engine = Engine::new(16);
+    engine.set_threads(threads);
     let start = Instant::now();
     let mut entries = Vec::with_capacity(BENCH_POSITIONS.len());
     for (i, fen) in BENCH_POSITIONS.iter().enumerate() {
@@ -90,6 +103,7 @@ pub fn run_bench(depth: u32, mut progress: impl FnMut(usize, usize)) -> BenchRep
     let total_nodes = entries.iter().map(|e| e.nodes).sum();
     BenchReport {
         depth,
+        threads: engine.threads(),
         entries,
         total_nodes,
         time,

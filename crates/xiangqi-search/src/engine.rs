@@ -1,17 +1,17 @@
 //! The public engine: [`Engine`], its inputs ([`Limits`], game history) and
 //! outputs ([`SearchInfo`] per iteration, [`SearchResult`]).
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use xiangqi_core::{Move, MoveList, PlayError, Position};
 
-use crate::eval::EvalParams;
+use crate::eval::Weights;
 use crate::ordering::{Heuristics, MAX_PLY};
 use crate::repetition::{AdjudicationJudge, RepetitionJudge};
-use crate::score::{Score, INFINITY, MATE, MATE_BOUND};
-use crate::search::{PathEntry, Searcher, EVAL_CACHE_SIZE};
+use crate::score::{Score, MATE, MATE_BOUND};
+use crate::search::{PathEntry, Searcher, EVAL_CACHE_SIZE, HELPER_EVAL_CACHE_SIZE};
 use crate::time::TimeBudget;
 use crate::tt::TranspositionTable;
 use crate::Limits;
@@ -22,6 +22,10 @@ pub const MAX_DEPTH: u32 = (MAX_PLY as u32) - 28;
 pub const DEFAULT_HASH_MB: usize = 16;
 /// Largest transposition table accepted, in MiB.
 pub const MAX_HASH_MB: usize = 32 * 1024;
+/// Most search threads accepted (UCI `Threads`).
+pub const MAX_THREADS: usize = 256;
+/// Most principal variations one search reports (UCI `MultiPV`).
+pub const MAX_MULTI_PV: usize = 128;
 
 /// Raises the stop flag of a running (or the next) search from another thread.
 ///
@@ -60,9 +64,12 @@ pub struct SearchInfo {
     pub depth: u32,
     /// Deepest ply reached (extensions and quiescence).
     pub seldepth: u32,
-    /// Score for the side to move.
+    /// Which line this is, 1 for the best (UCI `multipv`; always 1 unless
+    /// [`Limits::multi_pv`] asks for more lines).
+    pub multipv: usize,
+    /// Score of this line for the side to move.
     pub score: Score,
-    /// Nodes searched so far in this search.
+    /// Nodes searched so far in this search (all threads).
     pub nodes: u64,
     /// Time since the search started.
     pub time: Duration,
@@ -95,6 +102,21 @@ pub struct SearchResult {
     pub pv: Vec<Move>,
     /// Wall-clock time used.
     pub time: Duration,
+    /// The best lines with distinct first moves, best first, at most
+    /// [`Limits::multi_pv`] (at least one when there is a move; the first is
+    /// `score` and `pv`). Ordered by score; lines of an iteration cut short may
+    /// have been searched one ply less deep than the first.
+    pub lines: Vec<PvLine>,
+}
+
+/// One line of analysis: a root move's score and principal variation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct PvLine {
+    /// Score for the side to move.
+    pub score: Score,
+    /// The line, first move first (never empty).
+    pub pv: Vec<Move>,
 }
 
 /// A position that a move list could not reach.
@@ -136,7 +158,23 @@ pub fn replay(start: &Position, moves: &[Move]) -> Result<(Position, Vec<Positio
     Ok((pos, history))
 }
 
-/// A single-threaded alpha-beta engine with its transposition table.
+/// What a helper search thread keeps between searches.
+struct HelperState {
+    heuristics: Heuristics,
+    eval_cache: Vec<(u64, i32)>,
+}
+
+impl HelperState {
+    fn new() -> HelperState {
+        HelperState {
+            heuristics: Heuristics::new(),
+            eval_cache: vec![(0, 0); HELPER_EVAL_CACHE_SIZE],
+        }
+    }
+}
+
+/// An alpha-beta engine with its transposition table; with
+/// [`set_threads`](Engine::set_threads) > 1 helper threads share the table (Lazy SMP).
 ///
 /// ```
 /// use xiangqi_core::Position;
@@ -155,14 +193,17 @@ pub struct Engine {
     heuristics: Heuristics,
     stop: Arc<AtomicBool>,
     judge: Box<dyn RepetitionJudge>,
-    params: EvalParams,
+    params: Weights,
     eval_cache: Vec<(u64, i32)>,
+    threads: usize,
+    helpers: Vec<HelperState>,
 }
 
 impl std::fmt::Debug for Engine {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Engine")
             .field("hash_mb", &self.hash_mb)
+            .field("threads", &self.threads)
             .field("params", &self.params)
             .finish_non_exhaustive()
     }
@@ -184,9 +225,24 @@ impl Engine {
             heuristics: Heuristics::new(),
             stop: Arc::new(AtomicBool::new(false)),
             judge: Box::new(AdjudicationJudge::default()),
-            params: EvalParams::default(),
+            params: Weights::default(),
             eval_cache: vec![(0, 0); EVAL_CACHE_SIZE],
+            threads: 1,
+            helpers: Vec::new(),
         }
+    }
+
+    /// Sets the number of search threads (clamped to 1..=[`MAX_THREADS`]):
+    /// the main thread plus helpers that search the same root and share the
+    /// transposition table (Lazy SMP). One thread is deterministic.
+    pub fn set_threads(&mut self, threads: usize) {
+        self.threads = threads.clamp(1, MAX_THREADS);
+        self.helpers.truncate(self.threads - 1);
+    }
+
+    /// The number of search threads.
+    pub fn threads(&self) -> usize {
+        self.threads
     }
 
     /// Resizes (and clears) the transposition table. When the memory is not
@@ -209,6 +265,10 @@ impl Engine {
         self.tt.clear();
         self.heuristics.clear();
         self.eval_cache.fill((0, 0));
+        for helper in &mut self.helpers {
+            helper.heuristics.clear();
+            helper.eval_cache.fill((0, 0));
+        }
     }
 
     /// Same as [`new_game`](Engine::new_game).
@@ -227,19 +287,26 @@ impl Engine {
         self.judge = judge;
     }
 
-    /// Replaces the evaluation parameters (for tuning and ablation runs).
-    pub fn set_eval_params(&mut self, params: EvalParams) {
+    /// Replaces the evaluation weights (for tuning runs, ablations and matches
+    /// of fitted against committed weights).
+    pub fn set_weights(&mut self, params: Weights) {
         self.params = params;
         self.eval_cache.fill((0, 0));
+        for helper in &mut self.helpers {
+            helper.eval_cache.fill((0, 0));
+        }
     }
 
-    /// Searches `root` within `limits`, calling `on_info` after each completed iteration.
+    /// Searches `root` within `limits`, calling `on_info` after each completed
+    /// iteration (once per line, best first, when `limits.multi_pv` asks for several).
     ///
     /// `history` holds the positions of the game before `root`, oldest first
     /// (see [`replay`]); it is used only to recognise repetitions. Pass `&[]`
-    /// when there is none. With a fixed depth or node limit the result,
-    /// including the node count, depends only on the inputs and on what the
-    /// hash table holds (call [`new_game`](Engine::new_game) for a clean start).
+    /// when there is none. With one thread and a fixed depth or node limit the
+    /// result, including the node count, depends only on the inputs and on what
+    /// the hash table holds (call [`new_game`](Engine::new_game) for a clean
+    /// start). With more threads ([`set_threads`](Engine::set_threads)) the
+    /// helpers make it depend on timing.
     pub fn search(
         &mut self,
         root: &Position,
@@ -249,7 +316,6 @@ impl Engine {
     ) -> SearchResult {
         let start = Instant::now();
         let budget = TimeBudget::new(limits, start);
-        let timed = budget.is_limited();
 
         let mut legal = MoveList::new();
         root.legal_moves(&mut legal);
@@ -274,121 +340,84 @@ impl Engine {
                 nodes: 0,
                 pv: Vec::new(),
                 time: start.elapsed(),
+                lines: Vec::new(),
             };
         }
 
         let (path, positions) = self.build_path(root, history);
         self.tt.new_search();
         self.heuristics.new_search();
-        let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
-        let single_reply = root_moves.len() == 1;
-        let mut searcher = Searcher::new(
-            root.clone(),
-            &mut self.eval_cache,
-            &mut self.tt,
-            &mut self.heuristics,
-            self.judge.as_ref(),
-            &self.params,
-            &self.stop,
-            budget.clone(),
-            limits.nodes,
-            path,
-            positions,
-            root_moves.clone(),
-        );
-
-        let mut best_move = root_moves[0];
-        let mut pv = vec![best_move];
-        let mut score: i32 = 0;
-        let mut completed = 0;
-        let mut seldepth = 0;
-        for depth in 1..=max_depth {
-            searcher.iteration_best = None;
-            searcher.seldepth = 0;
-            let mut delta = 25;
-            let (mut alpha, mut beta) = if depth >= 5 && score.abs() < MATE_BOUND {
-                (score - delta, score + delta)
-            } else {
-                (-INFINITY, INFINITY)
-            };
-            let value = loop {
-                let v = searcher.search(depth as i32, 0, alpha, beta, true);
-                if searcher.stopped {
-                    break v;
-                }
-                if v <= alpha {
-                    beta = (alpha + beta) / 2;
-                    alpha = (v - delta).max(-INFINITY);
-                } else if v >= beta {
-                    beta = (v + delta).min(INFINITY);
-                } else {
-                    break v;
-                }
-                delta += delta;
-                if delta > 600 {
-                    alpha = -INFINITY;
-                    beta = INFINITY;
-                }
-            };
-            if searcher.stopped {
-                // Keep a move of the unfinished iteration only if it beat the window.
-                if let Some((mv, v)) = searcher.iteration_best {
-                    best_move = mv;
-                    score = v;
-                    pv = searcher.root_pv();
-                }
-                break;
-            }
-            searcher.can_stop = true;
-            score = value;
-            completed = depth;
-            seldepth = searcher.seldepth as u32;
-            pv = searcher.root_pv();
-            if let Some(&first) = pv.first() {
-                best_move = first;
-            } else if let Some((mv, _)) = searcher.iteration_best {
-                best_move = mv;
-                pv = vec![mv];
-            }
-            let elapsed = searcher.budget.elapsed();
-            on_info(&SearchInfo {
-                depth,
-                seldepth,
-                score: Score::from_internal(score),
-                nodes: searcher.nodes,
-                time: elapsed,
-                nps: nps(searcher.nodes, elapsed),
-                pv: legal_prefix(root, &pv),
-                hashfull: searcher.tt.hashfull(),
-            });
-            if timed {
-                if searcher.budget.soft_exceeded(0.5) || (single_reply && depth >= 4) {
-                    break;
-                }
-                // A proven mate within the searched depth will not get shorter.
-                if score.abs() >= MATE_BOUND && (MATE - score.abs()) as u32 <= depth {
-                    break;
-                }
-            }
+        let helper_count = self.threads - 1;
+        if self.helpers.len() < helper_count {
+            self.helpers.resize_with(helper_count, HelperState::new);
         }
-        let nodes = searcher.nodes;
-        drop(searcher);
+        let Engine {
+            tt,
+            heuristics,
+            stop,
+            judge,
+            params,
+            eval_cache,
+            helpers,
+            ..
+        } = self;
+        let (tt, judge, params) = (&*tt, judge.as_ref(), &*params);
+        // Raised when the main thread is done: the helpers then stop at once.
+        let helpers_stop = AtomicBool::new(false);
+        let counters: Vec<AtomicU64> = (0..helper_count).map(|_| AtomicU64::new(0)).collect();
+        let (mut outcome, helper_nodes) = std::thread::scope(|scope| {
+            let mut handles = Vec::with_capacity(helper_count);
+            for (id, (helper, counter)) in helpers.iter_mut().zip(&counters).enumerate() {
+                helper.heuristics.new_search();
+                let mut searcher = Searcher::new(
+                    root.clone(),
+                    &mut helper.eval_cache,
+                    tt,
+                    &mut helper.heuristics,
+                    judge,
+                    params,
+                    &helpers_stop,
+                    budget.clone(),
+                    None,
+                    path.clone(),
+                    positions.clone(),
+                    root_moves.clone(),
+                );
+                searcher.node_counter = Some(counter);
+                searcher.can_stop = true;
+                let spawned = std::thread::Builder::new()
+                    .name(format!("search helper {}", id + 1))
+                    .spawn_scoped(scope, move || helper_iterate(&mut searcher, id + 1));
+                // A helper that cannot be started is only a lost speed-up.
+                if let Ok(handle) = spawned {
+                    handles.push(handle);
+                }
+            }
+            let searcher = Searcher::new(
+                root.clone(),
+                eval_cache,
+                tt,
+                heuristics,
+                judge,
+                params,
+                stop,
+                budget,
+                limits.nodes,
+                path,
+                positions,
+                root_moves,
+            );
+            let helper_progress =
+                || -> u64 { counters.iter().map(|c| c.load(Ordering::Relaxed)).sum() };
+            let outcome = main_iterate(searcher, root, limits, &helper_progress, &mut on_info);
+            helpers_stop.store(true, Ordering::Relaxed);
+            let nodes: u64 = handles.into_iter().map(|h| h.join().unwrap_or(0)).sum();
+            (outcome, nodes)
+        });
         self.stop.store(false, Ordering::Relaxed);
-        let pv = legal_prefix(root, &pv);
-        SearchResult {
-            best_move: Some(best_move),
-            ponder: pv.get(1).copied(),
-            score: Score::from_internal(score),
-            depth: completed,
-            seldepth,
-            nodes,
-            pv: if pv.first() == Some(&best_move) {
-                pv
-            } else {
-                vec![best_move]
-            },
-            time: start.elapsed(),
-        }
+        outcome.nodes += helper_nodes;
+        outcome.time = start.elapsed();
+        outcome
     }
 
     /// The game path for repetition detection: history positions, then the root.
@@ -420,6 +449,178 @@ impl Engine {
         }
         (path, positions)
     }
+}
+
+/// One line of a finished iteration.
+struct RootLine {
+    mv: Move,
+    score: i32,
+    pv: Vec<Move>,
+}
+
+/// Iterative deepening on the main thread: reports, limits and the result.
+/// With `multi_pv` > 1 each iteration searches the best line, then the best
+/// line among the remaining root moves, and so on.
+fn main_iterate(
+    mut searcher: Searcher<'_>,
+    root: &Position,
+    limits: &Limits,
+    helper_nodes: &dyn Fn() -> u64,
+    on_info: &mut dyn FnMut(&SearchInfo),
+) -> SearchResult {
+    let timed = searcher.budget.is_limited();
+    let root_moves = std::mem::take(&mut searcher.root_moves);
+    let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
+    let single_reply = root_moves.len() == 1;
+    let wanted = limits.multi_pv.clamp(1, root_moves.len());
+    // Lines of the last completed iteration, best first.
+    let mut lines: Vec<RootLine> = Vec::new();
+    let mut completed = 0;
+    let mut seldepth = 0;
+    for depth in 1..=max_depth {
+        searcher.seldepth = 0;
+        let mut fresh: Vec<RootLine> = Vec::with_capacity(wanted);
+        let mut stopped = false;
+        for index in 0..wanted {
+            searcher.root_moves = root_moves
+                .iter()
+                .copied()
+                .filter(|m| fresh.iter().all(|l| l.mv != *m))
+                .collect();
+            searcher.iteration_best = None;
+            let previous = lines.get(index).map_or(0, |l| l.score);
+            let value = searcher.aspiration(depth as i32, previous);
+            if searcher.stopped {
+                // Keep a move of the unfinished search only if it beat the window.
+                if let Some((mv, v)) = searcher.iteration_best {
+                    fresh.push(RootLine {
+                        mv,
+                        score: v,
+                        pv: searcher.root_pv(),
+                    });
+                }
+                stopped = true;
+                break;
+            }
+            let pv = searcher.root_pv();
+            let line = match (pv.first(), searcher.iteration_best) {
+                (Some(&mv), _) => RootLine {
+                    mv,
+                    score: value,
+                    pv,
+                },
+                (None, Some((mv, _))) => RootLine {
+                    mv,
+                    score: value,
+                    pv: vec![mv],
+                },
+                (None, None) => match lines.get(index) {
+                    Some(old) => RootLine {
+                        mv: old.mv,
+                        score: value,
+                        pv: old.pv.clone(),
+                    },
+                    None => RootLine {
+                        mv: searcher.root_moves[0],
+                        score: value,
+                        pv: vec![searcher.root_moves[0]],
+                    },
+                },
+            };
+            fresh.push(line);
+        }
+        if stopped {
+            // Lines finished in this iteration first, then the others of the last one.
+            for old in lines {
+                if fresh.len() < wanted && fresh.iter().all(|l| l.mv != old.mv) {
+                    fresh.push(old);
+                }
+            }
+            lines = fresh;
+            lines.sort_by_key(|l| std::cmp::Reverse(l.score));
+            break;
+        }
+        searcher.can_stop = true;
+        fresh.sort_by_key(|l| std::cmp::Reverse(l.score));
+        lines = fresh;
+        completed = depth;
+        seldepth = searcher.seldepth as u32;
+        let elapsed = searcher.budget.elapsed();
+        let nodes = searcher.nodes + helper_nodes();
+        for (index, line) in lines.iter().enumerate() {
+            on_info(&SearchInfo {
+                depth,
+                seldepth,
+                multipv: index + 1,
+                score: Score::from_internal(line.score),
+                nodes,
+                time: elapsed,
+                nps: nps(nodes, elapsed),
+                pv: legal_prefix(root, &line.pv),
+                hashfull: searcher.tt.hashfull(),
+            });
+        }
+        if timed {
+            if searcher.budget.soft_exceeded(0.5) || (single_reply && depth >= 4) {
+                break;
+            }
+            // A proven mate within the searched depth will not get shorter.
+            let score = lines[0].score;
+            if score.abs() >= MATE_BOUND && (MATE - score.abs()) as u32 <= depth {
+                break;
+            }
+        }
+    }
+    if lines.is_empty() {
+        // The node limit cut depth 1 short before any root move was finished.
+        lines.push(RootLine {
+            mv: root_moves[0],
+            score: 0,
+            pv: vec![root_moves[0]],
+        });
+    }
+    let lines: Vec<PvLine> = lines
+        .iter()
+        .map(|l| {
+            let pv = legal_prefix(root, &l.pv);
+            PvLine {
+                score: Score::from_internal(l.score),
+                pv: if pv.first() == Some(&l.mv) {
+                    pv
+                } else {
+                    vec![l.mv]
+                },
+            }
+        })
+        .collect();
+    let best = &lines[0];
+    SearchResult {
+        best_move: best.pv.first().copied(),
+        ponder: best.pv.get(1).copied(),
+        score: best.score,
+        depth: completed,
+        seldepth,
+        nodes: searcher.nodes,
+        pv: best.pv.clone(),
+        time: searcher.budget.elapsed(),
+        lines,
+    }
+}
+
+/// Iterative deepening on a helper thread (Lazy SMP): its results reach the
+/// main thread only through the shared transposition table. Odd helpers start
+/// one ply deeper so that the threads spread over depths. Returns its node count.
+fn helper_iterate(searcher: &mut Searcher<'_>, id: usize) -> u64 {
+    let mut score = 0;
+    for depth in (1 + (id % 2) as u32)..=MAX_DEPTH {
+        searcher.iteration_best = None;
+        let value = searcher.aspiration(depth as i32, score);
+        if searcher.stopped {
+            break;
+        }
+        score = value;
+    }
+    searcher.nodes
 }
 
 fn nps(nodes: u64, time: Duration) -> u64 {

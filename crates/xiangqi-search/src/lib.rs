@@ -29,17 +29,25 @@ mod ordering;
 mod repetition;
 mod score;
 mod search;
+mod see;
 mod time;
 mod tt;
+pub mod tune;
 
-pub use bench::{run_bench, BenchEntry, BenchReport, BENCH_DEPTH, BENCH_POSITIONS};
-pub use engine::{
-    replay, Engine, ReplayError, SearchInfo, SearchResult, StopHandle, DEFAULT_HASH_MB, MAX_DEPTH,
-    MAX_HASH_MB,
+pub use bench::{
+    run_bench, run_bench_threads, BenchEntry, BenchReport, BENCH_DEPTH, BENCH_POSITIONS,
 };
-pub use eval::{evaluate, evaluate_with, EvalParams};
+pub use engine::{
+    replay, Engine, PvLine, ReplayError, SearchInfo, SearchResult, StopHandle, DEFAULT_HASH_MB,
+    MAX_DEPTH, MAX_HASH_MB, MAX_MULTI_PV, MAX_THREADS,
+};
+pub use eval::{
+    evaluate, evaluate_with, trace, weights, weights_source, Phase, Trace, WeightCountError,
+    WeightGroup, Weights,
+};
 pub use limits::Limits;
 pub use repetition::{
     AdjudicationJudge, AlwaysDraw, CheckRuleJudge, CyclePly, RepetitionJudge, RepetitionOutcome,
 };
 pub use score::Score;
+pub use see::{is_quiet, see};

@@ -40,6 +40,9 @@ pub struct Limits {
     pub search_moves: Vec<Move>,
     /// Root moves never played (UCCI `banmoves`).
     pub ban_moves: Vec<Move>,
+    /// How many best lines to report (UCI `MultiPV`); 0 and 1 both mean one.
+    /// Clamped to the number of root moves.
+    pub multi_pv: usize,
 }
 
 impl Limits {

@@ -2,11 +2,11 @@
 //! transposition table, null-move pruning, late-move reductions, futility
 //! pruning, razoring, check extensions and a quiescence search.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use xiangqi_core::{Color, Move, MoveList, PieceKind, Position};
 
-use crate::eval::{evaluate_with, piece_value, EvalParams};
+use crate::eval::{evaluate_with, piece_value, Weights};
 use crate::ordering::{mvv_lva, pick, Heuristics, MAX_PLY};
 use crate::repetition::{CyclePly, RepetitionJudge, RepetitionOutcome};
 use crate::score::{from_tt, to_tt, INFINITY, MATE, MATE_BOUND};
@@ -16,8 +16,10 @@ use crate::tt::{Bound, TranspositionTable};
 /// Plies without capture after which the game is drawn (R-DRAW-NOCAPTURE).
 const NO_CAPTURE_LIMIT: u32 = 120;
 
-/// Entries of the evaluation cache (a power of two).
+/// Entries of the evaluation cache of the main search thread (a power of two).
 pub(crate) const EVAL_CACHE_SIZE: usize = 1 << 16;
+/// Entries of the evaluation cache of each helper thread (smaller: up to 255 of them).
+pub(crate) const HELPER_EVAL_CACHE_SIZE: usize = 1 << 14;
 
 /// One entry per position on the game + search path.
 #[derive(Copy, Clone)]
@@ -33,15 +35,17 @@ pub(crate) struct PathEntry {
 
 pub(crate) struct Searcher<'a> {
     pub pos: Position,
-    /// (hash, static evaluation) of recently evaluated positions.
+    /// (hash, static evaluation) of recently evaluated positions; the length is a power of two.
     pub eval_cache: &'a mut [(u64, i32)],
-    pub tt: &'a mut TranspositionTable,
+    pub tt: &'a TranspositionTable,
     pub heur: &'a mut Heuristics,
     pub judge: &'a dyn RepetitionJudge,
-    pub params: &'a EvalParams,
+    pub params: &'a Weights,
     pub stop: &'a AtomicBool,
     pub budget: TimeBudget,
     pub node_limit: Option<u64>,
+    /// Where a helper thread publishes its node count (every 1024 nodes) for the info lines.
+    pub node_counter: Option<&'a AtomicU64>,
     pub path: Vec<PathEntry>,
     /// The game positions (history and root) at the start of `path`, kept
     /// only for judges that need positions; search-path positions are rebuilt
@@ -69,10 +73,10 @@ impl<'a> Searcher<'a> {
     pub(crate) fn new(
         pos: Position,
         eval_cache: &'a mut [(u64, i32)],
-        tt: &'a mut TranspositionTable,
+        tt: &'a TranspositionTable,
         heur: &'a mut Heuristics,
         judge: &'a dyn RepetitionJudge,
-        params: &'a EvalParams,
+        params: &'a Weights,
         stop: &'a AtomicBool,
         budget: TimeBudget,
         node_limit: Option<u64>,
@@ -97,6 +101,7 @@ impl<'a> Searcher<'a> {
             stop,
             budget,
             node_limit,
+            node_counter: None,
             path,
             positions,
             nodes: 0,
@@ -128,16 +133,20 @@ impl<'a> Searcher<'a> {
         if !self.can_stop {
             return;
         }
-        if self.nodes & 1023 == 0
-            && (self.stop.load(Ordering::Relaxed) || self.budget.hard_exceeded())
-        {
-            self.stopped = true;
+        if self.nodes & 1023 == 0 {
+            if let Some(counter) = self.node_counter {
+                counter.store(self.nodes, Ordering::Relaxed);
+            }
+            if self.stop.load(Ordering::Relaxed) || self.budget.hard_exceeded() {
+                self.stopped = true;
+            }
         }
     }
 
     fn evaluate(&mut self) -> i32 {
         let key = self.pos.hash();
-        let slot = &mut self.eval_cache[(key as usize) & (EVAL_CACHE_SIZE - 1)];
+        let mask = self.eval_cache.len() - 1;
+        let slot = &mut self.eval_cache[(key as usize) & mask];
         if slot.0 == key {
             return slot.1;
         }
@@ -259,6 +268,37 @@ impl<'a> Searcher<'a> {
             self.pv[ply][i] = self.pv[ply + 1][i];
         }
         self.pv_len[ply] = child_len;
+    }
+
+    /// One root search of `depth` in an aspiration window around `previous`
+    /// (from depth 5 on: ±25, widened by doubling on each fail, full window past ±600).
+    /// The value is meaningless when `stopped` is set afterwards.
+    pub(crate) fn aspiration(&mut self, depth: i32, previous: i32) -> i32 {
+        let mut delta = 25;
+        let (mut alpha, mut beta) = if depth >= 5 && previous.abs() < MATE_BOUND {
+            (previous - delta, previous + delta)
+        } else {
+            (-INFINITY, INFINITY)
+        };
+        loop {
+            let v = self.search(depth, 0, alpha, beta, true);
+            if self.stopped {
+                return v;
+            }
+            if v <= alpha {
+                beta = (alpha + beta) / 2;
+                alpha = (v - delta).max(-INFINITY);
+            } else if v >= beta {
+                beta = (v + delta).min(INFINITY);
+            } else {
+                return v;
+            }
+            delta += delta;
+            if delta > 600 {
+                alpha = -INFINITY;
+                beta = INFINITY;
+            }
+        }
     }
 
     /// Negamax alpha-beta with principal-variation search. `ply` 0 is the root.

@@ -60,7 +60,7 @@ pub fn run(args: Args) -> Result<()> {
 }
 
 /// Builds the release CLI (a step) and returns the binary's path.
-fn release_cli(steps: &mut Steps) -> Result<PathBuf> {
+pub(crate) fn release_cli(steps: &mut Steps) -> Result<PathBuf> {
     let mut bin = PathBuf::new();
     steps.step("build xiangqi-cli (release)", || {
         exec(&mut cargo(["build", "--release", "-p", "xiangqi-cli"]))?;

@@ -1,5 +1,6 @@
-//! Engine strength: `xiangqi match` between our engine (`xiangqi uci`) and
-//! Debian's fairy-stockfish, both single-threaded, a fixed time per move,
+//! Engine strength: `xiangqi match` between our engine (`xiangqi uci`, with
+//! `--threads N` search threads) and Debian's fairy-stockfish single-threaded,
+//! or (`--opponent self`) our own engine with one thread; a fixed time per move,
 //! random balanced openings played with both colours (seeded, so every run
 //! and every version gets the same openings), one game at a time. Prints the
 //! runner's summary: W/D/L, score, Elo ± 95% error, results by colour.
@@ -34,13 +35,40 @@ pub struct Options {
     /// Also write the games to this PGN file.
     #[arg(long)]
     pgn: Option<PathBuf>,
+    /// Search threads of our engine (UCI `Threads`).
+    #[arg(long, default_value_t = 1)]
+    threads: u32,
+    /// The opponent: fairy-stockfish, or self (our engine with one thread,
+    /// to measure what more threads gain).
+    #[arg(long, value_enum, default_value_t = Opponent::FairyStockfish)]
+    opponent: Opponent,
+}
+
+/// Who our engine plays against.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Opponent {
+    /// Debian's fairy-stockfish, one thread.
+    FairyStockfish,
+    /// Our own engine with one thread.
+    #[value(name = "self")]
+    Itself,
 }
 
 pub fn run(args: &Options, steps: &mut Steps) -> Result<()> {
-    if args.games == 0 || args.tc == 0 {
-        bail!("--games and --tc must be at least 1");
+    if args.games == 0 || args.tc == 0 || args.threads == 0 {
+        bail!("--games, --tc and --threads must be at least 1");
     }
     let ours = super::release_cli(steps)?;
+    if args.opponent == Opponent::Itself {
+        let name = format!(
+            "strength: {} games at {} ms/move, {} threads against 1",
+            args.games, args.tc, args.threads
+        );
+        return steps.step(&name, || {
+            exec(&mut match_command(&ours, None, args)?)?;
+            Ok(None)
+        });
+    }
     let mut fsf = None;
     steps.step(
         "find fairy-stockfish",
@@ -58,22 +86,37 @@ pub fn run(args: &Options, steps: &mut Steps) -> Result<()> {
     );
     steps.step(&name, || match &fsf {
         Some(fsf) => {
-            exec(&mut match_command(&ours, fsf, args)?)?;
+            exec(&mut match_command(&ours, Some(fsf), args)?)?;
             Ok(None)
         }
         None => Ok(Some("fairy-stockfish is not available".into())),
     })
 }
 
-/// The `xiangqi match` command line: our engine first, so W/D/L are ours.
-fn match_command(ours: &Path, fsf: &Path, args: &Options) -> Result<Command> {
+/// The `xiangqi match` command line: our engine first, so W/D/L are ours;
+/// the opponent is fairy-stockfish at `fsf`, or our engine with one thread.
+fn match_command(ours: &Path, fsf: Option<&Path>, args: &Options) -> Result<Command> {
     let mut cmd = Command::new(ours);
+    let first = if args.threads > 1 {
+        format!(
+            "{} uci,option=Threads={},name=xiangqi-{}t",
+            spec_word(ours)?,
+            args.threads,
+            args.threads
+        )
+    } else {
+        format!("{} uci", spec_word(ours)?)
+    };
+    let second = match fsf {
+        // Threads 1 is fairy-stockfish's default; the runner selects the variant.
+        Some(fsf) => format!("{},option=Threads=1", spec_word(fsf)?),
+        None => format!("{} uci,option=Threads=1,name=xiangqi-1t", spec_word(ours)?),
+    };
     cmd.arg("match")
         .arg("--engine")
-        .arg(format!("{} uci", spec_word(ours)?))
-        // Threads 1 is fairy-stockfish's default; the runner selects the variant.
+        .arg(first)
         .arg("--engine")
-        .arg(format!("{},option=Threads=1", spec_word(fsf)?))
+        .arg(second)
         .args(["--games", &args.games.to_string()])
         .args(["--tc", &args.tc.to_string()])
         .args(["--random-openings", &args.opening_plies.to_string()])
@@ -115,10 +158,12 @@ mod tests {
             opening_plies: 4,
             seed: 3,
             pgn: None,
+            threads: 1,
+            opponent: Opponent::FairyStockfish,
         };
         let cmd = match_command(
             Path::new("/t/xiangqi"),
-            Path::new("/usr/games/fairy-stockfish"),
+            Some(Path::new("/usr/games/fairy-stockfish")),
             &args,
         )
         .unwrap();
@@ -140,5 +185,17 @@ mod tests {
         assert!(words.windows(2).any(|w| w == ["--concurrency", "1"]));
         assert_eq!(spec_word(Path::new("/a b/x'y")).unwrap(), "/a\\ b/x\\'y");
         assert!(spec_word(Path::new("/a,b")).is_err());
+        let threads = Options {
+            threads: 2,
+            opponent: Opponent::Itself,
+            ..args
+        };
+        let cmd = match_command(Path::new("/t/xiangqi"), None, &threads).unwrap();
+        let words: Vec<String> = cmd
+            .get_args()
+            .map(|a| a.to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(words[2], "/t/xiangqi uci,option=Threads=2,name=xiangqi-2t");
+        assert_eq!(words[4], "/t/xiangqi uci,option=Threads=1,name=xiangqi-1t");
     }
 }

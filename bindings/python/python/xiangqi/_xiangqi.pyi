@@ -5,7 +5,7 @@ tests/test_stubs.py with mypy.stubtest).
 """
 
 import os
-from typing import IO, Any, Iterable, Iterator, Literal, Optional, Sequence, Tuple, Union, final
+from typing import IO, Any, Iterable, Iterator, Literal, Optional, Sequence, Tuple, Union, final, overload
 
 from typing_extensions import Self, TypedDict, Unpack
 
@@ -358,7 +358,8 @@ class Analysis:
 
 @final
 class Engine:
-    def __new__(cls, hash_mb: Optional[int] = None) -> Engine: ...
+    def __new__(cls, hash_mb: Optional[int] = None, *, threads: Optional[int] = None) -> Engine: ...
+    @overload
     def analyse(
         self,
         board: Board,
@@ -366,7 +367,18 @@ class Engine:
         depth: Optional[int] = None,
         movetime: Optional[float] = None,
         nodes: Optional[int] = None,
+        multipv: None = None,
     ) -> Analysis: ...
+    @overload
+    def analyse(
+        self,
+        board: Board,
+        *,
+        depth: Optional[int] = None,
+        movetime: Optional[float] = None,
+        nodes: Optional[int] = None,
+        multipv: int,
+    ) -> list[Analysis]: ...
     def play(
         self,
         board: Board,
@@ -379,6 +391,8 @@ class Engine:
     def new_game(self) -> None: ...
     @property
     def hash_mb(self) -> int: ...
+    @property
+    def threads(self) -> int: ...
 
 @final
 class PovScore:

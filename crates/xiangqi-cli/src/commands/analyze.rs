@@ -1,7 +1,9 @@
 //! `xiangqi analyze [--fen FEN] [--moves "h2e2 …"] (--depth N|--movetime MS|--nodes N)
-//! [--notation iccs|wxf|chinese|vietnamese] [--json]`: searches one position and prints
-//! the best move, score, depth, nodes and PV. JSON keeps moves in ICCS (`best_move`,
-//! `pv`); with `--notation` it adds `pv_text` in that notation.
+//! [--multipv K] [--threads N] [--notation iccs|wxf|chinese|vietnamese] [--json]`:
+//! searches one position and prints the best move, score, depth, nodes and PV.
+//! JSON keeps moves in ICCS (`best_move`, `pv`); with `--notation` it adds
+//! `pv_text` in that notation. `lines` lists the K best lines (one by default),
+//! best first, each with its `multipv` number, `score`, `pv` (and `pv_text`).
 //!
 //! With `--pgn IN -o OUT [--engine SPEC]` it reviews whole games instead
 //! ([`super::analyze_pgn`]).
@@ -12,7 +14,10 @@ use anyhow::{bail, Context, Result};
 use serde_json::json;
 use xiangqi_core::{Move, Position};
 use xiangqi_notation::{Notation, Style};
-use xiangqi_search::{replay, Engine, Limits, Score, DEFAULT_HASH_MB, MAX_DEPTH, MAX_HASH_MB};
+use xiangqi_search::{
+    replay, Engine, Limits, Score, DEFAULT_HASH_MB, MAX_DEPTH, MAX_HASH_MB, MAX_MULTI_PV,
+    MAX_THREADS,
+};
 
 use crate::common::{position_arg, print_json};
 
@@ -42,6 +47,12 @@ pub struct Args {
     /// Transposition-table size in MiB.
     #[arg(long, default_value_t = DEFAULT_HASH_MB)]
     hash: usize,
+    /// Report the K best lines (distinct first moves, best first).
+    #[arg(long, default_value_t = 1)]
+    multipv: usize,
+    /// Search threads (Lazy SMP; more than one is not deterministic).
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
     /// Machine-readable output (one JSON object).
     #[arg(long)]
     json: bool,
@@ -96,6 +107,18 @@ pub fn run(args: Args) -> Result<()> {
             args.hash
         );
     }
+    if args.multipv == 0 || args.multipv > MAX_MULTI_PV {
+        bail!(
+            "--multipv must be between 1 and {MAX_MULTI_PV}, got {}",
+            args.multipv
+        );
+    }
+    if args.threads == 0 || args.threads > MAX_THREADS {
+        bail!(
+            "--threads must be between 1 and {MAX_THREADS}, got {}",
+            args.threads
+        );
+    }
     if args.nodes == Some(0) || args.movetime == Some(0) {
         bail!("--nodes and --movetime must be positive");
     }
@@ -103,6 +126,7 @@ pub fn run(args: Args) -> Result<()> {
         depth: args.depth,
         nodes: args.nodes,
         move_time: args.movetime.map(Duration::from_millis),
+        multi_pv: args.multipv,
         ..Limits::default()
     };
     let notation: Option<Notation> = match &args.notation {
@@ -113,12 +137,19 @@ pub fn run(args: Args) -> Result<()> {
         ),
     };
     let mut engine = Engine::new(args.hash);
+    engine.set_threads(args.threads);
     let json = args.json;
+    let several = args.multipv > 1;
     let result = engine.search(&root, &history, &limits, |info| {
         if !json {
             let pv = pv_in(&root, &info.pv, notation.unwrap_or(Notation::Iccs));
+            let line = if several {
+                format!("multipv {:>2} ", info.multipv)
+            } else {
+                String::new()
+            };
             println!(
-                "depth {:>2} seldepth {:>2} score {:<9} nodes {:>9} time {:>6} ms  pv {}",
+                "depth {:>2} seldepth {:>2} {line}score {:<9} nodes {:>9} time {:>6} ms  pv {}",
                 info.depth,
                 info.seldepth,
                 info.score.to_string(),
@@ -128,10 +159,7 @@ pub fn run(args: Args) -> Result<()> {
             );
         }
     });
-    let score = match result.score {
-        Score::Cp(v) => json!({ "cp": v }),
-        Score::Mate(n) => json!({ "mate": n }),
-    };
+    let score = score_json(result.score);
     let best = result.best_move.map(|m| m.to_string());
     let pv: Vec<String> = result.pv.iter().map(|m| m.to_string()).collect();
     if json {
@@ -148,9 +176,32 @@ pub fn run(args: Args) -> Result<()> {
         if let Some(n) = notation {
             value["pv_text"] = json!(pv_in(&root, &result.pv, n));
         }
+        let lines: Vec<serde_json::Value> = result
+            .lines
+            .iter()
+            .enumerate()
+            .map(|(i, line)| {
+                let mut v = json!({
+                    "multipv": i + 1,
+                    "score": score_json(line.score),
+                    "pv": line.pv.iter().map(|m| m.to_string()).collect::<Vec<_>>(),
+                });
+                if let Some(n) = notation {
+                    v["pv_text"] = json!(pv_in(&root, &line.pv, n));
+                }
+                v
+            })
+            .collect();
+        value["lines"] = json!(lines);
         print_json(&value)?;
     } else {
         let pv = pv_in(&root, &result.pv, notation.unwrap_or(Notation::Iccs));
+        if several {
+            for (i, line) in result.lines.iter().enumerate() {
+                let pv = pv_in(&root, &line.pv, notation.unwrap_or(Notation::Iccs));
+                println!("line {}  score {}  pv {}", i + 1, line.score, pv.join(" "));
+            }
+        }
         match best {
             Some(b) => println!(
                 "best move {b}  score {}  depth {}  nodes {}  pv {}",
@@ -185,6 +236,14 @@ fn pgn_limit(args: &Args) -> Result<xiangqi_engine_client::Limit> {
         (None, Some(d), None) => Ok(Limit::Depth(d)),
         (None, None, Some(n)) => Ok(Limit::Nodes(n)),
         _ => bail!("with --pgn give one limit: --movetime, --depth or --nodes"),
+    }
+}
+
+/// `{"cp": N}` or `{"mate": N}`.
+fn score_json(score: Score) -> serde_json::Value {
+    match score {
+        Score::Cp(v) => json!({ "cp": v }),
+        Score::Mate(n) => json!({ "mate": n }),
     }
 }
 

@@ -1,11 +1,12 @@
-//! `xiangqi bench [--depth N] [--json]`: searches the fixed bench positions
-//! to a fixed depth; the total node count is a deterministic signature of
-//! the search, nodes/s measures its speed.
+//! `xiangqi bench [--depth N] [--threads N] [--json]`: searches the fixed bench
+//! positions to a fixed depth; with one thread (the default) the total node
+//! count is a deterministic signature of the search, nodes/s measures its speed
+//! (with more threads: the speed of all threads together).
 
 use anyhow::{bail, Result};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::json;
-use xiangqi_search::{run_bench, BENCH_DEPTH, BENCH_POSITIONS};
+use xiangqi_search::{run_bench_threads, BENCH_DEPTH, BENCH_POSITIONS, MAX_THREADS};
 
 use crate::common::print_json;
 
@@ -14,6 +15,9 @@ pub struct Args {
     /// Depth in plies for every position.
     #[arg(long, default_value_t = BENCH_DEPTH)]
     depth: u32,
+    /// Search threads (more than one: the node count is no signature).
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
     /// Machine-readable output.
     #[arg(long)]
     json: bool,
@@ -29,12 +33,20 @@ pub fn run(args: Args) -> Result<()> {
             args.depth
         );
     }
+    if args.threads == 0 || args.threads > MAX_THREADS {
+        bail!(
+            "--threads must be between 1 and {MAX_THREADS}, got {}",
+            args.threads
+        );
+    }
     let bar = ProgressBar::new(BENCH_POSITIONS.len() as u64);
     bar.set_style(
         ProgressStyle::with_template("bench {pos}/{len} positions [{elapsed_precise}] {wide_bar}")
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
-    let report = run_bench(args.depth, |done, _| bar.set_position(done as u64));
+    let report = run_bench_threads(args.depth, args.threads, |done, _| {
+        bar.set_position(done as u64)
+    });
     bar.finish_and_clear();
     if args.json {
         let positions: Vec<_> = report
@@ -51,6 +63,7 @@ pub fn run(args: Args) -> Result<()> {
             .collect();
         print_json(&json!({
             "depth": report.depth,
+            "threads": report.threads,
             "positions": positions,
             "total_nodes": report.total_nodes,
             "time_ms": report.time.as_millis() as u64,
@@ -71,6 +84,7 @@ pub fn run(args: Args) -> Result<()> {
             );
         }
         println!("depth: {}", report.depth);
+        println!("threads: {}", report.threads);
         println!("total nodes: {}", report.total_nodes);
         println!("time: {} ms", report.time.as_millis());
         println!("nodes/s: {}", report.nps);

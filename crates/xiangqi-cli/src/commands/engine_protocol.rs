@@ -11,7 +11,10 @@ use std::time::Duration;
 
 use anyhow::Result;
 use xiangqi_core::{Move, Position};
-use xiangqi_search::{replay, Engine, Limits, SearchInfo, SearchResult, StopHandle, MAX_HASH_MB};
+use xiangqi_search::{
+    replay, Engine, Limits, SearchInfo, SearchResult, StopHandle, MAX_HASH_MB, MAX_MULTI_PV,
+    MAX_THREADS,
+};
 
 /// Longer lines are rejected (and skipped) instead of buffered without bound.
 pub const MAX_LINE: usize = 64 * 1024;
@@ -69,6 +72,10 @@ pub struct Session {
     /// Root moves excluded from the next searches (UCCI `banmoves`).
     pub ban_moves: Vec<Move>,
     pub hash_mb: usize,
+    /// Search threads (UCI `Threads`, UCCI `threads`).
+    pub threads: usize,
+    /// Lines reported per search (UCI `MultiPV`).
+    pub multi_pv: usize,
     /// The running search has no bound but `stop`.
     searching_infinite: bool,
 }
@@ -87,6 +94,8 @@ impl Session {
             history: Vec::new(),
             ban_moves: Vec::new(),
             hash_mb,
+            threads: 1,
+            multi_pv: 1,
             searching_infinite: false,
         }
     }
@@ -117,7 +126,9 @@ impl Session {
                 Err(_) => {
                     self.out
                         .error("the search thread failed; starting a fresh engine");
-                    self.engine = Some(Engine::new(self.hash_mb));
+                    let mut engine = Engine::new(self.hash_mb);
+                    engine.set_threads(self.threads);
+                    self.engine = Some(engine);
                 }
             }
         }
@@ -147,6 +158,26 @@ impl Session {
                 "only {got} MiB of the {mb} MiB hash could be allocated; using {got} MiB"
             ));
         }
+        Ok(())
+    }
+
+    /// Sets the number of search threads (UCI `Threads`, UCCI `threads`).
+    pub fn set_threads(&mut self, option: &str, value: Option<&str>) -> Result<(), String> {
+        let n: usize = value
+            .and_then(|v| v.parse().ok())
+            .filter(|&n| (1..=MAX_THREADS).contains(&n))
+            .ok_or_else(|| format!("{option} needs a number from 1 to {MAX_THREADS}"))?;
+        self.threads = n;
+        self.engine().set_threads(n);
+        Ok(())
+    }
+
+    /// Sets the number of lines a search reports (UCI `MultiPV`).
+    pub fn set_multi_pv(&mut self, option: &str, value: Option<&str>) -> Result<(), String> {
+        self.multi_pv = value
+            .and_then(|v| v.parse().ok())
+            .filter(|&n| (1..=MAX_MULTI_PV).contains(&n))
+            .ok_or_else(|| format!("{option} needs a number from 1 to {MAX_MULTI_PV}"))?;
         Ok(())
     }
 
@@ -325,6 +356,7 @@ pub fn run_loop<D: Dialect>(
             "go" => match dialect.parse_go(&session, args) {
                 Ok(mut limits) => {
                     limits.ban_moves.extend(session.ban_moves.iter().copied());
+                    limits.multi_pv = session.multi_pv;
                     session.start_search(limits, Arc::clone(&output));
                 }
                 Err(e) => session.out.error(&e),

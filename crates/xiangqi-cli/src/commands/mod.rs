@@ -11,5 +11,6 @@ pub mod moves;
 pub mod perft;
 pub mod play;
 pub mod rate;
+pub mod tune;
 pub mod ucci;
 pub mod uci;

@@ -1,11 +1,12 @@
 //! `xiangqi ucci`: the engine speaking UCCI as ElephantEye does.
 //!
-//! Supported: `ucci`, `isready`, `setoption hashsize N|usemillisec true|false|newgame`,
+//! Supported: `ucci`, `isready`, `setoption hashsize N|threads N|usemillisec true|false|newgame`,
 //! `position fen …|startpos [moves …]`, `banmoves …`,
 //! `go [draw] time T [increment I|movestogo N] | depth D|infinite | nodes N | infinite`,
 //! `stop`, `bye`/`quit`. Times are in seconds unless `usemillisec` is on.
 //! UCCI has no mate syntax: a mate in n moves is reported as
-//! `score 30000 - plies`, negated when being mated.
+//! `score 30000 - plies`, negated when being mated. UCCI has no syntax for
+//! several lines of analysis, so MultiPV is offered by UCI only.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -13,7 +14,9 @@ use std::time::Duration;
 
 use anyhow::Result;
 use xiangqi_core::Move;
-use xiangqi_search::{Limits, Score, SearchInfo, SearchResult, DEFAULT_HASH_MB, MAX_HASH_MB};
+use xiangqi_search::{
+    Limits, Score, SearchInfo, SearchResult, DEFAULT_HASH_MB, MAX_HASH_MB, MAX_THREADS,
+};
 
 use super::uci::engine_protocol::*;
 
@@ -77,6 +80,9 @@ impl Dialect for Ucci {
                 s.out.line("option usemillisec type check default false");
                 s.out.line(&format!(
                     "option hashsize type spin min 1 max {MAX_HASH_MB} default {DEFAULT_HASH_MB}"
+                ));
+                s.out.line(&format!(
+                    "option threads type spin min 1 max {MAX_THREADS} default 1"
                 ));
                 s.out.line("option newgame type button");
                 s.out.line("ucciok");
@@ -178,6 +184,7 @@ impl Ucci {
             .collect();
         match args.first().map(|a| a.to_ascii_lowercase()).as_deref() {
             Some("hashsize") => s.set_hash("hashsize", args.get(1).copied())?,
+            Some("threads") => s.set_threads("threads", args.get(1).copied())?,
             Some("usemillisec") => match args.get(1).copied() {
                 Some("true") | Some("on") => self.millis.store(true, Ordering::Relaxed),
                 Some("false") | Some("off") => self.millis.store(false, Ordering::Relaxed),

@@ -11,7 +11,9 @@ use std::time::Duration;
 
 use anyhow::Result;
 use xiangqi_core::{Color, Move};
-use xiangqi_search::{Limits, SearchInfo, SearchResult, DEFAULT_HASH_MB, MAX_HASH_MB};
+use xiangqi_search::{
+    Limits, SearchInfo, SearchResult, DEFAULT_HASH_MB, MAX_HASH_MB, MAX_MULTI_PV, MAX_THREADS,
+};
 
 /// Shared with `ucci` (which imports it from here).
 #[path = "engine_protocol.rs"]
@@ -37,9 +39,10 @@ struct UciOutput;
 impl SearchOutput for UciOutput {
     fn info(&self, i: &SearchInfo) -> String {
         format!(
-            "info depth {} seldepth {} multipv 1 score {} nodes {} nps {} hashfull {} time {} pv {}",
+            "info depth {} seldepth {} multipv {} score {} nodes {} nps {} hashfull {} time {} pv {}",
             i.depth,
             i.seldepth,
+            i.multipv,
             i.score,
             i.nodes,
             i.nps,
@@ -62,10 +65,12 @@ impl Dialect for Uci {
                 s.out.line(&format!(
                     "option name Hash type spin default {DEFAULT_HASH_MB} min 1 max {MAX_HASH_MB}"
                 ));
-                s.out
-                    .line("option name Threads type spin default 1 min 1 max 1");
-                s.out
-                    .line("option name MultiPV type spin default 1 min 1 max 1");
+                s.out.line(&format!(
+                    "option name Threads type spin default 1 min 1 max {MAX_THREADS}"
+                ));
+                s.out.line(&format!(
+                    "option name MultiPV type spin default 1 min 1 max {MAX_MULTI_PV}"
+                ));
                 s.out.line("option name Clear Hash type button");
                 s.out.line("uciok");
             }
@@ -150,11 +155,8 @@ fn set_option(s: &mut Session, args: &[&str]) -> Result<(), String> {
     let value = value_at.map(|i| args[i + 1..].join(" "));
     match name.to_ascii_lowercase().as_str() {
         "hash" => s.set_hash("Hash", value.as_deref())?,
-        "threads" | "multipv" => {
-            if value.as_deref() != Some("1") {
-                return Err(format!("{name} supports only the value 1"));
-            }
-        }
+        "threads" => s.set_threads("Threads", value.as_deref())?,
+        "multipv" => s.set_multi_pv("MultiPV", value.as_deref())?,
         "clear hash" => s.engine().new_game(),
         _ => return Err(format!("unknown option {:?}", truncate(&name))),
     }

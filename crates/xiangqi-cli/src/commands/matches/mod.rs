@@ -8,7 +8,7 @@
 //! with its 95% error bar ([`elo`]) and, with `--pgn`, a PGN file written as
 //! games finish ([`pgn`]). See `docs/match.md`.
 
-mod elo;
+pub(crate) mod elo;
 mod game;
 mod openings;
 mod pgn;

@@ -1,0 +1,179 @@
+//! `xiangqi tune`: fits the evaluation weights (the `xiangqi_search::tune`
+//! pipeline) and writes them as the Rust source of `default_weights.rs`.
+//!
+//! Steps, each with progress on stderr: seeded self-play at fixed nodes from
+//! balanced random openings; the quiet positions of those games (not in
+//! check, no capture winning material by static exchange); Texel's logistic
+//! fit with a fitted scaling constant (Adam); a fixed-node match of the
+//! fitted weights against the starting ones. `--write-current` only writes
+//! the committed weights with a header (to regenerate the file).
+
+use std::path::PathBuf;
+
+use anyhow::{bail, Context, Result};
+use indicatif::{ProgressBar, ProgressStyle};
+use xiangqi_search::tune::{fit, generate, play_match, FitOptions, MatchTally, SelfPlay};
+use xiangqi_search::{weights_source, Weights};
+
+use super::matches::elo::{format_elo, format_error, Tally};
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// Self-play games for the data.
+    #[arg(long, default_value_t = 200)]
+    games: usize,
+    /// Nodes per move in self-play and in the match.
+    #[arg(long, default_value_t = 2_000)]
+    nodes: u64,
+    /// Seed of the random openings (the data depends only on it and the settings).
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Random plies of each opening.
+    #[arg(long, default_value_t = 6)]
+    opening_plies: usize,
+    /// Adam epochs (full passes over the data).
+    #[arg(long, default_value_t = 300)]
+    epochs: usize,
+    /// Adam step size in centipawns.
+    #[arg(long, default_value_t = 1.0)]
+    learning_rate: f64,
+    /// Games of the fitted weights against the starting ones (0: no match).
+    #[arg(long, default_value_t = 100)]
+    match_games: usize,
+    /// Where to write the weights file.
+    #[arg(long, default_value = "target/tune/default_weights.rs")]
+    out: PathBuf,
+    /// Write the committed weights (no fit) with `--note` lines as the header.
+    #[arg(long)]
+    write_current: bool,
+    /// Header lines for `--write-current`.
+    #[arg(long)]
+    note: Vec<String>,
+}
+
+fn bar(len: u64, what: &str) -> ProgressBar {
+    let bar = ProgressBar::new(len);
+    let template = format!("{what} {{pos}}/{{len}} [{{elapsed_precise}}] {{wide_bar}} {{msg}}");
+    bar.set_style(
+        ProgressStyle::with_template(&template).unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    bar
+}
+
+fn tally(t: &MatchTally) -> Tally {
+    Tally {
+        wins: t.wins,
+        draws: t.draws,
+        losses: t.losses,
+    }
+}
+
+fn write(path: &PathBuf, text: &str) -> Result<()> {
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    }
+    std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))
+}
+
+pub fn run(args: Args) -> Result<()> {
+    let start = Weights::default();
+    if args.write_current {
+        let notes: Vec<&str> = args.note.iter().map(String::as_str).collect();
+        write(&args.out, &weights_source(&start, &notes))?;
+        println!("wrote the committed weights to {}", args.out.display());
+        return Ok(());
+    }
+    if args.games == 0 || args.nodes == 0 {
+        bail!("--games and --nodes must be positive");
+    }
+    let config = SelfPlay {
+        games: args.games,
+        nodes: args.nodes,
+        seed: args.seed,
+        opening_plies: args.opening_plies,
+        ..SelfPlay::default()
+    };
+    let progress = bar(args.games as u64, "self-play");
+    let samples = generate(&config, &start, |done, positions| {
+        progress.set_position(done as u64);
+        progress.set_message(format!("{positions} quiet positions"));
+    });
+    progress.finish_and_clear();
+    if samples.is_empty() {
+        bail!("self-play gave no quiet position; play more games");
+    }
+    println!(
+        "data: {} games, {} quiet positions (seed {}, {} nodes a move)",
+        args.games,
+        samples.len(),
+        args.seed,
+        args.nodes
+    );
+    let options = FitOptions {
+        epochs: args.epochs,
+        learning_rate: args.learning_rate,
+        ..FitOptions::default()
+    };
+    let progress = bar(args.epochs as u64, "fit");
+    let report = fit(&samples, &start, &options, |epoch, error| {
+        progress.set_position(epoch as u64);
+        progress.set_message(format!("error {error:.6}"));
+    });
+    progress.finish_and_clear();
+    println!(
+        "fit: mean squared error {:.6} (K {:.6}) -> {:.6} (K {:.6}) over {} positions, {} epochs",
+        report.error_before,
+        report.k_before,
+        report.error_after,
+        report.k_after,
+        report.positions,
+        args.epochs
+    );
+    let command = format!(
+        "xiangqi tune --games {} --nodes {} --seed {} --opening-plies {} --epochs {} --learning-rate {}",
+        args.games, args.nodes, args.seed, args.opening_plies, args.epochs, args.learning_rate
+    );
+    let mut header = vec![
+        format!("fitted by `{command}`"),
+        format!(
+            "data: {} self-play games, {} quiet positions",
+            args.games, report.positions
+        ),
+        format!(
+            "fit: mean squared error {:.6} -> {:.6}",
+            report.error_before, report.error_after
+        ),
+    ];
+    if args.match_games > 0 {
+        let match_config = SelfPlay {
+            games: args.match_games,
+            // Other openings than the data's.
+            seed: args.seed.wrapping_add(1_000_003),
+            ..config
+        };
+        let progress = bar(args.match_games.div_ceil(2) as u64 * 2, "match");
+        let result = play_match(&match_config, &report.weights, &start, |done, t| {
+            progress.set_position(done as u64);
+            progress.set_message(format!("W/D/L {}/{}/{}", t.wins, t.draws, t.losses));
+        });
+        progress.finish_and_clear();
+        let t = tally(&result);
+        let line = format!(
+            "match fitted vs start ({} nodes, seed {}): W/D/L {}/{}/{}, score {:.1}%, Elo {} ± {}",
+            args.nodes,
+            match_config.seed,
+            t.wins,
+            t.draws,
+            t.losses,
+            t.score().unwrap_or(0.5) * 100.0,
+            format_elo(t.elo().unwrap_or(0.0)),
+            format_error(t.elo_error().unwrap_or(f64::INFINITY))
+        );
+        println!("{line}");
+        header.push(line);
+    }
+    let header: Vec<&str> = header.iter().map(String::as_str).collect();
+    write(&args.out, &weights_source(&report.weights, &header))?;
+    println!("wrote {}", args.out.display());
+    Ok(())
+}

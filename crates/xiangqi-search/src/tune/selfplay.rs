@@ -1,0 +1,278 @@
+//! Seeded self-play at a fixed node count: balanced random openings, games
+//! played to the end, quiet positions labelled with the result.
+
+use xiangqi_core::{MoveList, PieceKind, Position, SplitMix64};
+
+use crate::{is_quiet, Engine, Limits, Score, Weights};
+
+/// How self-play games are made.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SelfPlay {
+    /// Number of games.
+    pub games: usize,
+    /// Nodes per move (fixed: the games depend only on the seed).
+    pub nodes: u64,
+    /// Seed of the random openings.
+    pub seed: u64,
+    /// Random plies from the start position before the engines take over.
+    pub opening_plies: usize,
+    /// An opening is kept only when a short search scores it within this many centipawns.
+    pub balanced_cp: i32,
+    /// Games longer than this are drawn.
+    pub max_plies: usize,
+}
+
+impl Default for SelfPlay {
+    fn default() -> SelfPlay {
+        SelfPlay {
+            games: 200,
+            nodes: 2_000,
+            seed: 1,
+            opening_plies: 6,
+            balanced_cp: 150,
+            max_plies: 300,
+        }
+    }
+}
+
+/// How a game ended, from Red's point of view.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum GameResult {
+    /// Red won.
+    RedWins,
+    /// Drawn.
+    Draw,
+    /// Black won.
+    BlackWins,
+}
+
+impl GameResult {
+    /// 1, ½ or 0 for Red.
+    pub fn red_points(self) -> f64 {
+        match self {
+            GameResult::RedWins => 1.0,
+            GameResult::Draw => 0.5,
+            GameResult::BlackWins => 0.0,
+        }
+    }
+}
+
+/// A labelled position.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Sample {
+    /// The position (quiet: see [`crate::is_quiet`]).
+    pub position: Position,
+    /// The result of the game it was played in.
+    pub result: GameResult,
+}
+
+/// A random opening of `plies` plies that a short search finds balanced.
+fn opening(rng: &mut SplitMix64, config: &SelfPlay, probe: &mut Engine) -> Position {
+    loop {
+        let mut pos = Position::startpos();
+        let mut moves = MoveList::new();
+        let mut ok = true;
+        for _ in 0..config.opening_plies {
+            pos.legal_moves(&mut moves);
+            match rng.choose(moves.as_slice()) {
+                Some(&mv) => pos.make_move(mv),
+                None => {
+                    ok = false;
+                    break;
+                }
+            };
+        }
+        if !ok || !pos.has_legal_move() {
+            continue;
+        }
+        probe.new_game();
+        let r = probe.search(&pos, &[], &Limits::nodes(2_000), |_| {});
+        if matches!(r.score, Score::Cp(v) if v.abs() <= config.balanced_cp) {
+            return pos;
+        }
+    }
+}
+
+/// Only generals, advisors and elephants: nobody can mate (R-DRAW-MATERIAL).
+fn dead_material(pos: &Position) -> bool {
+    pos.pieces().all(|(_, p)| {
+        matches!(
+            p.kind,
+            PieceKind::General | PieceKind::Advisor | PieceKind::Elephant
+        )
+    })
+}
+
+/// Plays one game from `start`; `engines[0]` plays Red. Calls `visit` on
+/// every position reached. A proven mate ends the game for the side that
+/// has it; a threefold repetition, 120 plies without capture, dead material
+/// or `max_plies` draw (repetitions are scored as draws here: the engines'
+/// own search already avoids losing ones).
+fn play_game(
+    start: &Position,
+    engines: [&mut Engine; 2],
+    nodes: u64,
+    max_plies: usize,
+    mut visit: impl FnMut(&Position),
+) -> GameResult {
+    let [red, black] = engines;
+    red.new_game();
+    black.new_game();
+    let mut pos = start.clone();
+    let mut history: Vec<Position> = Vec::new();
+    for _ in 0..max_plies {
+        if history.iter().filter(|p| p.hash() == pos.hash()).count() >= 2
+            || pos.halfmove_clock() >= 120
+            || dead_material(&pos)
+        {
+            return GameResult::Draw;
+        }
+        visit(&pos);
+        let red_to_move = pos.side_to_move() == xiangqi_core::Color::Red;
+        let engine: &mut Engine = if red_to_move { red } else { black };
+        let r = engine.search(&pos, &history, &Limits::nodes(nodes), |_| {});
+        let mover_wins = match r.score {
+            Score::Mate(n) if n > 0 => Some(true),
+            Score::Mate(_) => Some(false),
+            Score::Cp(_) => None,
+        };
+        let Some(mv) = r.best_move.filter(|_| mover_wins.is_none()) else {
+            // No move (mated or stalemated: a loss) or a proven result.
+            let wins = mover_wins.unwrap_or(false);
+            return if wins == red_to_move {
+                GameResult::RedWins
+            } else {
+                GameResult::BlackWins
+            };
+        };
+        history.push(pos.clone());
+        pos.make_move(mv);
+    }
+    GameResult::Draw
+}
+
+/// Plays `config.games` self-play games with `weights` and returns the quiet
+/// positions after the opening, labelled with their game's result. Calls
+/// `progress(games done, positions so far)` after each game.
+pub fn generate(
+    config: &SelfPlay,
+    weights: &Weights,
+    mut progress: impl FnMut(usize, usize),
+) -> Vec<Sample> {
+    let mut rng = SplitMix64::new(config.seed);
+    let mut probe = Engine::new(4);
+    let mut red = Engine::new(8);
+    let mut black = Engine::new(8);
+    for e in [&mut probe, &mut red, &mut black] {
+        e.set_weights(weights.clone());
+    }
+    let mut samples = Vec::new();
+    for game in 0..config.games {
+        let start = opening(&mut rng, config, &mut probe);
+        let mut seen: Vec<Position> = Vec::new();
+        let result = play_game(
+            &start,
+            [&mut red, &mut black],
+            config.nodes,
+            config.max_plies,
+            |p| {
+                if is_quiet(p) {
+                    seen.push(p.clone());
+                }
+            },
+        );
+        samples.extend(seen.into_iter().map(|position| Sample { position, result }));
+        progress(game + 1, samples.len());
+    }
+    samples
+}
+
+/// Wins, draws and losses of the first weight table of a match.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct MatchTally {
+    /// Games the first table won.
+    pub wins: u32,
+    /// Drawn games.
+    pub draws: u32,
+    /// Games the first table lost.
+    pub losses: u32,
+}
+
+/// A fixed-node match of `a` against `b`: `config.games / 2` balanced random
+/// openings (seeded), each played twice with colours swapped. Calls
+/// `progress(games done, tally so far)` after each game.
+pub fn play_match(
+    config: &SelfPlay,
+    a: &Weights,
+    b: &Weights,
+    mut progress: impl FnMut(usize, &MatchTally),
+) -> MatchTally {
+    let mut rng = SplitMix64::new(config.seed);
+    let mut probe = Engine::new(4);
+    let mut first = Engine::new(8);
+    let mut second = Engine::new(8);
+    first.set_weights(a.clone());
+    second.set_weights(b.clone());
+    let mut tally = MatchTally::default();
+    for pair in 0..config.games.div_ceil(2) {
+        let start = opening(&mut rng, config, &mut probe);
+        for swap in [false, true] {
+            let engines = if swap {
+                [&mut second, &mut first]
+            } else {
+                [&mut first, &mut second]
+            };
+            let result = play_game(&start, engines, config.nodes, config.max_plies, |_| {});
+            let a_points = if swap {
+                1.0 - result.red_points()
+            } else {
+                result.red_points()
+            };
+            match a_points {
+                p if p > 0.75 => tally.wins += 1,
+                p if p < 0.25 => tally.losses += 1,
+                _ => tally.draws += 1,
+            }
+            progress(pair * 2 + 1 + swap as usize, &tally);
+        }
+    }
+    tally
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn self_play_is_seeded_and_labels_quiet_positions() {
+        let config = SelfPlay {
+            games: 2,
+            nodes: 300,
+            max_plies: 40,
+            ..SelfPlay::default()
+        };
+        let w = Weights::default();
+        let mut calls = 0;
+        let a = generate(&config, &w, |_, _| calls += 1);
+        let b = generate(&config, &w, |_, _| {});
+        assert_eq!(calls, 2);
+        assert!(!a.is_empty());
+        assert_eq!(a, b, "same seed, same data");
+        assert!(a.iter().all(|s| is_quiet(&s.position)));
+        let other = generate(&SelfPlay { seed: 2, ..config }, &w, |_, _| {});
+        assert_ne!(a, other);
+    }
+
+    #[test]
+    fn a_match_against_itself_counts_every_game() {
+        let config = SelfPlay {
+            games: 2,
+            nodes: 200,
+            max_plies: 30,
+            ..SelfPlay::default()
+        };
+        let w = Weights::default();
+        let t = play_match(&config, &w, &w, |_, _| {});
+        assert_eq!(t.wins + t.draws + t.losses, 2);
+    }
+}
