@@ -5,6 +5,8 @@ pub mod analyze;
 mod analyze_pgn;
 pub mod bench;
 pub mod convert;
+/// The engine side of UCI and UCCI: shared by `uci` and `ucci`.
+mod engine_protocol;
 pub mod game;
 pub mod matches;
 pub mod moves;

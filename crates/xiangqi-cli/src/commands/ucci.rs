@@ -18,7 +18,7 @@ use xiangqi_search::{
     Limits, Score, SearchInfo, SearchResult, DEFAULT_HASH_MB, MAX_HASH_MB, MAX_THREADS,
 };
 
-use super::uci::engine_protocol::*;
+use super::engine_protocol::*;
 
 #[derive(clap::Args)]
 pub struct Args {

@@ -15,11 +15,7 @@ use xiangqi_search::{
     Limits, SearchInfo, SearchResult, DEFAULT_HASH_MB, MAX_HASH_MB, MAX_MULTI_PV, MAX_THREADS,
 };
 
-/// Shared with `ucci` (which imports it from here).
-#[path = "engine_protocol.rs"]
-pub(crate) mod engine_protocol;
-
-use engine_protocol::*;
+use super::engine_protocol::*;
 
 #[derive(clap::Args)]
 pub struct Args {

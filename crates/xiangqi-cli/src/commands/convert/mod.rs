@@ -10,7 +10,6 @@ use xiangqi_notation::{
 
 use crate::common::{position_arg, print_json};
 
-#[path = "convert_style.rs"]
 pub(crate) mod style_args;
 
 use style_args::{NotationArg, StyleArgs};

@@ -1,6 +1,6 @@
 //! `xiangqi play`: a game against the engine in the terminal.
 //!
-//! The board is drawn after every move ([`play_board`]); moves are typed in
+//! The board is drawn after every move ([`board`]); moves are typed in
 //! any notation (ICCS, WXF, Chinese, Vietnamese: `xiangqi-notation` detects
 //! which); `undo`, `hint`, `flip`, `moves`, `resign`, `help` and `quit` are
 //! commands. The game is judged by `xiangqi-adjudication` (default: the
@@ -8,8 +8,7 @@
 //! at the end. Input is read line by line, so a script can play too (colours
 //! are then off unless `--ansi always`).
 
-#[path = "play_board.rs"]
-mod play_board;
+mod board;
 
 use std::io::{self, BufRead, IsTerminal, Write};
 use std::time::Duration;
@@ -21,7 +20,7 @@ use xiangqi_notation::{format as format_move, parse_with, Notation, Style};
 use xiangqi_search::{replay, Engine, Limits, SearchResult, DEFAULT_HASH_MB};
 
 use crate::common::position_arg;
-use play_board::{draw, BoardStyle};
+use board::{draw, BoardStyle};
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
 enum Side {
