@@ -60,11 +60,11 @@ fn temp(name: &str, contents: &[u8]) -> PathBuf {
     path
 }
 
+/// A game, or the text of its error.
+type Item = Result<Game, String>;
+
 /// Every game (or error text) of the whole file and of its `n` shards.
-fn whole_and_sharded(
-    path: &PathBuf,
-    n: usize,
-) -> (Vec<Result<Game, String>>, Vec<Result<Game, String>>) {
+fn whole_and_sharded(path: &PathBuf, n: usize) -> (Vec<Item>, Vec<Item>) {
     let strip = |item: Result<Game, xiangqi_gamefile::GameFileError>| {
         // Errors count lines from the shard's start: compare their kinds.
         item.map_err(|e| e.kind.to_string())
