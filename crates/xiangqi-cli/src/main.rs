@@ -10,6 +10,7 @@ use clap::{Parser, Subcommand};
 
 mod commands;
 mod common;
+mod parallel;
 
 #[derive(Parser)]
 #[command(

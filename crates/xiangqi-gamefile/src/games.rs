@@ -1,7 +1,7 @@
 //! Opening a game file of any format and iterating over its games.
 
 use std::fs::File;
-use std::io::{self, BufRead, BufReader, Cursor, Read};
+use std::io::{self, BufRead, BufReader, Cursor, Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 
 use xiangqi_notation::pgn::{Game, Reader, ReaderOptions, WxfReader};
@@ -64,6 +64,50 @@ impl Games {
         if let Inner::Single(Some(Err(e))) = &mut games.inner {
             e.file = Some(path.to_owned());
         }
+        Ok(games)
+    }
+
+    /// The games of bytes `start..end` of the file at `path`, a range from
+    /// [`shards`](crate::shards) (or any range starting at a game start).
+    /// `format` `None` sniffs it from the start of the file. A binary or XML
+    /// file is one game (or library): the range starting at 0 reads it whole,
+    /// any other holds no game. Errors count games and lines from the
+    /// start of the range.
+    pub fn open_range(
+        path: impl AsRef<Path>,
+        format: Option<Format>,
+        start: u64,
+        end: u64,
+    ) -> Result<Games, GameFileError> {
+        let path = path.as_ref();
+        let with_file = |mut e: GameFileError| {
+            e.file = Some(path.to_owned());
+            e
+        };
+        let mut file = BufReader::new(File::open(path).map_err(|e| with_file(io_error(&e)))?);
+        let format = match format {
+            Some(f) => f,
+            None => Format::sniff(&read_head(&mut file).map_err(|e| with_file(io_error(&e)))?),
+        };
+        let end = end.max(start);
+        let range_len = if format.is_binary() || format == Format::Cbf {
+            if start == 0 {
+                u64::MAX
+            } else {
+                0
+            }
+        } else {
+            end - start
+        };
+        file.seek(SeekFrom::Start(start))
+            .map_err(|e| with_file(io_error(&e)))?;
+        let src = file.into_inner().take(range_len);
+        let mut games = Games::with_buffer(src, 1 << 18, Some(format), ReaderOptions::default())
+            .map_err(with_file)?;
+        if range_len == 0 {
+            games.inner = Inner::Single(None);
+        }
+        games.file = Some(path.to_owned());
         Ok(games)
     }
 
@@ -171,7 +215,7 @@ fn io_error(e: &io::Error) -> GameFileError {
 
 /// Reads the start of `src` without consuming it for good: up to the end of
 /// its first non-blank line, at most [`SNIFF_LEN`] bytes.
-fn read_head(src: &mut impl BufRead) -> io::Result<Vec<u8>> {
+pub(crate) fn read_head(src: &mut impl BufRead) -> io::Result<Vec<u8>> {
     let mut head = Vec::new();
     loop {
         let start = head.len();

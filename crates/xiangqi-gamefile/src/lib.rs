@@ -31,6 +31,7 @@ mod error;
 mod format;
 mod games;
 mod node_path;
+mod shards;
 mod tree;
 mod xqf;
 
@@ -38,6 +39,7 @@ pub use error::{ErrorKind, GameFileError, Location};
 pub use format::{Format, UnknownFormat};
 pub use games::{Games, MAX_WHOLE_FILE_LEN};
 pub use node_path::NodePath;
+pub use shards::{shards, Shard};
 pub use tree::lines;
 pub use xqf::{write_xqf, XqfWriteError};
 

@@ -3,7 +3,7 @@
 //! ```text
 //! xiangqi adjudicate [--fen FEN] [--moves "h2e2 h9g7 …" | --pgn FILE]
 //!                    [--rules online|asian|pikafish|fairy|plain]
-//!                    [--no-capture-plies N] [--json]
+//!                    [--no-capture-plies N] [--json] [--jobs N]
 //! xiangqi adjudicate --clock BASE_MS[+INC_MS] --events FILE [--fen FEN] [--json]
 //! ```
 
@@ -11,9 +11,9 @@ use std::fs::File;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 
+use super::game::for_each_game;
 use crate::common::{position_arg, print_json};
 use anyhow::{bail, Context, Result};
-use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::{json, Value};
 use xiangqi_adjudication::{
     GameRecord, OnlineGame, Preset, RuleSet, TimeControl, TimedEvent, Verdict,
@@ -48,6 +48,16 @@ pub struct Args {
     /// Machine-readable output: one JSON object per game.
     #[arg(long)]
     json: bool,
+    /// With --pgn: games judged at once, one thread each; output stays in
+    /// input order (0: one per core).
+    #[arg(
+        long,
+        short = 'j',
+        value_name = "N",
+        default_value_t = 0,
+        requires = "pgn"
+    )]
+    jobs: usize,
 }
 
 fn parse_preset(s: &str) -> Result<Preset, String> {
@@ -125,44 +135,39 @@ fn print_verdict(verdict: &Verdict, json_out: bool, extra: Value) -> Result<()> 
 
 fn run_pgn(args: &Args, rules: &RuleSet, path: &Path) -> Result<()> {
     // Any game file: PGN, WXF, XQF, CBF, CBR, CBL (sniffed).
-    let (reader, _) = super::game::open_games(path, None)
-        .with_context(|| format!("cannot open --pgn {}", path.display()))?;
-    let bar = ProgressBar::new_spinner();
-    bar.set_style(
-        ProgressStyle::with_template("adjudicating {pos} games [{elapsed_precise}]")
-            .unwrap_or_else(|_| ProgressStyle::default_spinner()),
-    );
-    let (mut games, mut failed) = (0usize, 0usize);
-    for (index, item) in reader.enumerate() {
-        let number = index + 1;
-        games += 1;
-        bar.set_position(games as u64);
-        let outcome = item
-            .map_err(anyhow::Error::from)
-            .and_then(|game| adjudicate_pgn_game(&game, rules));
-        match outcome {
-            Ok(verdict) => {
-                bar.suspend(|| print_verdict(&verdict, args.json, json!({ "game": number })))?;
-            }
+    let mut failed = 0usize;
+    let counts = for_each_game(
+        path,
+        None,
+        args.jobs,
+        |index, item| {
+            let outcome = item
+                .map_err(anyhow::Error::from)
+                .and_then(|game| adjudicate_pgn_game(&game, rules));
+            (index, outcome)
+        },
+        |(number, outcome)| match outcome {
+            Ok(verdict) => print_verdict(&verdict, args.json, json!({ "game": number })),
             Err(e) => {
                 failed += 1;
-                bar.suspend(|| {
-                    eprintln!("error: game {number}: {e:#}");
-                    if args.json {
-                        print_json(&json!({ "game": number, "error": format!("{e:#}") }))
-                    } else {
-                        Ok(())
-                    }
-                })?;
+                eprintln!("error: game {number}: {e:#}");
+                if args.json {
+                    print_json(&json!({ "game": number, "error": format!("{e:#}") }))
+                } else {
+                    Ok(())
+                }
             }
-        }
-    }
-    bar.finish_and_clear();
-    if games == 0 {
+        },
+    )
+    .with_context(|| format!("cannot read --pgn {}", path.display()))?;
+    if counts.games == 0 {
         bail!("{} holds no game", path.display());
     }
     if failed > 0 {
-        bail!("{failed} of {games} games could not be adjudicated (see above)");
+        bail!(
+            "{failed} of {} games could not be adjudicated (see above)",
+            counts.games
+        );
     }
     Ok(())
 }

@@ -14,6 +14,7 @@ use xiangqi_notation::pgn::{write_game_to, write_wxf_to, Game, WriteOptions, Wxf
 use xiangqi_notation::WxfStyle;
 
 use super::convert::style_args::{NotationArg, StyleArgs};
+use crate::parallel;
 
 #[derive(clap::Args)]
 #[command(subcommand_required = true, arg_required_else_help = false)]
@@ -52,6 +53,8 @@ enum GameCommand {
         /// Output file (default: standard output; XQF needs one). Text is UTF-8.
         #[arg(short, long)]
         output: Option<PathBuf>,
+        #[arg(long, short = 'j', value_name = "N", default_value_t = 0, help = parallel::JOBS_HELP)]
+        jobs: usize,
     },
     /// Read every game and report one line per game: index, tags, plies,
     /// result, or the error with its line number.
@@ -64,6 +67,8 @@ enum GameCommand {
         /// One JSON object per game (JSON Lines).
         #[arg(long)]
         json: bool,
+        #[arg(long, short = 'j', value_name = "N", default_value_t = 0, help = parallel::JOBS_HELP)]
+        jobs: usize,
     },
 }
 
@@ -140,32 +145,75 @@ pub fn open_games(path: &Path, format: Option<Format>) -> Result<(Games, Option<
     Ok((Games::open(path, format)?, len))
 }
 
-/// Calls `each` for every game or error, with a progress bar by bytes read.
-fn for_each_game(
-    path: &Path,
-    format: InputFormat,
-    mut each: impl FnMut(usize, Result<Game, GameFileError>) -> Result<()>,
-) -> Result<usize> {
-    let (mut reader, len) = open_games(path, format.format())?;
-    let bar = progress(len);
-    let mut errors = 0;
-    let mut index = 0;
-    while let Some(item) = reader.next() {
-        index += 1;
-        if item.as_ref().is_err_and(GameFileError::is_io) {
-            return Err(item.unwrap_err().into());
+/// The games of a file with their 1-based index, moving a progress bar by
+/// bytes read. A failed read ends the games and is kept for [`finish`](Self::finish).
+struct IndexedGames {
+    games: Games,
+    bar: ProgressBar,
+    index: usize,
+    errors: usize,
+    read_failure: Option<GameFileError>,
+}
+
+impl Iterator for IndexedGames {
+    type Item = (usize, Result<Game, GameFileError>);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let item = self.games.next()?;
+        match item {
+            Err(e) if e.is_io() => {
+                self.read_failure = Some(e);
+                return None;
+            }
+            Err(_) => self.errors += 1,
+            Ok(_) => {}
         }
-        if item.is_err() {
-            errors += 1;
+        self.index += 1;
+        if self.index % 256 == 0 {
+            self.bar.set_position(self.games.bytes_read());
+            self.bar.set_message(format!("{} games", self.index));
         }
-        each(index, item)?;
-        if index % 256 == 0 {
-            bar.set_position(reader.bytes_read());
-            bar.set_message(format!("{index} games"));
-        }
+        Some((self.index, item))
     }
-    bar.finish_and_clear();
-    Ok(errors)
+}
+
+/// Games read and games that could not be read.
+pub struct Counts {
+    pub games: usize,
+    pub errors: usize,
+}
+
+/// Calls `work` on every game or error on `jobs` threads (the per-game work:
+/// formatting, writing, judging) and `sink` on its answers in input order.
+pub fn for_each_game<R: Send>(
+    path: &Path,
+    format: Option<Format>,
+    jobs: usize,
+    work: impl Fn(usize, Result<Game, GameFileError>) -> R + Sync,
+    sink: impl FnMut(R) -> Result<()>,
+) -> Result<Counts> {
+    let (games, len) = open_games(path, format)?;
+    let mut games = IndexedGames {
+        games,
+        bar: progress(len),
+        index: 0,
+        errors: 0,
+        read_failure: None,
+    };
+    parallel::ordered_map(
+        jobs,
+        games.by_ref(),
+        |(index, item)| work(index, item),
+        sink,
+    )?;
+    games.bar.finish_and_clear();
+    if let Some(e) = games.read_failure {
+        return Err(e.into());
+    }
+    Ok(Counts {
+        games: games.index,
+        errors: games.errors,
+    })
 }
 
 fn tag_summary(game: &Game) -> String {
@@ -181,63 +229,73 @@ fn tag_summary(game: &Game) -> String {
     s
 }
 
-fn check(file: &Path, format: InputFormat, as_json: bool) -> Result<()> {
+/// The report line (or JSON Lines record) of one game.
+fn check_line(index: usize, item: Result<Game, GameFileError>, as_json: bool) -> Result<Vec<u8>> {
+    let mut out = Vec::new();
+    match (item, as_json) {
+        (Ok(game), false) => writeln!(
+            out,
+            "{index}\t{}\t{} plies\t{}\t{}",
+            tag_summary(&game),
+            game.plies(),
+            game.outcome(),
+            game.notation
+        )?,
+        (Ok(game), true) => {
+            let tags: serde_json::Map<String, serde_json::Value> = game
+                .tags
+                .iter()
+                .map(|(k, v)| (k.clone(), json!(v)))
+                .collect();
+            write_json_line(
+                &mut out,
+                &json!({
+                    "game": index,
+                    "ok": true,
+                    "tags": tags,
+                    "notation": game.notation.name(),
+                    "plies": game.plies(),
+                    "moves_with_variations": game.mainline.count_moves(),
+                    "result": game.outcome().as_str(),
+                    "result_token": game.result.map(|r| r.as_str()),
+                }),
+            )?;
+        }
+        (Err(e), false) => writeln!(out, "{index}\terror: {}: {}", e.location, e.kind)?,
+        (Err(e), true) => {
+            let mut row = json!({ "game": index, "ok": false });
+            match e.location {
+                Location::Text { line, column } => {
+                    row["line"] = json!(line);
+                    row["column"] = json!(column);
+                }
+                Location::Byte(offset) => row["byte"] = json!(offset),
+                Location::File => {}
+            }
+            row["error"] = json!(e.kind.to_string());
+            write_json_line(&mut out, &row)?;
+        }
+    }
+    Ok(out)
+}
+
+fn check(file: &Path, format: InputFormat, as_json: bool, jobs: usize) -> Result<()> {
     // One buffered writer for the whole report: a write per game (what
     // `println!` does on a line-buffered stdout) costs more than reading the game.
     let mut out = BufWriter::with_capacity(1 << 16, io::stdout().lock());
-    let mut games = 0;
-    let errors = for_each_game(file, format, |index, item| {
-        games = index;
-        match (item, as_json) {
-            (Ok(game), false) => writeln!(
-                out,
-                "{index}\t{}\t{} plies\t{}\t{}",
-                tag_summary(&game),
-                game.plies(),
-                game.outcome(),
-                game.notation
-            )?,
-            (Ok(game), true) => {
-                let tags: serde_json::Map<String, serde_json::Value> = game
-                    .tags
-                    .iter()
-                    .map(|(k, v)| (k.clone(), json!(v)))
-                    .collect();
-                write_json_line(
-                    &mut out,
-                    &json!({
-                        "game": index,
-                        "ok": true,
-                        "tags": tags,
-                        "notation": game.notation.name(),
-                        "plies": game.plies(),
-                        "moves_with_variations": game.mainline.count_moves(),
-                        "result": game.outcome().as_str(),
-                        "result_token": game.result.map(|r| r.as_str()),
-                    }),
-                )?;
-            }
-            (Err(e), false) => writeln!(out, "{index}\terror: {}: {}", e.location, e.kind)?,
-            (Err(e), true) => {
-                let mut row = json!({ "game": index, "ok": false });
-                match e.location {
-                    Location::Text { line, column } => {
-                        row["line"] = json!(line);
-                        row["column"] = json!(column);
-                    }
-                    Location::Byte(offset) => row["byte"] = json!(offset),
-                    Location::File => {}
-                }
-                row["error"] = json!(e.kind.to_string());
-                write_json_line(&mut out, &row)?;
-            }
-        }
-        Ok(())
-    })?;
+    let counts = for_each_game(
+        file,
+        format.format(),
+        jobs,
+        |index, item| check_line(index, item, as_json),
+        |line| Ok(out.write_all(&line?)?),
+    )?;
     out.flush()?;
-    if errors > 0 {
+    if counts.errors > 0 {
         bail!(
-            "{errors} of {games} games in {} could not be read",
+            "{} of {} games in {} could not be read",
+            counts.errors,
+            counts.games,
             file.display()
         );
     }
@@ -246,41 +304,58 @@ fn check(file: &Path, format: InputFormat, as_json: bool) -> Result<()> {
 
 /// XQF output: one file per game, into `output` (a file for a single game,
 /// or a directory).
-fn convert_to_xqf(file: &Path, format: InputFormat, output: Option<&Path>) -> Result<()> {
+fn convert_to_xqf(
+    file: &Path,
+    format: InputFormat,
+    output: Option<&Path>,
+    jobs: usize,
+) -> Result<()> {
     let Some(output) = output else {
         bail!("XQF output is binary, one game per file: name it with -o FILE or -o DIRECTORY");
     };
     let into_dir = output.is_dir();
-    let (mut games, mut errors, mut written) = (0, 0, 0);
-    for_each_game(file, format, |index, item| {
-        games = index;
-        match item {
-            Ok(game) => {
-                let path = if into_dir {
-                    output.join(format!("{index:04}.xqf"))
-                } else if written == 0 {
-                    output.to_owned()
-                } else {
-                    bail!(
-                        "{} holds more than one game: give -o a directory",
-                        file.display()
-                    );
-                };
-                let bytes = write_xqf(&game).with_context(|| format!("game {index}"))?;
-                std::fs::write(&path, bytes)
-                    .with_context(|| format!("cannot write {}", path.display()))?;
-                written += 1;
-            }
-            Err(e) => {
-                errors += 1;
-                eprintln!("error: {e}");
-            }
-        }
-        Ok(())
-    })?;
-    if errors > 0 {
+    let mut written = 0;
+    let counts = for_each_game(
+        file,
+        format.format(),
+        jobs,
+        |index, item| {
+            item.map(|game| {
+                (
+                    index,
+                    write_xqf(&game).with_context(|| format!("game {index}")),
+                )
+            })
+        },
+        |answer| {
+            let (index, bytes) = match answer {
+                Ok(done) => done,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    return Ok(());
+                }
+            };
+            let path = if into_dir {
+                output.join(format!("{index:04}.xqf"))
+            } else if written == 0 {
+                output.to_owned()
+            } else {
+                bail!(
+                    "{} holds more than one game: give -o a directory",
+                    file.display()
+                );
+            };
+            std::fs::write(&path, bytes?)
+                .with_context(|| format!("cannot write {}", path.display()))?;
+            written += 1;
+            Ok(())
+        },
+    )?;
+    if counts.errors > 0 {
         bail!(
-            "{errors} of {games} games in {} could not be read and were left out",
+            "{} of {} games in {} could not be read and were left out",
+            counts.errors,
+            counts.games,
             file.display()
         );
     }
@@ -292,6 +367,13 @@ fn write_json_line(out: &mut impl Write, value: &serde_json::Value) -> Result<()
     serde_json::to_writer(&mut *out, value)?;
     out.write_all(b"\n")?;
     Ok(())
+}
+
+/// One game converted, or why not.
+enum Converted {
+    Text(Vec<u8>),
+    Unreadable(GameFileError),
+    Unwritable(anyhow::Error),
 }
 
 /// What `pgn convert` writes.
@@ -308,6 +390,7 @@ struct ConvertArgs<'a> {
     drop_variations: bool,
     style: &'a StyleArgs,
     output: Option<&'a Path>,
+    jobs: usize,
 }
 
 fn convert(args: ConvertArgs<'_>) -> Result<()> {
@@ -334,7 +417,7 @@ fn convert(args: ConvertArgs<'_>) -> Result<()> {
             bail!("WXF game files hold WXF moves: leave out --to or use --to wxf")
         }
         (OutputFormat::Xqf, None | Some(NotationArg::Iccs)) => {
-            return convert_to_xqf(args.file, args.input_format, args.output);
+            return convert_to_xqf(args.file, args.input_format, args.output, args.jobs);
         }
         (OutputFormat::Xqf, Some(_)) => bail!("XQF stores squares, not move text: leave out --to"),
     };
@@ -345,31 +428,46 @@ fn convert(args: ConvertArgs<'_>) -> Result<()> {
         )),
         None => Box::new(BufWriter::new(io::stdout().lock())),
     };
-    let mut games = 0;
-    let errors = for_each_game(file, args.input_format, |index, item| {
-        games = index;
-        match (item, &target) {
-            (Ok(mut game), Target::Pgn(to, options)) => {
-                if *to == NotationArg::Iccs10 {
-                    // The tag by which readers know ranks are numbered 1-10 (N-ICCS-RANKS10).
-                    game.set_tag("Variant", "xiangqi");
+    let counts = for_each_game(
+        file,
+        args.input_format.format(),
+        args.jobs,
+        |index, item| {
+            let mut text = Vec::new();
+            let written = match (item, &target) {
+                (Ok(mut game), Target::Pgn(to, options)) => {
+                    if *to == NotationArg::Iccs10 {
+                        // The tag by which readers know ranks are numbered 1-10 (N-ICCS-RANKS10).
+                        game.set_tag("Variant", "xiangqi");
+                    }
+                    write_game_to(&mut text, &game, options).map_err(anyhow::Error::from)
                 }
-                write_game_to(&mut out, &game, options).with_context(|| format!("game {index}"))
+                (Ok(game), Target::Wxf(options)) => {
+                    write_wxf_to(&mut text, &game, options).map_err(anyhow::Error::from)
+                }
+                (Err(e), _) => return Converted::Unreadable(e),
+            };
+            match written {
+                Ok(()) => Converted::Text(text),
+                Err(e) => Converted::Unwritable(e.context(format!("game {index}"))),
             }
-            (Ok(game), Target::Wxf(options)) => {
-                write_wxf_to(&mut out, &game, options).with_context(|| format!("game {index}"))
-            }
-            (Err(e), _) => {
+        },
+        |answer| match answer {
+            Converted::Text(text) => Ok(out.write_all(&text)?),
+            Converted::Unreadable(e) => {
                 // Keep going: report the broken game and convert the others.
                 eprintln!("error: {e}");
                 Ok(())
             }
-        }
-    })?;
+            Converted::Unwritable(e) => Err(e),
+        },
+    )?;
     out.flush()?;
-    if errors > 0 {
+    if counts.errors > 0 {
         bail!(
-            "{errors} of {games} games in {} could not be read and were left out",
+            "{} of {} games in {} could not be read and were left out",
+            counts.errors,
+            counts.games,
             file.display()
         );
     }
@@ -382,7 +480,8 @@ pub fn run(args: Args) -> Result<()> {
             file,
             input_format,
             json,
-        } => check(&file, input_format, json),
+            jobs,
+        } => check(&file, input_format, json, jobs),
         GameCommand::Convert {
             file,
             to,
@@ -391,6 +490,7 @@ pub fn run(args: Args) -> Result<()> {
             drop_variations,
             style,
             output,
+            jobs,
         } => convert(ConvertArgs {
             file: &file,
             input_format,
@@ -399,6 +499,7 @@ pub fn run(args: Args) -> Result<()> {
             drop_variations,
             style: &style,
             output: output.as_deref(),
+            jobs,
         }),
     }
 }

@@ -1,0 +1,127 @@
+//! `--jobs N` on the corpus commands: the same bytes on stdout and stderr,
+//! and the same exit status, for any number of threads.
+
+use std::fmt::Write as _;
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+use xiangqi_core::{MoveList, Position, SplitMix64};
+
+/// A PGN file of `games` random games (random legal moves from the start,
+/// fixed seed), with an unreadable game (an illegal move) every 37 games.
+fn random_corpus(games: usize) -> String {
+    let mut rng = SplitMix64::new(15);
+    let mut text = String::new();
+    for index in 1..=games {
+        let _ = write!(
+            text,
+            "[Event \"jobs {index}\"]\n[Red \"R{}\"]\n[Black \"B{}\"]\n\n",
+            index % 5,
+            index % 7
+        );
+        let mut position = Position::startpos();
+        let plies = 10 + rng.below(150);
+        for ply in 0..plies {
+            let mut moves = MoveList::new();
+            position.legal_moves(&mut moves);
+            let Some(&mv) = rng.choose(moves.as_slice()) else {
+                break;
+            };
+            if ply % 2 == 0 {
+                let _ = write!(text, "{}. ", ply / 2 + 1);
+            }
+            let _ = write!(text, "{mv} ");
+            position.make_move(mv);
+        }
+        if index % 37 == 0 {
+            text.push_str("a0a9 ");
+        }
+        text.push_str("*\n\n");
+    }
+    text
+}
+
+fn corpus_file() -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("xiangqi-jobs-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("corpus.pgn");
+    std::fs::write(&path, random_corpus(120)).unwrap();
+    path
+}
+
+fn xiangqi(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_xiangqi"))
+        .args(args)
+        .output()
+        .expect("xiangqi runs")
+}
+
+/// Runs `args` with `--jobs 1`, 2 and 3 and checks the outputs agree;
+/// returns the first.
+fn same_for_every_job_count(args: &[&str]) -> Output {
+    let run = |jobs: &str| {
+        let mut all = args.to_vec();
+        all.extend(["--jobs", jobs]);
+        xiangqi(&all)
+    };
+    let one = run("1");
+    for jobs in ["2", "3"] {
+        let other = run(jobs);
+        assert_eq!(
+            other.status.code(),
+            one.status.code(),
+            "{args:?} --jobs {jobs}"
+        );
+        assert!(
+            other.stdout == one.stdout,
+            "{args:?} --jobs {jobs}: stdout differs"
+        );
+        assert!(
+            other.stderr == one.stderr,
+            "{args:?} --jobs {jobs}: stderr differs"
+        );
+    }
+    one
+}
+
+#[test]
+fn corpus_commands_give_the_same_bytes_for_any_job_count() {
+    let path = corpus_file();
+    let file = path.to_str().unwrap();
+
+    let check = same_for_every_job_count(&["game", "check", file]);
+    let text = String::from_utf8(check.stdout).unwrap();
+    assert_eq!(text.lines().count(), 120);
+    assert_eq!(text.lines().filter(|l| l.contains("\terror: ")).count(), 3);
+    assert!(text.lines().nth(36).unwrap().starts_with("37\terror: "));
+    assert!(String::from_utf8_lossy(&check.stderr).contains("3 of 120 games"));
+
+    let json = same_for_every_job_count(&["game", "check", "--json", file]);
+    assert_eq!(String::from_utf8(json.stdout).unwrap().lines().count(), 120);
+
+    let wxf = same_for_every_job_count(&["game", "convert", file, "--output-format", "wxf"]);
+    let wxf = String::from_utf8(wxf.stdout).unwrap();
+    assert_eq!(wxf.matches("START{").count(), 117);
+
+    let pgn = same_for_every_job_count(&["pgn", "convert", file, "--to", "chinese"]);
+    assert_eq!(
+        String::from_utf8(pgn.stdout)
+            .unwrap()
+            .matches("[Event ")
+            .count(),
+        117
+    );
+
+    let judged = same_for_every_job_count(&["adjudicate", "--pgn", file, "--json"]);
+    let lines: Vec<serde_json::Value> = String::from_utf8(judged.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 120);
+    let numbers: Vec<u64> = lines.iter().map(|l| l["game"].as_u64().unwrap()).collect();
+    assert_eq!(numbers, (1..=120).collect::<Vec<_>>());
+    assert_eq!(lines.iter().filter(|l| l.get("error").is_some()).count(), 3);
+
+    let _ = std::fs::remove_dir_all(path.parent().unwrap());
+}
