@@ -259,9 +259,7 @@ fn parries(
         return true;
     }
     // The opponent's threats before the ply, as if it were to move.
-    let mut passed = before.clone();
-    passed.make_null_move();
-    let against_before = threats(&passed);
+    let against_before = threats_after(before);
     let against_after = threats(after);
     for (attacker, victim) in against_before.pairs() {
         let victim_now = if Some(victim) == left {
