@@ -26,3 +26,10 @@ pub fn print_json(value: &serde_json::Value) -> Result<()> {
     println!("{}", serde_json::to_string(value)?);
     Ok(())
 }
+
+/// One JSON Lines record to `out`, the format of [`print_json`].
+pub fn write_json_line(out: &mut impl std::io::Write, value: &serde_json::Value) -> Result<()> {
+    serde_json::to_writer(&mut *out, value)?;
+    out.write_all(b"\n")?;
+    Ok(())
+}

@@ -41,11 +41,19 @@ fn random_corpus(games: usize) -> String {
     text
 }
 
+/// Games in the corpus: enough bytes (about 1.5 MB) that `--jobs` above 1
+/// reads it as many ranges, in more than one batch.
+const GAMES: usize = 3000;
+/// Games with an illegal move.
+const BROKEN: usize = GAMES / 37;
+
 fn corpus_file() -> PathBuf {
     let dir = std::env::temp_dir().join(format!("xiangqi-jobs-cli-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("corpus.pgn");
-    std::fs::write(&path, random_corpus(120)).unwrap();
+    std::fs::write(&path, random_corpus(GAMES)).unwrap();
+    // The CLI splits a file into ranges of 64 KiB, 4 per worker at a time.
+    assert!(std::fs::metadata(&path).unwrap().len() > 20 * 64 * 1024);
     path
 }
 
@@ -91,17 +99,54 @@ fn corpus_commands_give_the_same_bytes_for_any_job_count() {
 
     let check = same_for_every_job_count(&["game", "check", file]);
     let text = String::from_utf8(check.stdout).unwrap();
-    assert_eq!(text.lines().count(), 120);
-    assert_eq!(text.lines().filter(|l| l.contains("\terror: ")).count(), 3);
-    assert!(text.lines().nth(36).unwrap().starts_with("37\terror: "));
-    assert!(String::from_utf8_lossy(&check.stderr).contains("3 of 120 games"));
+    assert_eq!(text.lines().count(), GAMES);
+    assert_eq!(
+        text.lines().filter(|l| l.contains("\terror: ")).count(),
+        BROKEN
+    );
+    assert!(text
+        .lines()
+        .nth(36)
+        .unwrap()
+        .starts_with("37\terror: line "));
+    // The last broken game's line number counts from the file's start.
+    let last = text.lines().nth(37 * BROKEN - 1).unwrap();
+    let line: usize = last
+        .split("line ")
+        .nth(1)
+        .and_then(|rest| rest.split(',').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no line number in {last:?}"));
+    let corpus = std::fs::read_to_string(&path).unwrap();
+    let event = format!("[Event \"jobs {}\"]", 37 * BROKEN);
+    let game_line = corpus.lines().position(|l| l == event).unwrap() + 1;
+    assert!(
+        (game_line..game_line + 8).contains(&line),
+        "{last:?}: the game starts at line {game_line}"
+    );
+    assert!(String::from_utf8_lossy(&check.stderr).contains(&format!("{BROKEN} of {GAMES} games")));
 
     let json = same_for_every_job_count(&["game", "check", "--json", file]);
-    assert_eq!(String::from_utf8(json.stdout).unwrap().lines().count(), 120);
+    assert_eq!(
+        String::from_utf8(json.stdout).unwrap().lines().count(),
+        GAMES
+    );
 
     let wxf = same_for_every_job_count(&["game", "convert", file, "--output-format", "wxf"]);
-    let wxf = String::from_utf8(wxf.stdout).unwrap();
-    assert_eq!(wxf.matches("START{").count(), 117);
+    assert_eq!(
+        String::from_utf8_lossy(&wxf.stdout)
+            .matches("START{")
+            .count(),
+        GAMES - BROKEN
+    );
+    // A WXF game file is split at its games too.
+    let wxf_path = path.with_extension("wxf");
+    std::fs::write(&wxf_path, &wxf.stdout).unwrap();
+    let wxf_check = same_for_every_job_count(&["game", "check", wxf_path.to_str().unwrap()]);
+    assert_eq!(
+        String::from_utf8(wxf_check.stdout).unwrap().lines().count(),
+        GAMES - BROKEN
+    );
 
     let pgn = same_for_every_job_count(&["pgn", "convert", file, "--to", "chinese"]);
     assert_eq!(
@@ -109,7 +154,7 @@ fn corpus_commands_give_the_same_bytes_for_any_job_count() {
             .unwrap()
             .matches("[Event ")
             .count(),
-        117
+        GAMES - BROKEN
     );
 
     let judged = same_for_every_job_count(&["adjudicate", "--pgn", file, "--json"]);
@@ -118,10 +163,13 @@ fn corpus_commands_give_the_same_bytes_for_any_job_count() {
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
-    assert_eq!(lines.len(), 120);
+    assert_eq!(lines.len(), GAMES);
     let numbers: Vec<u64> = lines.iter().map(|l| l["game"].as_u64().unwrap()).collect();
-    assert_eq!(numbers, (1..=120).collect::<Vec<_>>());
-    assert_eq!(lines.iter().filter(|l| l.get("error").is_some()).count(), 3);
+    assert_eq!(numbers, (1..=GAMES as u64).collect::<Vec<_>>());
+    assert_eq!(
+        lines.iter().filter(|l| l.get("error").is_some()).count(),
+        BROKEN
+    );
 
     let _ = std::fs::remove_dir_all(path.parent().unwrap());
 }

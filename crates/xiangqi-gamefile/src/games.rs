@@ -102,7 +102,9 @@ impl Games {
         file.seek(SeekFrom::Start(start))
             .map_err(|e| with_file(io_error(&e)))?;
         let src = file.into_inner().take(range_len);
-        let mut games = Games::with_buffer(src, 1 << 18, Some(format), ReaderOptions::default())
+        // No bigger a buffer than the range: many small ranges are read at once.
+        let buffer = range_len.clamp(8 << 10, 1 << 18) as usize;
+        let mut games = Games::with_buffer(src, buffer, Some(format), ReaderOptions::default())
             .map_err(with_file)?;
         if range_len == 0 {
             games.inner = Inner::Single(None);

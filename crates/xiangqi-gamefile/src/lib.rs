@@ -39,7 +39,7 @@ pub use error::{ErrorKind, GameFileError, Location};
 pub use format::{Format, UnknownFormat};
 pub use games::{Games, MAX_WHOLE_FILE_LEN};
 pub use node_path::NodePath;
-pub use shards::{shards, Shard};
+pub use shards::{count_lines, shards, RangeOrigin, Shard};
 pub use tree::lines;
 pub use xqf::{write_xqf, XqfWriteError};
 

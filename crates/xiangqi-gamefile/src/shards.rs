@@ -37,6 +37,60 @@ impl Shard {
     }
 }
 
+/// What comes before a range of a file: the games, line feeds and bytes
+/// of the ranges ahead of it. The reader of a range counts games and lines
+/// from the range's start; [`GameFileError::counted_from_file_start`] turns
+/// its errors into what a reader of the whole file reports.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct RangeOrigin {
+    /// Games in the file before the range.
+    pub games: usize,
+    /// Line feeds in the file before the range (ranges start at a line start).
+    pub lines: usize,
+    /// The range's first byte.
+    pub byte: u64,
+}
+
+impl GameFileError {
+    /// This error of a range's reader as the reader of the whole file
+    /// reports it: game index, line and byte offset from the file's start.
+    pub fn counted_from_file_start(mut self, origin: RangeOrigin) -> GameFileError {
+        if self.game > 0 {
+            self.game += origin.games;
+        }
+        match &mut self.location {
+            Location::Text { line, .. } => *line += origin.lines,
+            Location::Byte(offset) => *offset += origin.byte,
+            Location::File => {}
+        }
+        self
+    }
+}
+
+/// The line feeds in bytes `start..end` of the file at `path` (the line
+/// count a range adds to the ranges after it).
+pub fn count_lines(path: impl AsRef<Path>, start: u64, end: u64) -> Result<usize, GameFileError> {
+    let path = path.as_ref();
+    let with_file = |e: io::Error| {
+        let mut e = GameFileError::new(0, Location::File, ErrorKind::Io(e.to_string()));
+        e.file = Some(path.to_owned());
+        e
+    };
+    let mut file = File::open(path).map_err(with_file)?;
+    file.seek(SeekFrom::Start(start)).map_err(with_file)?;
+    let mut range = BufReader::with_capacity(1 << 16, file.take(end.saturating_sub(start)));
+    let mut lines = 0;
+    loop {
+        let buf = range.fill_buf().map_err(with_file)?;
+        if buf.is_empty() {
+            return Ok(lines);
+        }
+        lines += buf.iter().filter(|&&b| b == b'\n').count();
+        let n = buf.len();
+        range.consume(n);
+    }
+}
+
 /// Lines longer than this are not looked at for a game start (they are
 /// skipped in pieces), so a boundary search never holds a huge line.
 const MAX_LOOKED_AT_LINE: u64 = 4 << 10;

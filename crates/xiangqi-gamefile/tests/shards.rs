@@ -4,7 +4,7 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 
 use xiangqi_core::{MoveList, Position, SplitMix64};
-use xiangqi_gamefile::{shards, Format, Game, Games};
+use xiangqi_gamefile::{count_lines, shards, Format, Game, Games, RangeOrigin};
 use xiangqi_notation::pgn::{read_str, write_wxf, WxfWriteOptions};
 
 /// A PGN corpus of random games with odd boundaries: CRLF and LF lines,
@@ -63,27 +63,35 @@ fn temp(name: &str, contents: &[u8]) -> PathBuf {
 /// A game, or the text of its error.
 type Item = Result<Game, String>;
 
-/// Every game (or error text) of the whole file and of its `n` shards.
+/// Every game (or error text) of the whole file and of its `n` shards, the
+/// shards' errors counted from the file's start through [`RangeOrigin`].
 fn whole_and_sharded(path: &PathBuf, n: usize) -> (Vec<Item>, Vec<Item>) {
-    let strip = |item: Result<Game, xiangqi_gamefile::GameFileError>| {
-        // Errors count lines from the shard's start: compare their kinds.
-        item.map_err(|e| e.kind.to_string())
-    };
-    let whole: Vec<_> = Games::open(path, None).unwrap().map(strip).collect();
+    let whole: Vec<Item> = Games::open(path, None)
+        .unwrap()
+        .map(|item| item.map_err(|e| e.to_string()))
+        .collect();
     let parts = shards(path, None, n).unwrap();
     assert_eq!(parts.len(), n.max(1));
     let len = std::fs::metadata(path).unwrap().len();
     assert_eq!(parts.first().unwrap().start, 0);
     assert_eq!(parts.last().unwrap().end, len);
     assert!(parts.windows(2).all(|w| w[0].end == w[1].start));
-    let sharded = parts
-        .iter()
-        .flat_map(|s| {
+    let mut sharded: Vec<Item> = Vec::new();
+    let mut lines = 0;
+    for s in &parts {
+        let origin = RangeOrigin {
+            games: sharded.len(),
+            lines,
+            byte: s.start,
+        };
+        sharded.extend(
             Games::open_range(path, None, s.start, s.end)
                 .unwrap()
-                .map(strip)
-        })
-        .collect();
+                .map(|item| item.map_err(|e| e.counted_from_file_start(origin).to_string())),
+        );
+        lines += count_lines(path, s.start, s.end).unwrap();
+    }
+    assert_eq!(lines, count_lines(path, 0, len).unwrap());
     (whole, sharded)
 }
 
@@ -94,6 +102,10 @@ fn pgn_shards_hold_every_game_once() {
     for n in [1, 2, 3, 7, 16, 299, 300, 1000] {
         let (whole, sharded) = whole_and_sharded(&path, n);
         assert!(whole.len() >= 300, "{} items", whole.len());
+        assert!(
+            whole.iter().any(|item| item.is_err()),
+            "the corpus has broken games"
+        );
         assert_eq!(sharded, whole, "{n} shards");
     }
     // More shards than games: some shards are empty, none splits a game.

@@ -8,16 +8,17 @@
 //! ```
 
 use std::fs::File;
-use std::io::{BufRead, BufReader};
+use std::io::{self, BufRead, BufReader, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
-use super::game::for_each_game;
-use crate::common::{position_arg, print_json};
+use crate::common::{position_arg, write_json_line};
+use crate::corpus::for_each_game;
 use anyhow::{bail, Context, Result};
 use serde_json::{json, Value};
 use xiangqi_adjudication::{
     GameRecord, OnlineGame, Preset, RuleSet, TimeControl, TimedEvent, Verdict,
 };
+use xiangqi_gamefile::{Game, GameFileError};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -98,26 +99,39 @@ fn verdict_json(verdict: &Verdict) -> Value {
 }
 
 fn print_verdict(verdict: &Verdict, json_out: bool, extra: Value) -> Result<()> {
+    let mut out = io::stdout().lock();
+    write_verdict(&mut out, verdict, json_out, extra)?;
+    Ok(out.flush()?)
+}
+
+fn write_verdict(
+    out: &mut impl Write,
+    verdict: &Verdict,
+    json_out: bool,
+    extra: Value,
+) -> Result<()> {
     if json_out {
         let mut value = verdict_json(verdict);
         if let (Value::Object(map), Value::Object(more)) = (&mut value, extra) {
             map.extend(more);
         }
-        print_json(&value)
+        write_json_line(out, &value)
     } else {
         match verdict.reason {
-            Some(reason) => println!(
+            Some(reason) => writeln!(
+                out,
                 "{} {} at ply {}: {}",
                 verdict.result(),
                 reason,
                 verdict.ply,
                 verdict.detail
-            ),
-            None => println!("* ongoing after ply {}", verdict.ply),
+            )?,
+            None => writeln!(out, "* ongoing after ply {}", verdict.ply)?,
         }
         if let Value::Object(more) = extra {
             if let Some(clocks) = more.get("clocks") {
-                println!(
+                writeln!(
+                    out,
                     "clocks: red {} ms, black {} ms; rated: {}",
                     clocks["red"],
                     clocks["black"],
@@ -126,40 +140,71 @@ fn print_verdict(verdict: &Verdict, json_out: bool, extra: Value) -> Result<()> 
                         Some(false) => "no",
                         None => "not yet decided",
                     }
-                );
+                )?;
             }
         }
         Ok(())
     }
 }
 
+/// What `adjudicate --pgn` writes for one game: stdout text, and the error
+/// for stderr when the game could not be judged.
+struct Judged {
+    stdout: Vec<u8>,
+    error: Option<String>,
+}
+
+fn judge_game(
+    number: usize,
+    item: Result<Game, GameFileError>,
+    rules: &RuleSet,
+    json_out: bool,
+) -> Result<Judged> {
+    let outcome = item
+        .map_err(anyhow::Error::from)
+        .and_then(|game| adjudicate_pgn_game(&game, rules));
+    let mut stdout = Vec::new();
+    let error = match outcome {
+        Ok(verdict) => {
+            write_verdict(&mut stdout, &verdict, json_out, json!({ "game": number }))?;
+            None
+        }
+        Err(e) => {
+            let why = format!("{e:#}");
+            if json_out {
+                write_json_line(&mut stdout, &json!({ "game": number, "error": why }))?;
+            }
+            Some(format!("error: game {number}: {why}"))
+        }
+    };
+    Ok(Judged { stdout, error })
+}
+
 fn run_pgn(args: &Args, rules: &RuleSet, path: &Path) -> Result<()> {
     // Any game file: PGN, WXF, XQF, CBF, CBR, CBL (sniffed).
     let mut failed = 0usize;
+    // One buffered writer: the workers render each game's lines, this
+    // thread only copies them out in order.
+    let mut out = BufWriter::with_capacity(1 << 16, io::stdout().lock());
     let counts = for_each_game(
         path,
         None,
         args.jobs,
-        |index, item| {
-            let outcome = item
-                .map_err(anyhow::Error::from)
-                .and_then(|game| adjudicate_pgn_game(&game, rules));
-            (index, outcome)
-        },
-        |(number, outcome)| match outcome {
-            Ok(verdict) => print_verdict(&verdict, args.json, json!({ "game": number })),
-            Err(e) => {
+        |number, item| judge_game(number, item, rules, args.json),
+        |judged| {
+            let judged = judged?;
+            if let Some(error) = judged.error {
                 failed += 1;
-                eprintln!("error: game {number}: {e:#}");
-                if args.json {
-                    print_json(&json!({ "game": number, "error": format!("{e:#}") }))
-                } else {
-                    Ok(())
-                }
+                // Flushed first, so that on a terminal the error shows
+                // after the games before it.
+                out.flush()?;
+                eprintln!("{error}");
             }
+            Ok(out.write_all(&judged.stdout)?)
         },
     )
     .with_context(|| format!("cannot read --pgn {}", path.display()))?;
+    out.flush()?;
     if counts.games == 0 {
         bail!("{} holds no game", path.display());
     }
@@ -172,7 +217,7 @@ fn run_pgn(args: &Args, rules: &RuleSet, path: &Path) -> Result<()> {
     Ok(())
 }
 
-fn adjudicate_pgn_game(game: &xiangqi_notation::pgn::Game, rules: &RuleSet) -> Result<Verdict> {
+fn adjudicate_pgn_game(game: &Game, rules: &RuleSet) -> Result<Verdict> {
     let start = game.start_position().context("bad FEN tag")?;
     let record = GameRecord::new(start, game.moves().collect());
     Ok(record.adjudicate(rules)?)

@@ -7,13 +7,14 @@ use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde_json::json;
-use xiangqi_gamefile::{write_xqf, Format, GameFileError, Games, Location};
+use xiangqi_gamefile::{write_xqf, Format, GameFileError, Location};
 use xiangqi_notation::pgn::{write_game_to, write_wxf_to, Game, WriteOptions, WxfWriteOptions};
 use xiangqi_notation::WxfStyle;
 
 use super::convert::style_args::{NotationArg, StyleArgs};
+use crate::common::write_json_line;
+use crate::corpus::for_each_game;
 use crate::parallel;
 
 #[derive(clap::Args)]
@@ -114,106 +115,6 @@ enum OutputFormat {
     Wxf,
     /// XQF 1.0, one game per file.
     Xqf,
-}
-
-/// Files at least this big get a progress bar (when stderr is a terminal).
-const PROGRESS_MIN_BYTES: u64 = 1 << 20;
-
-fn progress(len: Option<u64>) -> ProgressBar {
-    match len {
-        Some(len) if len >= PROGRESS_MIN_BYTES => {
-            let bar = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr());
-            bar.set_style(
-                ProgressStyle::with_template(
-                    "{bar:40} {bytes}/{total_bytes} {bytes_per_sec} {msg}",
-                )
-                .expect("valid template"),
-            );
-            bar
-        }
-        _ => ProgressBar::hidden(),
-    }
-}
-
-/// Opens `path` (`-`: standard input) as a game file, with its size.
-pub fn open_games(path: &Path, format: Option<Format>) -> Result<(Games, Option<u64>)> {
-    if path.as_os_str() == "-" {
-        let games = Games::from_reader(io::stdin(), format, Default::default())?;
-        return Ok((games, None));
-    }
-    let len = std::fs::metadata(path).ok().map(|m| m.len());
-    Ok((Games::open(path, format)?, len))
-}
-
-/// The games of a file with their 1-based index, moving a progress bar by
-/// bytes read. A failed read ends the games and is kept for [`finish`](Self::finish).
-struct IndexedGames {
-    games: Games,
-    bar: ProgressBar,
-    index: usize,
-    errors: usize,
-    read_failure: Option<GameFileError>,
-}
-
-impl Iterator for IndexedGames {
-    type Item = (usize, Result<Game, GameFileError>);
-
-    fn next(&mut self) -> Option<Self::Item> {
-        let item = self.games.next()?;
-        match item {
-            Err(e) if e.is_io() => {
-                self.read_failure = Some(e);
-                return None;
-            }
-            Err(_) => self.errors += 1,
-            Ok(_) => {}
-        }
-        self.index += 1;
-        if self.index % 256 == 0 {
-            self.bar.set_position(self.games.bytes_read());
-            self.bar.set_message(format!("{} games", self.index));
-        }
-        Some((self.index, item))
-    }
-}
-
-/// Games read and games that could not be read.
-pub struct Counts {
-    pub games: usize,
-    pub errors: usize,
-}
-
-/// Calls `work` on every game or error on `jobs` threads (the per-game work:
-/// formatting, writing, judging) and `sink` on its answers in input order.
-pub fn for_each_game<R: Send>(
-    path: &Path,
-    format: Option<Format>,
-    jobs: usize,
-    work: impl Fn(usize, Result<Game, GameFileError>) -> R + Sync,
-    sink: impl FnMut(R) -> Result<()>,
-) -> Result<Counts> {
-    let (games, len) = open_games(path, format)?;
-    let mut games = IndexedGames {
-        games,
-        bar: progress(len),
-        index: 0,
-        errors: 0,
-        read_failure: None,
-    };
-    parallel::ordered_map(
-        jobs,
-        games.by_ref(),
-        |(index, item)| work(index, item),
-        sink,
-    )?;
-    games.bar.finish_and_clear();
-    if let Some(e) = games.read_failure {
-        return Err(e.into());
-    }
-    Ok(Counts {
-        games: games.index,
-        errors: games.errors,
-    })
 }
 
 fn tag_summary(game: &Game) -> String {
@@ -359,13 +260,6 @@ fn convert_to_xqf(
             file.display()
         );
     }
-    Ok(())
-}
-
-/// One JSON Lines record, the format of [`print_json`](crate::common::print_json).
-fn write_json_line(out: &mut impl Write, value: &serde_json::Value) -> Result<()> {
-    serde_json::to_writer(&mut *out, value)?;
-    out.write_all(b"\n")?;
     Ok(())
 }
 
