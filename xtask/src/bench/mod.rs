@@ -12,6 +12,7 @@ use anyhow::Result;
 use crate::run::{cargo, exec, target_dir, Steps};
 
 mod criterion;
+mod jobs;
 mod perft;
 mod strength;
 
@@ -25,6 +26,9 @@ pub enum Kind {
     /// Engine strength: `xiangqi match` against fairy-stockfish (100 games
     /// at 100 ms/move by default, about half an hour on two cores).
     Strength,
+    /// `--jobs` on `game check` and `adjudicate --pgn`: one job against
+    /// two on a corpus of real games (the reference CBL libraries as PGN).
+    Jobs,
     /// Every kind above.
     All,
 }
@@ -38,6 +42,8 @@ pub struct Args {
     perft: perft::Options,
     #[command(flatten)]
     strength: strength::Options,
+    #[command(flatten)]
+    jobs: jobs::Options,
 }
 
 pub fn run(args: Args) -> Result<()> {
@@ -55,6 +61,9 @@ pub fn run(args: Args) -> Result<()> {
     if wants(Kind::Strength) {
         strength::run(&args.strength, &mut steps)?;
     }
+    if wants(Kind::Jobs) {
+        jobs::run(&args.jobs, &mut steps)?;
+    }
     steps.print_summary();
     Ok(())
 }
@@ -68,6 +77,17 @@ pub(crate) fn release_cli(steps: &mut Steps) -> Result<PathBuf> {
         Ok(None)
     })?;
     Ok(bin)
+}
+
+/// The median of `xs` (not empty).
+pub(crate) fn median(mut xs: Vec<f64>) -> f64 {
+    xs.sort_by(f64::total_cmp);
+    let n = xs.len();
+    if n % 2 == 1 {
+        xs[n / 2]
+    } else {
+        (xs[n / 2 - 1] + xs[n / 2]) / 2.0
+    }
 }
 
 #[cfg(test)]
@@ -88,5 +108,9 @@ mod tests {
         let cli = Cli::try_parse_from(["bench", "strength", "--games", "4", "--tc", "50"]).unwrap();
         assert!(cli.bench.kind == Kind::Strength);
         assert!(Cli::try_parse_from(["bench", "strength", "--games", "x"]).is_err());
+        let cli =
+            Cli::try_parse_from(["bench", "jobs", "--copies", "9", "--jobs-max", "3"]).unwrap();
+        assert!(cli.bench.kind == Kind::Jobs);
+        assert_eq!((cli.bench.jobs.copies, cli.bench.jobs.jobs_max), (9, 3));
     }
 }

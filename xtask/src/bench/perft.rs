@@ -117,8 +117,8 @@ fn compare(ours_bin: &Path, fsf: &Path, args: &Options) -> Result<()> {
         );
     }
     let nodes = ours[0].nodes;
-    let ours_median = median(ours.iter().map(|s| s.seconds).collect());
-    let theirs_median = median(theirs.iter().map(|s| s.seconds).collect());
+    let ours_median = super::median(ours.iter().map(|s| s.seconds).collect());
+    let theirs_median = super::median(theirs.iter().map(|s| s.seconds).collect());
     println!(
         "perft {} from the start position, {nodes} nodes, median of {} runs each:",
         args.depth, args.runs
@@ -136,16 +136,6 @@ fn compare(ours_bin: &Path, fsf: &Path, args: &Options) -> Result<()> {
         theirs_median / ours_median
     );
     Ok(())
-}
-
-fn median(mut xs: Vec<f64>) -> f64 {
-    xs.sort_by(f64::total_cmp);
-    let n = xs.len();
-    if n % 2 == 1 {
-        xs[n / 2]
-    } else {
-        (xs[n / 2 - 1] + xs[n / 2]) / 2.0
-    }
 }
 
 fn ours_perft(bin: &Path, depth: u32) -> Result<Sample> {
