@@ -15,6 +15,7 @@ mod criterion;
 mod jobs;
 mod perft;
 mod strength;
+mod tactics;
 
 #[derive(Copy, Clone, PartialEq, Eq, clap::ValueEnum)]
 pub enum Kind {
@@ -29,6 +30,9 @@ pub enum Kind {
     /// `--jobs` on `game check` and `adjudicate --pgn`: one job against
     /// two on a corpus of real games (the reference CBL libraries as PGN).
     Jobs,
+    /// The forced mates of `../shared/testdata/tactics.jsonl`: mates found
+    /// by our engine and by fairy-stockfish at `--movetime` ms a position.
+    Tactics,
     /// Every kind above.
     All,
 }
@@ -44,6 +48,8 @@ pub struct Args {
     strength: strength::Options,
     #[command(flatten)]
     jobs: jobs::Options,
+    #[command(flatten)]
+    tactics: tactics::Options,
 }
 
 pub fn run(args: Args) -> Result<()> {
@@ -63,6 +69,9 @@ pub fn run(args: Args) -> Result<()> {
     }
     if wants(Kind::Jobs) {
         jobs::run(&args.jobs, &mut steps)?;
+    }
+    if wants(Kind::Tactics) {
+        tactics::run(&args.tactics, &mut steps)?;
     }
     steps.print_summary();
     Ok(())
@@ -112,5 +121,7 @@ mod tests {
             Cli::try_parse_from(["bench", "jobs", "--copies", "9", "--jobs-max", "3"]).unwrap();
         assert!(cli.bench.kind == Kind::Jobs);
         assert_eq!((cli.bench.jobs.copies, cli.bench.jobs.jobs_max), (9, 3));
+        let cli = Cli::try_parse_from(["bench", "tactics", "--movetime", "500"]).unwrap();
+        assert_eq!(cli.bench.tactics.movetime, 500);
     }
 }
