@@ -448,3 +448,61 @@ fn analyze_multipv_json_lists_the_lines() {
         assert_eq!(out.status.code(), Some(2), "{bad:?}");
     }
 }
+
+/// A client may send `go` the moment it reads `bestmove` (a match at a
+/// fixed node count does): the engine must take it, not answer "already
+/// searching" and leave the client waiting.
+#[test]
+fn uci_go_right_after_bestmove_is_taken() {
+    use std::io::{BufRead, BufReader, Write};
+    use std::process::{Command as Process, Stdio};
+    use std::sync::mpsc;
+    use std::time::Duration;
+
+    let mut child = Process::new(env!("CARGO_BIN_EXE_xiangqi"))
+        .arg("uci")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("xiangqi uci starts");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let stdout = child.stdout.take().expect("stdout");
+    let (tx, lines) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    let mut position = Position::startpos();
+    let mut moves = Vec::new();
+    writeln!(stdin, "uci\nisready").unwrap();
+    for ply in 0..150 {
+        writeln!(
+            stdin,
+            "position startpos moves {}\ngo nodes 300",
+            moves.join(" ")
+        )
+        .unwrap();
+        stdin.flush().unwrap();
+        let answer = loop {
+            let line = lines
+                .recv_timeout(Duration::from_secs(20))
+                .unwrap_or_else(|_| panic!("no bestmove at ply {ply}"));
+            assert!(!line.contains("already searching"), "ply {ply}: {line}");
+            if line.starts_with("bestmove") {
+                break line;
+            }
+        };
+        if answer == "bestmove (none)" {
+            break;
+        }
+        let mv = bestmove(&answer);
+        position.make_move(mv);
+        moves.push(mv.to_string());
+    }
+    assert!(moves.len() >= 20, "only {} plies", moves.len());
+    writeln!(stdin, "quit").unwrap();
+    child.wait().unwrap();
+}

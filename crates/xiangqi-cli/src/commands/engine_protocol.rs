@@ -251,8 +251,11 @@ impl Session {
                 while infinite && !stop_requested.load(Ordering::SeqCst) {
                     std::thread::sleep(Duration::from_millis(2));
                 }
-                out.line(&dialect.bestmove(&result));
+                // Answered before the line goes out: a client may send its
+                // next `go` the moment it reads `bestmove`, and that `go`
+                // must not find this search still running.
                 answered.store(true, Ordering::SeqCst);
+                out.line(&dialect.bestmove(&result));
                 engine
             });
         match spawned {
