@@ -22,6 +22,6 @@ XQF and CCBridge's CBF, CBR and CBL: read them lazily, walk their move trees
 
 from __future__ import annotations
 
-from xiangqi._xiangqi import Game, GameIterator, GameNode, read_games
+from xiangqi._xiangqi import Game, GameIterator, GameNode, Shard, read_games, shards
 
-__all__ = ["Game", "GameIterator", "GameNode", "read_games"]
+__all__ = ["Game", "GameIterator", "GameNode", "Shard", "read_games", "shards"]
