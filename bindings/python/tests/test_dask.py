@@ -18,7 +18,7 @@ from conftest import REPO
 
 try:
     import pandas as pd
-    from dask.distributed import Client
+    import dask.distributed  # noqa: F401
 except ImportError as missing:  # pragma: no cover - depends on the environment
     if os.environ.get("CI") == "true":
         raise
@@ -36,10 +36,10 @@ import random_corpus  # noqa: E402
 @pytest.fixture(scope="module")
 def client() -> Iterator[Any]:
     # Worker processes (as on a real cluster): each has its own interpreter,
-    # so rows cross a process boundary pickled. Two single-threaded workers.
-    with Client(
-        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
-    ) as c:
+    # so shards and rows cross a process boundary pickled. Two
+    # single-threaded workers, started as the example starts them.
+    with dask_corpus.local_client(2, processes=True) as c:
+        assert len(c.nthreads()) == 2
         yield c
 
 
