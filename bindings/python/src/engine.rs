@@ -108,7 +108,7 @@ type AnalysisState = (
     String,
     DurationState,
     Vec<(ScoreState, String)>,
-    &'static str,
+    String,
 );
 
 /// What a search found.
@@ -240,26 +240,13 @@ impl PyAnalysis {
                     )
                 })
                 .collect(),
-            pickle::color_state(self.turn),
+            pickle::color_state(self.turn).to_owned(),
         );
         pickle::reduce::<PyAnalysis>(py, state)
     }
 
     #[staticmethod]
-    fn _restore(
-        state: (
-            Option<String>,
-            Option<String>,
-            ScoreState,
-            u32,
-            u32,
-            u64,
-            String,
-            DurationState,
-            Vec<(ScoreState, String)>,
-            String,
-        ),
-    ) -> PyResult<PyAnalysis> {
+    fn _restore(state: AnalysisState) -> PyResult<PyAnalysis> {
         const WHAT: &str = "an Analysis";
         let (best, ponder, score, depth, seldepth, nodes, pv, time, lines, turn) = state;
         let one = |m: Option<String>| m.map(|m| pickle::one_move(&m, WHAT)).transpose();

@@ -269,6 +269,17 @@ impl PyEngineInfo {
     }
 }
 
+/// What pickles an [`Analysis`]: best move, its text, ponder, the lines,
+/// turn, elapsed time.
+type ResultState = (
+    String,
+    String,
+    Option<String>,
+    Vec<InfoState>,
+    String,
+    DurationState,
+);
+
 /// What one search returned: the move and the lines.
 #[pyclass(module = "xiangqi.engine", name = "EngineResult", frozen)]
 pub struct PyEngineResult {
@@ -306,29 +317,19 @@ impl PyEngineResult {
 
     fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
         let a = &self.analysis;
-        let state = (
+        let state: ResultState = (
             a.best_move.to_string(),
             a.best_text.clone(),
             a.ponder.map(|m| m.to_string()),
-            a.lines.iter().map(info_state).collect::<Vec<_>>(),
-            pickle::color_state(a.turn),
+            a.lines.iter().map(info_state).collect(),
+            pickle::color_state(a.turn).to_owned(),
             pickle::duration_state(a.elapsed),
         );
         pickle::reduce::<PyEngineResult>(py, state)
     }
 
     #[staticmethod]
-    #[allow(clippy::type_complexity)]
-    fn _restore(
-        state: (
-            String,
-            String,
-            Option<String>,
-            Vec<InfoState>,
-            String,
-            DurationState,
-        ),
-    ) -> PyResult<PyEngineResult> {
+    fn _restore(state: ResultState) -> PyResult<PyEngineResult> {
         const WHAT: &str = "an EngineResult";
         let (best, best_text, ponder, lines, turn, elapsed) = state;
         Ok(PyEngineResult {
@@ -716,6 +717,19 @@ impl PyEngineClient {
 /// `("over", None, None, winner)` or `("unknown", None, None, None)`.
 type EvalState = (String, Option<ScoreState>, Option<u32>, Option<String>);
 
+/// What pickles a [`MoveReview`]: ply, move, mover, evaluation after,
+/// drop, judgement name, best line, evaluation before.
+type ReviewState = (
+    usize,
+    String,
+    String,
+    EvalState,
+    Option<f64>,
+    Option<String>,
+    Option<String>,
+    EvalState,
+);
+
 fn eval_state(eval: PositionEval) -> EvalState {
     match eval {
         PositionEval::Engine { red, depth } => (
@@ -823,13 +837,13 @@ impl PyMoveReview {
 
     fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
         let r = &self.0;
-        let state = (
+        let state: ReviewState = (
             r.ply,
             r.mv.to_string(),
-            pickle::color_state(r.mover),
+            pickle::color_state(r.mover).to_owned(),
             eval_state(r.eval_after),
             r.drop,
-            r.judgement.map(|j| j.name()),
+            r.judgement.map(|j| j.name().to_owned()),
             r.best_line.as_deref().map(pickle::moves_state),
             eval_state(r.best_eval),
         );
@@ -837,19 +851,7 @@ impl PyMoveReview {
     }
 
     #[staticmethod]
-    #[allow(clippy::type_complexity)]
-    fn _restore(
-        state: (
-            usize,
-            String,
-            String,
-            EvalState,
-            Option<f64>,
-            Option<String>,
-            Option<String>,
-            EvalState,
-        ),
-    ) -> PyResult<PyMoveReview> {
+    fn _restore(state: ReviewState) -> PyResult<PyMoveReview> {
         const WHAT: &str = "a MoveReview";
         let (ply, mv, mover, eval_after, drop, judgement, best_line, best_eval) = state;
         let judgement = match judgement {
