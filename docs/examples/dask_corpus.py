@@ -146,7 +146,10 @@ def corpus_frame(
         if shard_count is None:
             shard_count = 4 * max(1, sum(client.nthreads().values()))
         parts = shards(path, shard_count)
-        futures = client.map(shard_rows, [str(path)] * len(parts), parts, nodes=nodes, rules=rules)
+        # Not pure: the key would not change when the file does.
+        futures = client.map(
+            shard_rows, [str(path)] * len(parts), parts, nodes=nodes, rules=rules, pure=False
+        )
         rows = [row for part in client.gather(futures) for row in part]
     return pd.DataFrame(rows, columns=columns(nodes is not None))
 
