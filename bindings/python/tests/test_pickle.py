@@ -164,6 +164,13 @@ def test_engine_results_pickle() -> None:
         result = engine.client.search(board, depth=2)
         game = xiangqi.pgn.Game.from_pgn(TREE)
         reviews = xiangqi.engine.annotate(game, engine, xiangqi.engine.Limit(depth=1))
+        played = engine.play(board, xiangqi.engine.Limit(nodes=500))
+    limit = xiangqi.engine.Limit(nodes=500)
+    assert _round_trip(limit) == limit
+    played_clone = _round_trip(played)
+    assert (played_clone.move, played_clone.ponder, repr(played_clone.info)) == (
+        played.move, played.ponder, repr(played.info)
+    )
     info_clone = _round_trip(info)
     for name in ("multipv", "depth", "seldepth", "nodes", "nps", "time", "pv", "score", "bound", "turn"):
         assert getattr(info_clone, name) == getattr(info, name), name
