@@ -5,7 +5,8 @@
 Writes a random corpus (random_corpus.py), takes the rows of
 ``dask_corpus.corpus_frame`` in this process as the reference, then on a
 LocalCluster of 1 and of 2 single-threaded worker processes (with glibc's
-malloc defaults, then with Dask's ``MALLOC_TRIM_THRESHOLD_``): wall time of
+malloc defaults, then with Dask's ``MALLOC_TRIM_THRESHOLD_``) and of 1 and 2
+worker threads in this process: wall time of
 ``corpus_frame`` only (the cluster is started, and its workers have read
 one shard, before the clock starts), annotated at ``--nodes`` and
 adjudicated only. Every run's rows are checked against the reference. A
@@ -57,26 +58,32 @@ def main() -> None:
         references[mode] = dask_corpus.corpus_frame(path, nodes=nodes)
         elapsed = time.perf_counter() - start
         print(f"one process, no Dask, {mode}: {args.games / elapsed:.1f} games/s", flush=True)
-    rates: dict = {}
-    # Dask's own worker environment (MALLOC_TRIM_THRESHOLD_) and glibc's default.
-    for malloc in ("glibc", "dask"):
+    rates: dict[tuple[str, str, int], list[float]] = {}
+    # Worker processes with glibc's malloc defaults, with Dask's own
+    # MALLOC_TRIM_THRESHOLD_, and worker threads in this process (the GIL
+    # is released while the library works).
+    variants = {
+        "processes": dict(processes=True, malloc_trim=False),
+        "processes, Dask's malloc trim": dict(processes=True, malloc_trim=True),
+        "threads": dict(processes=False, malloc_trim=False),
+    }
+    for variant, options in variants.items():
         for workers in (1, 2):
-            with dask_corpus.local_client(workers, malloc_trim=malloc == "dask") as client:
-                # Warm-up: start the workers' interpreters, import xiangqi there.
-                dask_corpus.corpus_frame(path, client, shard_count=workers)
+            with dask_corpus.local_client(workers, **options) as client:
+                # Warm-up: start the workers, import xiangqi there.
+                dask_corpus.corpus_frame(path, client, shard_count=2 * workers)
                 for mode, nodes in modes.items():
                     for run in range(args.runs):
                         elapsed = timed(path, client, nodes, references[mode])
                         rate = args.games / elapsed
-                        rates.setdefault((malloc, mode, workers), []).append(rate)
-                        print(f"malloc {malloc}, {workers} worker(s), {mode}, run {run + 1}: "
+                        rates.setdefault((variant, mode, workers), []).append(rate)
+                        print(f"{variant}, {workers} worker(s), {mode}, run {run + 1}: "
                               f"{elapsed:.2f} s, {rate:.1f} games/s", flush=True)
-    for malloc in ("glibc", "dask"):
+    for variant in variants:
         for mode in modes:
-            one, two = max(rates[(malloc, mode, 1)]), max(rates[(malloc, mode, 2)])
-            print(f"malloc {malloc}, {mode}: best of {args.runs}: 1 worker {one:.1f}, "
+            one, two = max(rates[(variant, mode, 1)]), max(rates[(variant, mode, 2)])
+            print(f"{variant}, {mode}: best of {args.runs}: 1 worker {one:.1f}, "
                   f"2 workers {two:.1f} games/s, ratio {two / one:.2f}x")
-
 
 if __name__ == "__main__":
     main()
