@@ -1,6 +1,7 @@
 """Games per second of the Dask example with 1 and 2 workers, same corpus, same run.
 
     python docs/examples/dask_bench.py [--games 2000] [--nodes 100] [--runs 2]
+        [--variant processes|dask-malloc|threads ...]
 
 Writes a random corpus (random_corpus.py), takes the rows of
 ``dask_corpus.corpus_frame`` in this process as the reference, then on a
@@ -45,6 +46,10 @@ def main() -> None:
     parser.add_argument("--nodes", type=int, default=100)
     parser.add_argument("--runs", type=int, default=2)
     parser.add_argument("--seed", type=int, default=15)
+    parser.add_argument(
+        "--variant", action="append", choices=["processes", "dask-malloc", "threads"],
+        help="only these cluster kinds (repeatable; default all three)",
+    )
     args = parser.parse_args()
 
     folder = Path(tempfile.mkdtemp(prefix="dask-bench-"))
@@ -63,9 +68,13 @@ def main() -> None:
     # MALLOC_TRIM_THRESHOLD_, and worker threads in this process (the GIL
     # is released while the library works).
     variants = {
-        "processes": dict(processes=True, malloc_trim=False),
-        "processes, Dask's malloc trim": dict(processes=True, malloc_trim=True),
-        "threads": dict(processes=False, malloc_trim=False),
+        name: options
+        for flag, name, options in [
+            ("processes", "processes", dict(processes=True, malloc_trim=False)),
+            ("dask-malloc", "processes, Dask's malloc trim", dict(processes=True, malloc_trim=True)),
+            ("threads", "threads", dict(processes=False, malloc_trim=False)),
+        ]
+        if not args.variant or flag in args.variant
     }
     for variant, options in variants.items():
         for workers in (1, 2):
