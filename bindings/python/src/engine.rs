@@ -13,11 +13,13 @@ use std::time::Duration;
 
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::types::PyTuple;
 use xiangqi_core::Move;
 use xiangqi_search::{Engine, Limits, PvLine, Score, SearchResult, StopHandle};
 
 use crate::board::PyBoard;
 use crate::errors::{int_arg, to_py};
+use crate::pickle::{self, DurationState, ScoreState};
 use crate::types::{PyColor, PyMove};
 
 /// How often the waiting thread checks for signals.
@@ -83,7 +85,31 @@ impl PyScore {
             Score::Mate(n) => format!("Score(mate={n})"),
         }
     }
+
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        pickle::reduce::<PyScore>(py, pickle::search_score_state(self.0))
+    }
+
+    #[staticmethod]
+    fn _restore(state: ScoreState) -> PyScore {
+        PyScore(pickle::search_score(state))
+    }
 }
+
+/// What pickles an [`PyAnalysis`]: best move, ponder, score, depth,
+/// seldepth, nodes, PV, time, the lines (score and PV each), turn.
+type AnalysisState = (
+    Option<String>,
+    Option<String>,
+    ScoreState,
+    u32,
+    u32,
+    u64,
+    String,
+    DurationState,
+    Vec<(ScoreState, String)>,
+    String,
+);
 
 /// What a search found.
 #[pyclass(module = "xiangqi", name = "Analysis", frozen)]
@@ -192,6 +218,61 @@ impl PyAnalysis {
         } else {
             0
         }
+    }
+
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        let r = &self.result;
+        let state: AnalysisState = (
+            r.best_move.map(|m| m.to_string()),
+            r.ponder.map(|m| m.to_string()),
+            pickle::search_score_state(r.score),
+            r.depth,
+            r.seldepth,
+            r.nodes,
+            pickle::moves_state(&r.pv),
+            pickle::duration_state(r.time),
+            r.lines
+                .iter()
+                .map(|l| {
+                    (
+                        pickle::search_score_state(l.score),
+                        pickle::moves_state(&l.pv),
+                    )
+                })
+                .collect(),
+            pickle::color_state(self.turn).to_owned(),
+        );
+        pickle::reduce::<PyAnalysis>(py, state)
+    }
+
+    #[staticmethod]
+    fn _restore(state: AnalysisState) -> PyResult<PyAnalysis> {
+        const WHAT: &str = "an Analysis";
+        let (best, ponder, score, depth, seldepth, nodes, pv, time, lines, turn) = state;
+        let one = |m: Option<String>| m.map(|m| pickle::one_move(&m, WHAT)).transpose();
+        let lines = lines
+            .into_iter()
+            .map(|(score, pv)| {
+                Ok(PvLine {
+                    score: pickle::search_score(score),
+                    pv: pickle::moves(&pv, WHAT)?,
+                })
+            })
+            .collect::<PyResult<_>>()?;
+        Ok(PyAnalysis {
+            result: SearchResult {
+                best_move: one(best)?,
+                ponder: one(ponder)?,
+                score: pickle::search_score(score),
+                depth,
+                seldepth,
+                nodes,
+                pv: pickle::moves(&pv, WHAT)?,
+                time: pickle::duration(time, WHAT)?,
+                lines,
+            },
+            turn: pickle::color(&turn, WHAT)?,
+        })
     }
 
     fn __repr__(&self) -> String {

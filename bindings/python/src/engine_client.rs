@@ -8,9 +8,12 @@ use std::time::Duration;
 
 use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::types::PyTuple;
 use xiangqi_core::{Color, Move, MoveList, Position};
 use xiangqi_engine_client::annotate::pgn::{annotate_game, AnnotateError};
-use xiangqi_engine_client::annotate::{Analyser, MoveReview, PositionEval, ReviewOptions};
+use xiangqi_engine_client::annotate::{
+    Analyser, Judgement, MoveReview, PositionEval, ReviewOptions,
+};
 use xiangqi_engine_client::{
     Analysis, Bound as ScoreBound, Engine, EngineError, EngineSpec, Info, Limit, Protocol, Score,
     SearchOptions,
@@ -20,6 +23,7 @@ use crate::board::PyBoard;
 use crate::engine::PyScore;
 use crate::errors::{int_arg, to_py, type_name, EngineError as PyEngineErrorType};
 use crate::pgn::PyGame;
+use crate::pickle::{self, DurationState, ScoreState};
 use crate::types::{PyColor, PyMove};
 
 /// `Score(cp=31)` or `Score(mate=-2)`, as `xiangqi.Score` prints itself.
@@ -39,7 +43,7 @@ fn py_score(score: Score) -> PyScore {
 
 /// A score with the side it is seen from: `relative` is the side to move's
 /// view, `red()` and `black()` the fixed views.
-#[pyclass(module = "xiangqi", name = "PovScore", frozen, eq)]
+#[pyclass(module = "xiangqi.engine", name = "PovScore", frozen, eq)]
 #[derive(Clone, PartialEq)]
 pub struct PyPovScore {
     relative: Score,
@@ -89,6 +93,22 @@ impl PyPovScore {
         self.relative.winning_chance()
     }
 
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        let state = (
+            pickle::client_score_state(self.relative),
+            pickle::color_state(self.turn),
+        );
+        pickle::reduce::<PyPovScore>(py, state)
+    }
+
+    #[staticmethod]
+    fn _restore(state: (ScoreState, String)) -> PyResult<PyPovScore> {
+        Ok(PyPovScore {
+            relative: pickle::client_score(state.0),
+            turn: pickle::color(&state.1, "a PovScore")?,
+        })
+    }
+
     fn __repr__(&self) -> String {
         format!(
             "PovScore({}, {})",
@@ -102,8 +122,63 @@ impl PyPovScore {
     }
 }
 
+/// What pickles an [`Info`]: multipv, depth, seldepth, evaluation (score
+/// and bound name), nodes, nps, time, PV.
+type InfoState = (
+    u32,
+    Option<u32>,
+    Option<u32>,
+    Option<(ScoreState, String)>,
+    Option<u64>,
+    Option<u64>,
+    Option<DurationState>,
+    String,
+);
+
+fn info_state(info: &Info) -> InfoState {
+    (
+        info.multipv,
+        info.depth,
+        info.seldepth,
+        info.evaluation.map(|e| {
+            (
+                pickle::client_score_state(e.score),
+                e.bound.name().to_owned(),
+            )
+        }),
+        info.nodes,
+        info.nps,
+        info.time.map(pickle::duration_state),
+        pickle::moves_state(&info.pv),
+    )
+}
+
+fn info_of(state: InfoState, what: &str) -> PyResult<Info> {
+    let (multipv, depth, seldepth, evaluation, nodes, nps, time, pv) = state;
+    let evaluation = match evaluation {
+        None => None,
+        Some((score, bound)) => Some(xiangqi_engine_client::Evaluation {
+            score: pickle::client_score(score),
+            bound: [ScoreBound::Exact, ScoreBound::Lower, ScoreBound::Upper]
+                .into_iter()
+                .find(|b| b.name() == bound)
+                .ok_or_else(|| pickle::bad_state(what, format!("bound {bound:?}")))?,
+        }),
+    };
+    Ok(Info {
+        multipv,
+        depth,
+        seldepth,
+        evaluation,
+        nodes,
+        nps,
+        time: time.map(|t| pickle::duration(t, what)).transpose()?,
+        pv: pickle::moves(&pv, what)?,
+    })
+}
+
 /// One line of analysis (python-chess's `InfoDict` as a typed object).
-#[pyclass(module = "xiangqi", name = "EngineInfo", frozen)]
+#[pyclass(module = "xiangqi.engine", name = "EngineInfo", frozen)]
 #[derive(Clone)]
 pub struct PyEngineInfo {
     info: Info,
@@ -162,23 +237,51 @@ impl PyEngineInfo {
         self.turn.into()
     }
 
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        let state = (info_state(&self.info), pickle::color_state(self.turn));
+        pickle::reduce::<PyEngineInfo>(py, state)
+    }
+
+    #[staticmethod]
+    fn _restore(state: (InfoState, String)) -> PyResult<PyEngineInfo> {
+        const WHAT: &str = "an EngineInfo";
+        Ok(PyEngineInfo {
+            info: info_of(state.0, WHAT)?,
+            turn: pickle::color(&state.1, WHAT)?,
+        })
+    }
+
     fn __repr__(&self) -> String {
         let pv: Vec<String> = self.info.pv.iter().map(Move::to_string).collect();
         let score = self
             .info
             .evaluation
             .map_or("None".to_string(), |e| score_repr(e.score));
+        let depth = self
+            .info
+            .depth
+            .map_or("None".to_string(), |d| d.to_string());
         format!(
-            "EngineInfo(multipv={}, depth={:?}, score={score}, pv='{}')",
+            "EngineInfo(multipv={}, depth={depth}, score={score}, pv='{}')",
             self.info.multipv,
-            self.info.depth,
             pv.join(" ")
         )
     }
 }
 
+/// What pickles an [`Analysis`]: best move, its text, ponder, the lines,
+/// turn, elapsed time.
+type ResultState = (
+    String,
+    String,
+    Option<String>,
+    Vec<InfoState>,
+    String,
+    DurationState,
+);
+
 /// What one search returned: the move and the lines.
-#[pyclass(module = "xiangqi", name = "EngineResult", frozen)]
+#[pyclass(module = "xiangqi.engine", name = "EngineResult", frozen)]
 pub struct PyEngineResult {
     analysis: Analysis,
 }
@@ -211,6 +314,47 @@ impl PyEngineResult {
     fn elapsed(&self) -> f64 {
         self.analysis.elapsed.as_secs_f64()
     }
+
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        let a = &self.analysis;
+        let state: ResultState = (
+            a.best_move.to_string(),
+            a.best_text.clone(),
+            a.ponder.map(|m| m.to_string()),
+            a.lines.iter().map(info_state).collect(),
+            pickle::color_state(a.turn).to_owned(),
+            pickle::duration_state(a.elapsed),
+        );
+        pickle::reduce::<PyEngineResult>(py, state)
+    }
+
+    #[staticmethod]
+    fn _restore(state: ResultState) -> PyResult<PyEngineResult> {
+        const WHAT: &str = "an EngineResult";
+        let (best, best_text, ponder, lines, turn, elapsed) = state;
+        Ok(PyEngineResult {
+            analysis: Analysis {
+                best_move: pickle::one_move(&best, WHAT)?,
+                best_text,
+                ponder: ponder.map(|m| pickle::one_move(&m, WHAT)).transpose()?,
+                lines: lines
+                    .into_iter()
+                    .map(|l| info_of(l, WHAT))
+                    .collect::<PyResult<_>>()?,
+                turn: pickle::color(&turn, WHAT)?,
+                elapsed: pickle::duration(elapsed, WHAT)?,
+            },
+        })
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "EngineResult(best_move='{}', lines={}, elapsed={:.3})",
+            self.analysis.best_move,
+            self.analysis.lines.len(),
+            self.analysis.elapsed.as_secs_f64()
+        )
+    }
 }
 
 enum Backend {
@@ -220,7 +364,7 @@ enum Backend {
 }
 
 /// A running engine: external (`popen`) or the built-in search (`builtin`).
-#[pyclass(module = "xiangqi", name = "EngineClient", frozen)]
+#[pyclass(module = "xiangqi.engine", name = "EngineClient", frozen)]
 pub struct PyEngineClient {
     backend: Mutex<Backend>,
     name: String,
@@ -569,8 +713,57 @@ impl PyEngineClient {
     }
 }
 
+/// What pickles a [`PositionEval`]: `("engine", score, depth, None)`,
+/// `("over", None, None, winner)` or `("unknown", None, None, None)`.
+type EvalState = (String, Option<ScoreState>, Option<u32>, Option<String>);
+
+/// What pickles a [`MoveReview`]: ply, move, mover, evaluation after,
+/// drop, judgement name, best line, evaluation before.
+type ReviewState = (
+    usize,
+    String,
+    String,
+    EvalState,
+    Option<f64>,
+    Option<String>,
+    Option<String>,
+    EvalState,
+);
+
+fn eval_state(eval: PositionEval) -> EvalState {
+    match eval {
+        PositionEval::Engine { red, depth } => (
+            "engine".into(),
+            Some(pickle::client_score_state(red)),
+            depth,
+            None,
+        ),
+        PositionEval::Over { winner } => (
+            "over".into(),
+            None,
+            None,
+            Some(pickle::color_state(winner).into()),
+        ),
+        PositionEval::Unknown => ("unknown".into(), None, None, None),
+    }
+}
+
+fn eval_of(state: EvalState, what: &str) -> PyResult<PositionEval> {
+    match state {
+        (kind, Some(score), depth, None) if kind == "engine" => Ok(PositionEval::Engine {
+            red: pickle::client_score(score),
+            depth,
+        }),
+        (kind, None, None, Some(winner)) if kind == "over" => Ok(PositionEval::Over {
+            winner: pickle::color(&winner, what)?,
+        }),
+        (kind, None, None, None) if kind == "unknown" => Ok(PositionEval::Unknown),
+        (kind, ..) => Err(pickle::bad_state(what, format!("evaluation {kind:?}"))),
+    }
+}
+
 /// One reviewed move of [`annotate`].
-#[pyclass(module = "xiangqi", name = "MoveReview", frozen)]
+#[pyclass(module = "xiangqi.engine", name = "MoveReview", frozen)]
 pub struct PyMoveReview(MoveReview);
 
 #[pymethods]
@@ -593,6 +786,16 @@ impl PyMoveReview {
     #[getter]
     fn red_score(&self) -> Option<PyScore> {
         match self.0.eval_after {
+            PositionEval::Engine { red, .. } => Some(py_score(red)),
+            _ => None,
+        }
+    }
+    /// The engine's score before the move (of the best line it found
+    /// there), Red's view; `None` like `red_score`. With `red_score` it
+    /// gives the centipawns a move lost.
+    #[getter]
+    fn red_score_before(&self) -> Option<PyScore> {
+        match self.0.best_eval {
             PositionEval::Engine { red, .. } => Some(py_score(red)),
             _ => None,
         }
@@ -630,6 +833,50 @@ impl PyMoveReview {
             .best_line
             .as_ref()
             .map(|l| l.iter().copied().map(PyMove).collect())
+    }
+
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        let r = &self.0;
+        let state: ReviewState = (
+            r.ply,
+            r.mv.to_string(),
+            pickle::color_state(r.mover).to_owned(),
+            eval_state(r.eval_after),
+            r.drop,
+            r.judgement.map(|j| j.name().to_owned()),
+            r.best_line.as_deref().map(pickle::moves_state),
+            eval_state(r.best_eval),
+        );
+        pickle::reduce::<PyMoveReview>(py, state)
+    }
+
+    #[staticmethod]
+    fn _restore(state: ReviewState) -> PyResult<PyMoveReview> {
+        const WHAT: &str = "a MoveReview";
+        let (ply, mv, mover, eval_after, drop, judgement, best_line, best_eval) = state;
+        let judgement = match judgement {
+            None => None,
+            Some(name) => Some(
+                [
+                    Judgement::Inaccuracy,
+                    Judgement::Mistake,
+                    Judgement::Blunder,
+                ]
+                .into_iter()
+                .find(|j| j.name() == name)
+                .ok_or_else(|| pickle::bad_state(WHAT, format!("judgement {name:?}")))?,
+            ),
+        };
+        Ok(PyMoveReview(MoveReview {
+            ply,
+            mv: pickle::one_move(&mv, WHAT)?,
+            mover: pickle::color(&mover, WHAT)?,
+            eval_after: eval_of(eval_after, WHAT)?,
+            drop,
+            judgement,
+            best_line: best_line.map(|l| pickle::moves(&l, WHAT)).transpose()?,
+            best_eval: eval_of(best_eval, WHAT)?,
+        }))
     }
 
     fn __repr__(&self) -> String {

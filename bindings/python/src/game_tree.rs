@@ -7,6 +7,7 @@ use std::collections::BTreeSet;
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
+use pyo3::types::PyTuple;
 use xiangqi_core::Move;
 use xiangqi_gamefile::NodePath;
 
@@ -215,6 +216,49 @@ impl PyGameNode {
         other
             .cast::<PyGameNode>()
             .is_ok_and(|o| o.borrow().game.is(&self.game) && o.borrow().path == self.path)
+    }
+
+    /// Pickles as its game and the way down from the root: at each step,
+    /// the index among the variations (0: the main continuation).
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        let mut steps = Vec::new();
+        {
+            let game = self.game.borrow(py);
+            let mut path = self.path.clone();
+            while let Some(parent) = path.parent() {
+                let index = parent
+                    .children(&game.0.mainline)
+                    .iter()
+                    .position(|child| *child == path)
+                    .ok_or_else(PyGameNode::gone)?;
+                steps.push(index);
+                path = parent;
+            }
+        }
+        steps.reverse();
+        crate::pickle::reduce::<PyGameNode>(py, (self.game.clone_ref(py), steps))
+    }
+
+    #[staticmethod]
+    fn _restore(py: Python<'_>, state: (Py<PyGame>, Vec<usize>)) -> PyResult<PyGameNode> {
+        let (game, steps) = state;
+        let mut path = NodePath::root();
+        {
+            let record = game.borrow(py);
+            for step in steps {
+                path = path
+                    .children(&record.0.mainline)
+                    .into_iter()
+                    .nth(step)
+                    .ok_or_else(|| {
+                        crate::pickle::bad_state(
+                            "a GameNode",
+                            "a variation that is not in its game",
+                        )
+                    })?;
+            }
+        }
+        Ok(PyGameNode::new(game, path))
     }
 
     fn __repr__(&self, py: Python<'_>) -> String {

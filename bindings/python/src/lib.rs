@@ -17,7 +17,9 @@ mod errors;
 mod game_tree;
 mod notation;
 mod pgn;
+mod pickle;
 mod rating;
+mod shard;
 mod types;
 mod verdict;
 
@@ -49,6 +51,8 @@ mod _xiangqi {
     use crate::pgn::{read_games, PyGame, PyGameIterator};
     #[pymodule_export]
     use crate::rating::{rate, PyPlayerRating, PyRatings};
+    #[pymodule_export]
+    use crate::shard::{shards, PyShard};
     #[pymodule_export]
     use crate::types::{PyColor, PyMove, PyPiece, PyPieceKind, PySquare};
     #[pymodule_export]

@@ -22,6 +22,7 @@ use crate::board::PyBoard;
 use crate::errors::{to_py, type_name, ToPyErr};
 use crate::game_tree::PyGameNode;
 use crate::notation;
+use crate::shard::offset_arg;
 use crate::types::PyMove;
 use crate::verdict::PyVerdict;
 
@@ -63,15 +64,21 @@ impl Read for PyFileReader {
     }
 }
 
+/// `source` as a path, if it is a `str` or an `os.PathLike`.
+fn path_of(source: &Bound<'_, PyAny>) -> Option<std::path::PathBuf> {
+    if source.is_instance_of::<PyString>() || source.hasattr("__fspath__").unwrap_or(false) {
+        source.extract().ok()
+    } else {
+        None
+    }
+}
+
 fn open_source(source: &Bound<'_, PyAny>) -> PyResult<Source> {
-    let py = source.py();
     if let Ok(bytes) = source.cast::<PyBytes>() {
         let data = bytes.as_bytes().to_vec();
         return Ok(Box::new(std::io::Cursor::new(data)));
     }
-    let fspath = py.import("os")?.getattr("PathLike")?;
-    if source.is_instance_of::<PyString>() || source.is_instance(&fspath)? {
-        let path: std::path::PathBuf = source.extract()?;
+    if let Some(path) = path_of(source) {
         let file = std::fs::File::open(&path).map_err(|e| {
             pyo3::exceptions::PyOSError::new_err(format!("cannot open {}: {e}", path.display()))
         })?;
@@ -130,6 +137,23 @@ impl PyGameIterator {
     }
 }
 
+/// `format=` of `read_games` and `shards`: `None` for `"auto"`.
+pub fn format_arg(format: &str) -> PyResult<Option<Format>> {
+    match format {
+        "auto" => Ok(None),
+        // Exact lower-case names, as for `errors`.
+        name => Format::ALL
+            .into_iter()
+            .find(|f| f.name() == name)
+            .map(Some)
+            .ok_or_else(|| {
+                PyValueError::new_err(format!(
+                    "format={name:?}: expected 'auto', 'pgn', 'wxf', 'xqf', 'cbf', 'cbr' or 'cbl'"
+                ))
+            }),
+    }
+}
+
 /// The games of `source`, read one at a time: `source` is a path (`str` or
 /// `os.PathLike`), a file object opened in text or binary mode, or `bytes`,
 /// holding PGN (UTF-8 or GBK), a WXF game file (`FORMAT WXF … START{ … }END`),
@@ -137,13 +161,16 @@ impl PyGameIterator {
 /// them apart by the first bytes; `"pgn"`, `"wxf"`, `"xqf"`, `"cbf"`,
 /// `"cbr"` and `"cbl"` say which. A broken game raises `PgnError` (with
 /// `game`, `line`, `column`, `offset` and `message`); with `errors="skip"`
-/// broken games are skipped instead.
+/// broken games are skipped instead. `start` and `end` (byte offsets, for
+/// a path only) read the games of that range of the file, one of `shards`.
 #[pyfunction]
-#[pyo3(signature = (source, *, errors = "raise", format = "auto"))]
+#[pyo3(signature = (source, *, errors = "raise", format = "auto", start = None, end = None))]
 pub fn read_games(
     source: &Bound<'_, PyAny>,
     errors: &str,
     format: &str,
+    start: Option<&Bound<'_, PyAny>>,
+    end: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<PyGameIterator> {
     let skip_errors = match errors {
         "raise" => false,
@@ -154,20 +181,30 @@ pub fn read_games(
             )))
         }
     };
-    let format = match format {
-        "auto" => None,
-        // Exact lower-case names, as for `errors`.
-        name => Some(
-            Format::ALL
-                .into_iter()
-                .find(|f| f.name() == name)
-                .ok_or_else(|| {
-                    PyValueError::new_err(format!(
-                        "format={name:?}: expected 'auto', 'pgn', 'wxf', 'xqf', 'cbf', 'cbr' or 'cbl'"
-                    ))
-                })?,
-        ),
-    };
+    let format = format_arg(format)?;
+    if start.is_some() || end.is_some() {
+        let path = path_of(source).ok_or_else(|| {
+            PyTypeError::new_err(format!(
+                "start= and end= read a range of a file: give its path, not {}",
+                type_name(source)
+            ))
+        })?;
+        let start = start.map_or(Ok(0), |s| offset_arg(s, "start"))?;
+        let end = end.map_or(Ok(u64::MAX), |e| offset_arg(e, "end"))?;
+        if end < start {
+            return Err(PyValueError::new_err(format!(
+                "end {end} is before start {start}"
+            )));
+        }
+        let games = source
+            .py()
+            .detach(|| Games::open_range(&path, format, start, end))
+            .map_err(|e| e.to_py_err())?;
+        return Ok(PyGameIterator {
+            games: Mutex::new(games),
+            skip_errors,
+        });
+    }
     let src = open_source(source)?;
     // Sniffing reads the first bytes; the binary formats are read whole.
     let games = source
@@ -437,11 +474,34 @@ impl PyGame {
         )
     }
 
-    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
-        let py = slf.py();
-        let py_zero = 0i32.into_pyobject(py)?;
-        let text = slf.borrow().to_pgn("iccs", Some(py_zero.as_any()), None)?;
-        let from_pgn = py.get_type::<PyGame>().getattr("from_pgn")?;
-        (from_pgn, (text,)).into_pyobject(py)
+    /// Pickles as the record's JSON: tags, notation, the whole tree with
+    /// comments and NAGs, result; exactly what was there.
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        let json = py
+            .detach(|| serde_json::to_string(&self.0))
+            .map_err(|e| pyo3::exceptions::PyRuntimeError::new_err(e.to_string()))?;
+        crate::pickle::reduce::<PyGame>(py, json)
+    }
+
+    /// Reads a pickled record back, replaying every line: a state that does
+    /// not hold legal moves raises `ValueError` like any other bad state.
+    #[staticmethod]
+    fn _restore(py: Python<'_>, state: &str) -> PyResult<PyGame> {
+        const WHAT: &str = "a Game";
+        let game: pgn::Game = py
+            .detach(|| serde_json::from_str(state))
+            .map_err(|e| crate::pickle::bad_state(WHAT, e))?;
+        py.detach(|| -> Result<(), String> {
+            let start = game.start_position().map_err(|e| e.to_string())?;
+            for line in xiangqi_gamefile::lines(&game.mainline) {
+                let mut position = start.clone();
+                for mv in line {
+                    position.play(mv).map_err(|e| format!("{mv}: {e}"))?;
+                }
+            }
+            Ok(())
+        })
+        .map_err(|e| crate::pickle::bad_state(WHAT, e))?;
+        Ok(PyGame(game))
     }
 }

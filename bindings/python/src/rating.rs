@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
+use pyo3::types::PyTuple;
 use xiangqi_adjudication::{Preset, RuleSet, UnknownPresetError};
 use xiangqi_rating::{fit, rated_game, FitOptions, PlayerRating, Unrated};
 
@@ -39,6 +40,31 @@ impl PyPlayerRating {
             self.0.name, self.0.elo, self.0.games, self.0.points
         )
     }
+
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        crate::pickle::reduce::<PyPlayerRating>(py, player_state(&self.0))
+    }
+
+    #[staticmethod]
+    fn _restore(state: PlayerState) -> PyPlayerRating {
+        PyPlayerRating(player_of(state))
+    }
+}
+
+/// What pickles a [`PlayerRating`]: name, elo, games, points.
+type PlayerState = (String, f64, usize, f64);
+
+fn player_state(p: &PlayerRating) -> PlayerState {
+    (p.name.clone(), p.elo, p.games, p.points)
+}
+
+fn player_of((name, elo, games, points): PlayerState) -> PlayerRating {
+    PlayerRating {
+        name,
+        elo,
+        games,
+        points,
+    }
 }
 
 /// The ratings of a corpus.
@@ -46,7 +72,7 @@ impl PyPlayerRating {
 pub struct PyRatings {
     players: Vec<Py<PyPlayerRating>>,
     rated_games: usize,
-    unrated: BTreeMap<&'static str, usize>,
+    unrated: BTreeMap<String, usize>,
 }
 
 #[pymethods]
@@ -62,7 +88,7 @@ impl PyRatings {
     }
     /// Games not rated, by reason: `cancelled`, `no_result`, `no_player`, `unplayable`.
     #[getter]
-    fn unrated(&self) -> BTreeMap<&'static str, usize> {
+    fn unrated(&self) -> BTreeMap<String, usize> {
         self.unrated.clone()
     }
     /// The rating of `name`, or `None`.
@@ -79,6 +105,33 @@ impl PyRatings {
             self.players.len(),
             self.rated_games
         )
+    }
+
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        let players: Vec<PlayerState> = self
+            .players
+            .iter()
+            .map(|p| player_state(&p.get().0))
+            .collect();
+        let state = (players, self.rated_games, self.unrated.clone());
+        crate::pickle::reduce::<PyRatings>(py, state)
+    }
+
+    #[staticmethod]
+    fn _restore(
+        py: Python<'_>,
+        state: (Vec<PlayerState>, usize, BTreeMap<String, usize>),
+    ) -> PyResult<PyRatings> {
+        let (players, rated_games, unrated) = state;
+        let players = players
+            .into_iter()
+            .map(|p| Py::new(py, PyPlayerRating(player_of(p))))
+            .collect::<PyResult<_>>()?;
+        Ok(PyRatings {
+            players,
+            rated_games,
+            unrated,
+        })
     }
 }
 
@@ -121,11 +174,11 @@ pub fn rate(
     }
     let (rated, unrated) = py.detach(|| {
         let mut rated = Vec::new();
-        let mut unrated: BTreeMap<&'static str, usize> = BTreeMap::new();
+        let mut unrated: BTreeMap<String, usize> = BTreeMap::new();
         for g in &records {
             match rated_game(g, &rules) {
                 Ok(r) => rated.push(r),
-                Err(why) => *unrated.entry(reason(&why)).or_default() += 1,
+                Err(why) => *unrated.entry(reason(&why).to_owned()).or_default() += 1,
             }
         }
         (rated, unrated)

@@ -2,6 +2,7 @@
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
+use pyo3::types::PyTuple;
 use xiangqi_adjudication::{Game, GameError, Preset, RuleSet, UnknownPresetError, Verdict};
 use xiangqi_core::{Move, Position};
 
@@ -99,6 +100,20 @@ impl PyVerdict {
 
     fn __str__(&self) -> String {
         self.0.to_string()
+    }
+
+    /// Pickles as the verdict's JSON (every field, the repetition report too).
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        let json = serde_json::to_string(&self.0)
+            .map_err(|e| pyo3::exceptions::PyRuntimeError::new_err(e.to_string()))?;
+        crate::pickle::reduce::<PyVerdict>(py, json)
+    }
+
+    #[staticmethod]
+    fn _restore(state: &str) -> PyResult<PyVerdict> {
+        serde_json::from_str(state)
+            .map(PyVerdict)
+            .map_err(|e| crate::pickle::bad_state("a Verdict", e))
     }
 
     fn __repr__(&self) -> String {

@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import copy
 import multiprocessing
+import pathlib
 import pickle
 
+import pytest
+
 import xiangqi
+import xiangqi.pgn
 from xiangqi import Board
 
 
@@ -71,3 +75,134 @@ def test_multiprocessing_pool() -> None:
     with ctx.Pool(2) as pool:
         results = pool.map(_played, boards)
     assert results == [_played(b) for b in boards]
+
+
+# Everything a Dask task receives or returns pickles (issue: corpus objects).
+
+TREE = (
+    '[Event "pickle"]\n[Red "A"]\n[Black "B"]\n\n'
+    "{before} 1. h2e2 {central cannon} h9g7 (1... b9c7 {the other horse} 2. h0g2 $1) "
+    "2. h0g2 $2 i9h9 1-0\n"
+)
+
+
+def _round_trip(value: object) -> object:
+    for protocol in range(2, pickle.HIGHEST_PROTOCOL + 1):
+        clone = pickle.loads(pickle.dumps(value, protocol=protocol))
+        assert type(clone) is type(value)
+    return clone
+
+
+def _same_game(a: xiangqi.pgn.Game, b: xiangqi.pgn.Game) -> None:
+    assert a.to_pgn() == b.to_pgn()
+    assert (a.headers, a.moves, a.comments, a.result, a.notation, a.lines()) == (
+        b.headers, b.moves, b.comments, b.result, b.notation, b.lines()
+    )
+
+
+def test_games_and_nodes_pickle_exactly() -> None:
+    game = xiangqi.pgn.Game.from_pgn(TREE)
+    _same_game(_round_trip(game), game)
+    # The notation the record was read in survives (not only the moves).
+    wxf = next(xiangqi.pgn.read_games(game.to_wxf(drop_variations=True).encode()))
+    assert wxf.notation == "wxf"
+    _same_game(_round_trip(wxf), wxf)
+
+    reply = game.variations[0].variations[1]  # 1... b9c7
+    deep = reply.variations[0]  # 2. h0g2 $1
+    for node in (game.root(), reply, deep, game.mainline()[-1]):
+        clone = _round_trip(node)
+        assert clone.move == node.move and clone.ply() == node.ply()
+        assert clone.comment == node.comment and clone.nags == node.nags
+        assert clone.board() == node.board()
+    # Nodes pickled together share one copy of their game.
+    a, b = pickle.loads(pickle.dumps([reply, deep]))
+    assert a.game() is b.game() and b.parent == a
+
+
+def test_bad_states_raise_value_error() -> None:
+    game = xiangqi.pgn.Game.from_pgn("1. h2e2 h9g7 *")
+    restore, (state,) = game.__reduce__()
+    with pytest.raises(ValueError, match="cannot restore a Game"):
+        restore(state.replace("h9g7", "h9h0"))  # a horse cannot go there
+    with pytest.raises(ValueError, match="cannot restore a Game"):
+        restore("{not json")
+    node = game.mainline()[1]
+    node_restore, (node_state,) = node.__reduce__()
+    with pytest.raises(ValueError, match="cannot restore a GameNode"):
+        node_restore((node_state[0], [0, 5]))
+    verdict_restore, _ = game.adjudicate().__reduce__()
+    with pytest.raises(ValueError, match="cannot restore a Verdict"):
+        verdict_restore('{"outcome": "nobody"}')
+
+
+def test_verdicts_pickle_with_their_repetition_report() -> None:
+    board = _board_after([])
+    board.set_fen("4k4/9/9/9/9/9/9/9/9/5K2R w - - 0 1")
+    for m in "i0i9 e9e8 i9i8 e8e9 i8i9 e9e8 i9i8 e8e9 i8i9".split():
+        board.push_iccs(m)
+    verdict = board.outcome("asian")
+    assert verdict.reason == "perpetual_check"
+    clone = _round_trip(verdict)
+    assert (clone.outcome, clone.winner, clone.reason, clone.ply, clone.detail, clone.result) == (
+        verdict.outcome, verdict.winner, verdict.reason, verdict.ply, verdict.detail, verdict.result
+    )
+    assert clone.repetition == verdict.repetition and repr(clone) == repr(verdict)
+
+
+def test_engine_results_pickle() -> None:
+    import xiangqi.engine
+
+    board = _board_after(["h2e2", "h9g7"])
+    analysis = xiangqi.Engine(hash_mb=1).analyse(board, depth=3)
+    clone = _round_trip(analysis)
+    for name in ("best_move", "ponder", "score", "red_score", "turn", "pv", "depth", "seldepth", "nodes", "time"):
+        assert getattr(clone, name) == getattr(analysis, name), name
+    assert _round_trip(analysis.score) == analysis.score
+    with xiangqi.engine.SimpleEngine.builtin(hash_mb=1) as engine:
+        info = engine.analyse(board, xiangqi.engine.Limit(depth=3))
+        result = engine.client.search(board, depth=2)
+        game = xiangqi.pgn.Game.from_pgn(TREE)
+        reviews = xiangqi.engine.annotate(game, engine, xiangqi.engine.Limit(depth=1))
+        played = engine.play(board, xiangqi.engine.Limit(nodes=500))
+    limit = xiangqi.engine.Limit(nodes=500)
+    assert _round_trip(limit) == limit
+    played_clone = _round_trip(played)
+    assert (played_clone.move, played_clone.ponder, repr(played_clone.info)) == (
+        played.move, played.ponder, repr(played.info)
+    )
+    info_clone = _round_trip(info)
+    for name in ("multipv", "depth", "seldepth", "nodes", "nps", "time", "pv", "score", "bound", "turn"):
+        assert getattr(info_clone, name) == getattr(info, name), name
+    assert repr(info_clone) == repr(info)
+    assert info.score is not None and _round_trip(info.score) == info.score
+    result_clone = _round_trip(result)
+    assert (result_clone.best_move, result_clone.ponder, result_clone.elapsed) == (
+        result.best_move, result.ponder, result.elapsed
+    )
+    assert [repr(i) for i in result_clone.lines] == [repr(i) for i in result.lines]
+    fields = ("ply", "move", "mover", "red_score", "red_score_before", "red_winning_chance",
+              "eval_comment", "drop", "judgement", "symbol", "best_line")
+    for review in reviews:
+        clone = _round_trip(review)
+        assert [getattr(clone, f) for f in fields] == [getattr(review, f) for f in fields]
+    # The annotated game (eval comments, NAGs, engine lines) round-trips too.
+    _same_game(_round_trip(game), game)
+
+
+def test_ratings_and_shards_pickle(tmp_path: pathlib.Path) -> None:
+    text = '[Red "A"]\n[Black "B"]\n[Result "1-0"]\n\n1-0\n\n' * 3
+    text += '[Red "B"]\n[Black "A"]\n[Result "1-0"]\n\n1-0\n\n'
+    path = tmp_path / "rated.pgn"
+    path.write_text(text)
+    ratings = xiangqi.rate(xiangqi.pgn.read_games(str(path)))
+    clone = _round_trip(ratings)
+    assert (clone.rated_games, clone.unrated, repr(clone)) == (
+        ratings.rated_games, ratings.unrated, repr(ratings)
+    )
+    assert [repr(p) for p in clone.players] == [repr(p) for p in ratings.players]
+    assert clone.elo("A") == ratings.elo("A")
+    player = ratings.players[0]
+    assert repr(_round_trip(player)) == repr(player)
+    for shard in xiangqi.pgn.shards(path, 3):
+        assert _round_trip(shard) == shard and repr(_round_trip(shard)) == repr(shard)

@@ -32,6 +32,8 @@ from xiangqi._xiangqi import (
     PgnError,
     Piece,
     PieceKind,
+    PlayerRating,
+    Ratings,
     Score,
     Square,
     Verdict,
@@ -79,7 +81,7 @@ A9, B9, C9, D9, E9, F9, G9, H9, I9 = SQUARES
 __all__ = [
     "MOVE_ENCODING_SIZE", "NOTATIONS", "RULE_SETS", "STARTING_FEN", "AmbiguousMoveError",
     "Analysis", "Board", "Color", "Engine", "EngineError", "IllegalMoveError", "InvalidFenError",
-    "InvalidMoveError", "Move", "PgnError", "Piece", "PieceKind", "Score", "Square",
+    "InvalidMoveError", "Move", "PgnError", "Piece", "PieceKind", "PlayerRating", "Ratings", "Score", "Square",
     "Verdict", "__version__", "decode_move", "detect_notation", "encode_move",
     "engine", "fens_to_numpy", "pgn", "rate", "svg", "RED", "BLACK", "COLORS", "GENERAL", "ADVISOR", "ELEPHANT",
     "HORSE", "CHARIOT", "CANNON", "SOLDIER", "PIECE_KINDS", "SQUARES", "FILE_NAMES",

@@ -1,6 +1,9 @@
 """Game records from game files, PGN, WXF game files (``FORMAT WXF … START{ … }END``),
 XQF and CCBridge's CBF, CBR and CBL: read them lazily, walk their move trees
 (``GameNode``), inspect, adjudicate, write them back (``to_pgn``, ``to_wxf``).
+``shards(path, n)`` cuts a file into byte ranges at game starts (``Shard``)
+that ``read_games(path, start=, end=)`` reads one at a time, for processes
+or cluster workers that each take a part of one file.
 
 >>> import io, xiangqi.pgn
 >>> text = '[Event "demo"]\\n[Red "A"]\\n[Black "B"]\\n\\n1. h2e2 h9g7 2. h0g2 {a comment} 1-0\\n'
@@ -22,6 +25,6 @@ XQF and CCBridge's CBF, CBR and CBL: read them lazily, walk their move trees
 
 from __future__ import annotations
 
-from xiangqi._xiangqi import Game, GameIterator, GameNode, read_games
+from xiangqi._xiangqi import Game, GameIterator, GameNode, Shard, read_games, shards
 
-__all__ = ["Game", "GameIterator", "GameNode", "read_games"]
+__all__ = ["Game", "GameIterator", "GameNode", "Shard", "read_games", "shards"]
