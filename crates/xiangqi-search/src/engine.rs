@@ -11,7 +11,9 @@ use crate::eval::Weights;
 use crate::ordering::{Heuristics, MAX_PLY};
 use crate::repetition::{AdjudicationJudge, RepetitionJudge};
 use crate::score::{Score, MATE, MATE_BOUND};
-use crate::search::{PathEntry, Searcher, EVAL_CACHE_SIZE, HELPER_EVAL_CACHE_SIZE};
+use crate::search::{
+    PathEntry, SearchStack, Searcher, EVAL_CACHE_SIZE, HELPER_EVAL_CACHE_SIZE,
+};
 use crate::time::TimeBudget;
 use crate::tt::TranspositionTable;
 use crate::Limits;
@@ -161,6 +163,7 @@ pub fn replay(start: &Position, moves: &[Move]) -> Result<(Position, Vec<Positio
 /// What a helper search thread keeps between searches.
 struct HelperState {
     heuristics: Heuristics,
+    stack: SearchStack,
     eval_cache: Vec<(u64, i32)>,
 }
 
@@ -168,6 +171,7 @@ impl HelperState {
     fn new() -> HelperState {
         HelperState {
             heuristics: Heuristics::new(),
+            stack: SearchStack::new(),
             eval_cache: vec![(0, 0); HELPER_EVAL_CACHE_SIZE],
         }
     }
@@ -191,6 +195,7 @@ pub struct Engine {
     tt: TranspositionTable,
     hash_mb: usize,
     heuristics: Heuristics,
+    stack: SearchStack,
     stop: Arc<AtomicBool>,
     judge: Box<dyn RepetitionJudge>,
     params: Weights,
@@ -223,6 +228,7 @@ impl Engine {
             tt: TranspositionTable::new(hash_mb),
             hash_mb,
             heuristics: Heuristics::new(),
+            stack: SearchStack::new(),
             stop: Arc::new(AtomicBool::new(false)),
             judge: Box::new(AdjudicationJudge::default()),
             params: Weights::default(),
@@ -354,6 +360,7 @@ impl Engine {
         let Engine {
             tt,
             heuristics,
+            stack,
             stop,
             judge,
             params,
@@ -374,6 +381,7 @@ impl Engine {
                     &mut helper.eval_cache,
                     tt,
                     &mut helper.heuristics,
+                    &mut helper.stack,
                     judge,
                     params,
                     &helpers_stop,
@@ -398,6 +406,7 @@ impl Engine {
                 eval_cache,
                 tt,
                 heuristics,
+                stack,
                 judge,
                 params,
                 stop,

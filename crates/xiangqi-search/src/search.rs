@@ -33,6 +33,27 @@ pub(crate) struct PathEntry {
     pub mv: Option<Move>,
 }
 
+/// A search thread's per-ply buffers: move lists, ordering scores and PV
+/// rows. Kept by the engine between searches: allocating them anew on every
+/// search (a few hundred KiB) costs more than a short search itself where
+/// the allocator hands freed memory back to the system (Dask's workers).
+pub(crate) struct SearchStack {
+    lists: Vec<MoveList>,
+    scores: Vec<[i32; xiangqi_core::MAX_MOVES]>,
+    pv: Vec<[Move; MAX_PLY + 1]>,
+}
+
+impl SearchStack {
+    pub(crate) fn new() -> SearchStack {
+        let filler = Move::from_u16(0).unwrap_or_else(|| "a0a1".parse().expect("valid move"));
+        SearchStack {
+            lists: vec![MoveList::new(); MAX_PLY + 1],
+            scores: vec![[0; xiangqi_core::MAX_MOVES]; MAX_PLY + 1],
+            pv: vec![[filler; MAX_PLY + 1]; MAX_PLY + 1],
+        }
+    }
+}
+
 pub(crate) struct Searcher<'a> {
     pub pos: Position,
     /// (hash, static evaluation) of recently evaluated positions; the length is a power of two.
@@ -60,10 +81,8 @@ pub(crate) struct Searcher<'a> {
     pub root_moves: Vec<Move>,
     /// Best root move and score found so far in the running iteration.
     pub iteration_best: Option<(Move, i32)>,
-    /// Per-ply move and ordering-score buffers (no zeroing per node).
-    lists: Vec<MoveList>,
-    scores: Vec<[i32; xiangqi_core::MAX_MOVES]>,
-    pv: Vec<[Move; MAX_PLY + 1]>,
+    /// Per-ply move, ordering-score and PV buffers (no zeroing per node).
+    stack: &'a mut SearchStack,
     pv_len: [usize; MAX_PLY + 1],
     lmr: [[u8; 64]; 64],
 }
@@ -75,6 +94,7 @@ impl<'a> Searcher<'a> {
         eval_cache: &'a mut [(u64, i32)],
         tt: &'a TranspositionTable,
         heur: &'a mut Heuristics,
+        stack: &'a mut SearchStack,
         judge: &'a dyn RepetitionJudge,
         params: &'a Weights,
         stop: &'a AtomicBool,
@@ -90,7 +110,6 @@ impl<'a> Searcher<'a> {
                 *r = (1.0 + (d as f64).ln() * (m as f64).ln() / 2.0) as u8;
             }
         }
-        let filler = Move::from_u16(0).unwrap_or_else(|| "a0a1".parse().expect("valid move"));
         Searcher {
             pos,
             eval_cache,
@@ -110,9 +129,7 @@ impl<'a> Searcher<'a> {
             can_stop: false,
             root_moves,
             iteration_best: None,
-            lists: vec![MoveList::new(); MAX_PLY + 1],
-            scores: vec![[0; xiangqi_core::MAX_MOVES]; MAX_PLY + 1],
-            pv: vec![[filler; MAX_PLY + 1]; MAX_PLY + 1],
+            stack,
             pv_len: [0; MAX_PLY + 1],
             lmr,
         }
@@ -120,7 +137,7 @@ impl<'a> Searcher<'a> {
 
     /// The principal variation found by the last call at the root.
     pub(crate) fn root_pv(&self) -> Vec<Move> {
-        self.pv[0][..self.pv_len[0]].to_vec()
+        self.stack.pv[0][..self.pv_len[0]].to_vec()
     }
 
     fn check_limits(&mut self) {
@@ -256,16 +273,16 @@ impl<'a> Searcher<'a> {
     /// Selection-sort step on the buffers of `ply`: the best remaining move goes to `i`.
     #[inline]
     fn pick(&mut self, ply: usize, i: usize, n: usize) -> Move {
-        let moves = &mut self.lists[ply].as_mut_slice()[..n];
-        pick(moves, &mut self.scores[ply][..n], i);
+        let moves = &mut self.stack.lists[ply].as_mut_slice()[..n];
+        pick(moves, &mut self.stack.scores[ply][..n], i);
         moves[i]
     }
 
     fn update_pv(&mut self, ply: usize, mv: Move) {
         let child_len = self.pv_len[ply + 1].max(ply + 1);
-        self.pv[ply][ply] = mv;
+        self.stack.pv[ply][ply] = mv;
         for i in ply + 1..child_len {
-            self.pv[ply][i] = self.pv[ply + 1][i];
+            self.stack.pv[ply][i] = self.stack.pv[ply + 1][i];
         }
         self.pv_len[ply] = child_len;
     }
@@ -419,7 +436,7 @@ impl<'a> Searcher<'a> {
             hash_move = self.tt.probe(key).and_then(|h| h.mv);
         }
 
-        let list = &mut self.lists[ply];
+        let list = &mut self.stack.lists[ply];
         if ply == 0 {
             list.clear();
             for &m in &self.root_moves {
@@ -438,14 +455,14 @@ impl<'a> Searcher<'a> {
             list.as_slice(),
             hash_move,
             ply,
-            &mut self.scores[ply][..n],
+            &mut self.stack.scores[ply][..n],
         );
 
         let us = self.pos.side_to_move();
         let original_alpha = alpha;
         let mut best = -INFINITY;
         let mut best_move: Option<Move> = None;
-        let mut quiets_tried: [Move; 64] = [self.lists[ply][0]; 64];
+        let mut quiets_tried: [Move; 64] = [self.stack.lists[ply][0]; 64];
         let mut quiet_count = 0usize;
         let mut searched = 0usize;
         let futility_base = static_eval + 100 + 110 * depth;
@@ -581,7 +598,7 @@ impl<'a> Searcher<'a> {
         let mut best;
         let stand_pat;
         let static_eval = if in_check { 0 } else { self.evaluate() };
-        let list = &mut self.lists[ply];
+        let list = &mut self.stack.lists[ply];
         if in_check {
             self.pos.legal_moves(list);
             if list.is_empty() {
@@ -600,7 +617,7 @@ impl<'a> Searcher<'a> {
         }
         let n = list.len();
         for i in 0..n {
-            self.scores[ply][i] = mvv_lva(&self.pos, list[i]);
+            self.stack.scores[ply][i] = mvv_lva(&self.pos, list[i]);
         }
         for i in 0..n {
             let mv = self.pick(ply, i, n);
