@@ -1,12 +1,11 @@
 """Games per second of the Dask example with 1 and 2 workers, same corpus, same run.
 
     python docs/examples/dask_bench.py [--games 2000] [--nodes 100] [--runs 2]
-        [--variant processes|dask-malloc|threads ...]
+        [--variant processes|threads ...]
 
 Writes a random corpus (random_corpus.py), takes the rows of
 ``dask_corpus.corpus_frame`` in this process as the reference, then on a
-LocalCluster of 1 and of 2 single-threaded worker processes (with glibc's
-malloc defaults, then with Dask's ``MALLOC_TRIM_THRESHOLD_``) and of 1 and 2
+LocalCluster of 1 and of 2 single-threaded worker processes and of 1 and 2
 worker threads in this process: wall time of
 ``corpus_frame`` only (the cluster is started, and its workers have read
 one shard, before the clock starts), annotated at ``--nodes`` and
@@ -47,7 +46,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=2)
     parser.add_argument("--seed", type=int, default=15)
     parser.add_argument(
-        "--variant", action="append", choices=["processes", "dask-malloc", "threads"],
+        "--variant", action="append", choices=["processes", "threads"],
         help="only these cluster kinds (repeatable; default all three)",
     )
     args = parser.parse_args()
@@ -64,15 +63,13 @@ def main() -> None:
         elapsed = time.perf_counter() - start
         print(f"one process, no Dask, {mode}: {args.games / elapsed:.1f} games/s", flush=True)
     rates: dict[tuple[str, str, int], list[float]] = {}
-    # Worker processes with glibc's malloc defaults, with Dask's own
-    # MALLOC_TRIM_THRESHOLD_, and worker threads in this process (the GIL
-    # is released while the library works).
+    # Worker processes, and worker threads in this process (the GIL is
+    # released while the library works).
     variants = {
         name: options
         for flag, name, options in [
-            ("processes", "processes", dict(processes=True, malloc_trim=False)),
-            ("dask-malloc", "processes, Dask's malloc trim", dict(processes=True, malloc_trim=True)),
-            ("threads", "threads", dict(processes=False, malloc_trim=False)),
+            ("processes", "processes", dict(processes=True)),
+            ("threads", "threads", dict(processes=False)),
         ]
         if not args.variant or flag in args.variant
     }

@@ -164,30 +164,14 @@ def _send_by_value() -> None:
         cloudpickle.register_pickle_by_value(module)
 
 
-#: Environment Dask gives its worker processes (config key).
-PRE_SPAWN_ENVIRON = "distributed.nanny.pre-spawn-environ"
-
-
-def local_client(workers: int, processes: bool = True, malloc_trim: bool = False) -> Any:
+def local_client(workers: int, processes: bool = True) -> Any:
     """A ``Client`` on a new ``LocalCluster`` of ``workers`` single-threaded
-    workers (processes unless ``processes=False``), closed with the client.
-
-    Dask starts worker processes with ``MALLOC_TRIM_THRESHOLD_=65536``,
-    which turns off glibc's adaptive mmap threshold; every engine search
-    then maps and faults in fresh pages for its buffers, and annotation
-    runs about 3x slower (docs/scale.md). Unless ``malloc_trim``, the
-    workers started here keep glibc's default; on a cluster of your own,
-    set the same in the workers' Dask configuration."""
-    import dask.config
+    workers (processes unless ``processes=False``), closed with the client."""
     from dask.distributed import Client
 
-    environ = dict(dask.config.get(PRE_SPAWN_ENVIRON, {}))
-    if not malloc_trim:
-        environ.pop("MALLOC_TRIM_THRESHOLD_", None)
-    with dask.config.set({PRE_SPAWN_ENVIRON: environ}):
-        return Client(
-            n_workers=workers, threads_per_worker=1, processes=processes, dashboard_address=None
-        )
+    return Client(
+        n_workers=workers, threads_per_worker=1, processes=processes, dashboard_address=None
+    )
 
 
 def main(argv: Optional[list[str]] = None) -> None:
