@@ -7,9 +7,8 @@
 
 use libfuzzer_sys::fuzz_target;
 use xiangqi_fuzz::{assert_legal_sequence, reader_limits};
-use xiangqi_notation::pgn::{
-    read_wxf_str, write_wxf, Game, Limits, ReaderOptions, WxfReader, WxfWriteOptions,
-};
+use xiangqi_gamefile::{wxf, Game, Limits, ReaderOptions};
+use xiangqi_gamefile::wxf::{write_wxf, WxfReader, WxfWriteOptions};
 use xiangqi_notation::{Notation, WxfStyle};
 
 fuzz_target!(|data: &[u8]| {
@@ -75,7 +74,7 @@ fn check_game(game: &Game, limits: &Limits, mode: u8) {
     let Ok(written) = write_wxf(game, &options) else {
         return;
     };
-    let back = read_wxf_str(&written)
+    let back = wxf::read_str(&written)
         .next()
         .expect("a written game reads back")
         .unwrap_or_else(|e| panic!("cannot read back a written game: {e}\n{written}"));

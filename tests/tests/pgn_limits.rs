@@ -3,14 +3,15 @@
 //! skipped, and reading goes on with the next game. Hostile numbers in the
 //! input (a huge move number, a huge NAG) are errors, not allocations.
 
-use xiangqi_notation::pgn::{Limits, PgnError, PgnErrorKind, Reader, ReaderOptions};
+use xiangqi_gamefile::pgn::{PgnError, PgnErrorKind, PgnReader};
+use xiangqi_gamefile::{Limits, ReaderOptions};
 
 fn read_all(text: &[u8], limits: Limits) -> Vec<Result<usize, PgnError>> {
     let options = ReaderOptions {
         limits,
         ..ReaderOptions::default()
     };
-    Reader::with_options(text, options)
+    PgnReader::with_options(text, options)
         .map(|g| g.map(|g| g.plies()))
         .collect()
 }
@@ -126,7 +127,7 @@ fn variation_depth_is_capped() {
 }
 
 /// `usize::MAX` is the natural way to switch the line limit off, but
-/// `Reader::read_line` computes `room + 1` with `room = usize::MAX`: a panic
+/// `PgnReader::read_line` computes `room + 1` with `room = usize::MAX`: a panic
 /// with overflow checks, and without them every line is "too long".
 #[test]
 fn unlimited_line_length_reads_games() {

@@ -1,7 +1,8 @@
 //! PGN reading and write/read round trips that fuzzing (`fuzz/`, target
 //! `pgn`) found broken (docs/robustness.md, findings 3 and 6-8), now fixed.
 
-use xiangqi_notation::pgn::{read_str, write_game, GameResult, PgnErrorKind, WriteOptions};
+use xiangqi_gamefile::pgn::{read_str, write_game, PgnErrorKind, WriteOptions};
+use xiangqi_gamefile::GameResult;
 use xiangqi_notation::Notation;
 
 /// Found by the `pgn` target (fuzz/regressions/pgn-8b2d89b3): a game with a
@@ -86,7 +87,7 @@ fn carriage_return_in_a_comment_survives_a_round_trip() {
 #[test]
 fn bom_in_a_comment_survives_a_round_trip() {
     let bytes: &[u8] = b"1. h2e2 {a\n\x84\x31\x95\x33b} *\n";
-    let game = xiangqi_notation::pgn::Reader::new(bytes)
+    let game = xiangqi_gamefile::pgn::PgnReader::new(bytes)
         .next()
         .unwrap()
         .unwrap();

@@ -184,16 +184,16 @@ fn game_file_error(
     located_pgn_error(error.to_string(), Some(place), problem.to_string())
 }
 
-impl ToPyErr for xiangqi_notation::pgn::PgnError {
+impl ToPyErr for xiangqi_gamefile::pgn::PgnError {
     fn to_py_err(&self) -> PyErr {
-        let io = matches!(self.kind, xiangqi_notation::pgn::PgnErrorKind::Io(_));
+        let io = matches!(self.kind, xiangqi_gamefile::pgn::PgnErrorKind::Io(_));
         game_file_error(self, io, (self.game, self.line, self.column), &self.kind)
     }
 }
 
-impl ToPyErr for xiangqi_notation::pgn::WxfError {
+impl ToPyErr for xiangqi_gamefile::wxf::WxfError {
     fn to_py_err(&self) -> PyErr {
-        let io = matches!(self.kind, xiangqi_notation::pgn::WxfErrorKind::Io(_));
+        let io = matches!(self.kind, xiangqi_gamefile::wxf::WxfErrorKind::Io(_));
         game_file_error(self, io, (self.game, self.line, self.column), &self.kind)
     }
 }
@@ -228,9 +228,9 @@ impl ToPyErr for xiangqi_gamefile::GameFileError {
     }
 }
 
-impl ToPyErr for xiangqi_notation::pgn::WxfWriteError {
+impl ToPyErr for xiangqi_gamefile::wxf::WxfWriteError {
     fn to_py_err(&self) -> PyErr {
-        use xiangqi_notation::pgn::WxfWriteError as E;
+        use xiangqi_gamefile::wxf::WxfWriteError as E;
         match self {
             E::Io(e) => pyo3::exceptions::PyOSError::new_err(e.to_string()),
             E::Replay(e) => same_class(e, self.to_string()),
@@ -241,9 +241,9 @@ impl ToPyErr for xiangqi_notation::pgn::WxfWriteError {
     }
 }
 
-impl ToPyErr for xiangqi_notation::pgn::ReplayError {
+impl ToPyErr for xiangqi_gamefile::ReplayError {
     fn to_py_err(&self) -> PyErr {
-        use xiangqi_notation::pgn::ReplayError as E;
+        use xiangqi_gamefile::ReplayError as E;
         match self {
             E::Fen(_) => InvalidFenError::new_err(self.to_string()),
             E::Illegal { .. } => IllegalMoveError::new_err(self.to_string()),
@@ -251,9 +251,9 @@ impl ToPyErr for xiangqi_notation::pgn::ReplayError {
     }
 }
 
-impl ToPyErr for xiangqi_notation::pgn::WriteError {
+impl ToPyErr for xiangqi_gamefile::pgn::WriteError {
     fn to_py_err(&self) -> PyErr {
-        use xiangqi_notation::pgn::WriteError as E;
+        use xiangqi_gamefile::pgn::WriteError as E;
         match self {
             E::Io(e) => pyo3::exceptions::PyOSError::new_err(e.to_string()),
             E::Replay(e) => e.to_py_err(),

@@ -4,8 +4,9 @@
 use std::fmt;
 use std::path::PathBuf;
 
+use crate::pgn::PgnErrorKind;
+use crate::wxf::WxfErrorKind;
 use xiangqi_core::{FenError, PlayError};
-use xiangqi_notation::pgn::{PgnErrorKind, WxfErrorKind};
 
 use crate::Format;
 

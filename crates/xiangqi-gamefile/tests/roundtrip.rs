@@ -4,8 +4,9 @@
 
 use std::path::{Path, PathBuf};
 
+use xiangqi_gamefile::pgn::{read_str, write_game, WriteOptions};
+use xiangqi_gamefile::Game;
 use xiangqi_gamefile::{lines, write_xqf, Format, Games};
-use xiangqi_notation::pgn::{read_str, write_game, Game, WriteOptions};
 use xiangqi_notation::Notation;
 
 fn corpus() -> Option<PathBuf> {

@@ -172,7 +172,7 @@ fn run_pgn(args: &Args, rules: &RuleSet, path: &Path) -> Result<()> {
     Ok(())
 }
 
-fn adjudicate_pgn_game(game: &xiangqi_notation::pgn::Game, rules: &RuleSet) -> Result<Verdict> {
+fn adjudicate_pgn_game(game: &xiangqi_gamefile::Game, rules: &RuleSet) -> Result<Verdict> {
     let start = game.start_position().context("bad FEN tag")?;
     let record = GameRecord::new(start, game.moves().collect());
     Ok(record.adjudicate(rules)?)

@@ -19,7 +19,8 @@ use serde_json::json;
 use xiangqi_engine_client::annotate::pgn::{annotate_game, AnnotateError};
 use xiangqi_engine_client::annotate::{Judgement, MoveReview, ReviewOptions};
 use xiangqi_engine_client::{Engine, EngineSpec, Limit, Protocol, SearchOptions};
-use xiangqi_notation::pgn::{write_game, Game, Reader, WriteOptions};
+use xiangqi_gamefile::pgn::{write_game, PgnReader, WriteOptions};
+use xiangqi_gamefile::Game;
 
 use crate::common::print_json;
 
@@ -145,7 +146,7 @@ pub fn run(args: AnnotateArgs<'_>) -> Result<()> {
     };
     let options = ReviewOptions::new(SearchOptions::new(args.limit));
     let bar = progress(len);
-    let mut reader = Reader::new(BufReader::with_capacity(1 << 16, file));
+    let mut reader = PgnReader::new(BufReader::with_capacity(1 << 16, file));
     let mut totals = Totals::default();
 
     let outcome: Result<()> = thread::scope(|scope| {

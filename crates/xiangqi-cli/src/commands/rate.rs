@@ -12,7 +12,7 @@ use anyhow::{bail, Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::json;
 use xiangqi_adjudication::{Preset, RuleSet};
-use xiangqi_notation::pgn::Reader;
+use xiangqi_gamefile::pgn::PgnReader;
 use xiangqi_rating::{fit, rated_game, FitOptions, Unrated};
 
 use crate::common::print_json;
@@ -57,7 +57,7 @@ pub fn run(args: Args) -> Result<()> {
     let mut unreadable = 0usize;
     for path in &args.files {
         let file = File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
-        for (index, item) in Reader::new(BufReader::new(file)).enumerate() {
+        for (index, item) in PgnReader::new(BufReader::new(file)).enumerate() {
             bar.inc(1);
             match item {
                 Ok(game) => match rated_game(&game, &rules) {

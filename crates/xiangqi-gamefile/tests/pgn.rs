@@ -4,10 +4,8 @@
 use std::io::Read;
 
 use xiangqi_core::Move;
-use xiangqi_notation::pgn::{
-    read_str, write_game, Game, GameResult, Limits, PgnErrorKind, Reader, ReaderOptions,
-    TextEncoding, WriteOptions,
-};
+use xiangqi_gamefile::pgn::{read_str, write_game, PgnErrorKind, PgnReader, WriteOptions};
+use xiangqi_gamefile::{Game, GameResult, Limits, ReaderOptions, TextEncoding};
 use xiangqi_notation::{MoveTextError, Notation, Style, WxfStyle};
 
 fn mv(s: &str) -> Move {
@@ -31,7 +29,7 @@ fn torture() -> Vec<u8> {
 #[test]
 fn torture_file_parses_as_specified() {
     let data = torture();
-    let mut reader = Reader::new(&data[..]);
+    let mut reader = PgnReader::new(&data[..]);
     let results: Vec<_> = reader.by_ref().collect();
     assert_eq!(results.len(), 5, "{results:#?}");
 
@@ -141,7 +139,7 @@ fn gbk_text_is_detected() {
         .windows(18)
         .position(|w| w == b"[Event \"Torture 5:")
         .unwrap();
-    let mut reader = Reader::new(&data[g4_start..end]);
+    let mut reader = PgnReader::new(&data[g4_start..end]);
     let game = reader.next().unwrap().unwrap();
     assert_eq!(game.tag("Black"), Some("楊官璘"));
     assert_eq!(reader.encoding(), Some(TextEncoding::Gb18030));
@@ -150,7 +148,7 @@ fn gbk_text_is_detected() {
 #[test]
 fn round_trip_in_every_notation_keeps_variations_and_comments() {
     let data = torture();
-    let games: Vec<Game> = Reader::new(&data[..]).filter_map(Result::ok).collect();
+    let games: Vec<Game> = PgnReader::new(&data[..]).filter_map(Result::ok).collect();
     assert_eq!(games.len(), 4);
     let fsf = Style {
         wxf: WxfStyle::fsf(),
@@ -191,9 +189,7 @@ fn round_trip_of_a_long_random_game_with_crowded_soldiers() {
             .wrapping_mul(6364136223846793005)
             .wrapping_add(1442695040888963407);
         let m = moves[(seed >> 33) as usize % moves.len()];
-        game.mainline
-            .moves
-            .push(xiangqi_notation::pgn::Node::new(m));
+        game.mainline.moves.push(xiangqi_gamefile::Node::new(m));
         pos.make_move(m);
     }
     for notation in Notation::ALL {
@@ -256,7 +252,7 @@ fn limits_are_enforced_with_clear_errors() {
         limits,
         ..ReaderOptions::default()
     };
-    let read = |t: &str| Reader::with_options(t.as_bytes(), options).collect::<Vec<_>>();
+    let read = |t: &str| PgnReader::with_options(t.as_bytes(), options).collect::<Vec<_>>();
     let kinds = |t: &str| {
         read(t)
             .into_iter()
@@ -321,7 +317,7 @@ fn streaming_reads_a_large_input_game_by_game() {
         at: 0,
     };
     let mut count = 0;
-    for g in Reader::new(std::io::BufReader::new(src)) {
+    for g in PgnReader::new(std::io::BufReader::new(src)) {
         assert_eq!(g.unwrap().plies(), 4);
         count += 1;
     }
@@ -435,4 +431,31 @@ fn compact_vietnamese_round_trips_through_its_tag() {
         read_str(&untagged).next().unwrap().is_err(),
         "P2-5 read as WXF"
     );
+}
+
+/// Randomly damaged copies of the torture file (bytes changed, removed, cut
+/// out) give errors or games, never a panic, and never more items than lines.
+#[test]
+fn damaged_pgn_gives_errors_not_panics() {
+    let original = torture();
+    let mut rng = xiangqi_core::SplitMix64::new(7);
+    const BYTES: &[u8] = b"{}()[];$*\"\n\r.0123456789xX\xe5\xff";
+    for _ in 0..300 {
+        let mut data = original.clone();
+        for _ in 0..1 + rng.below(8) {
+            let at = rng.below(data.len());
+            match rng.below(3) {
+                0 => data[at] = BYTES[rng.below(BYTES.len())],
+                1 => {
+                    data.remove(at);
+                }
+                _ => {
+                    let cut = (at + rng.below(40)).min(data.len());
+                    data.drain(at..cut);
+                }
+            }
+        }
+        let results: Vec<_> = PgnReader::new(&data[..]).collect();
+        assert!(results.len() <= 40);
+    }
 }

@@ -5,8 +5,11 @@ use std::io;
 use xiangqi_core::{Color, Position};
 
 use super::{header_key, is_key};
-use crate::pgn::game::{Game, Node, ReplayError};
-use crate::{format_into, MoveTextError, Notation, SidewaysSign, Style, WxfConvention, WxfStyle};
+use xiangqi_notation::{
+    format_into, MoveTextError, Notation, SidewaysSign, Style, WxfConvention, WxfStyle,
+};
+
+use crate::{Game, Node, ReplayError};
 
 /// How a game is written as a WXF file.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]

@@ -10,26 +10,28 @@ use std::sync::OnceLock;
 
 use xiangqi_core::{Move, Position, Undo};
 
-use super::game::{Game, GameResult, Line, Node};
-use super::lines::{LineError, LineFailure, Lines};
-use super::scan::{may_start_space, skip_space, word_end, ByteClass, BYTE_CLASS};
-use super::text::TextEncoding;
-use crate::{
-    parse_quietly, parse_ranks10, parse_text, ranks10, read_text, vietnamese, MoveTextError,
-    Notation, ParseMoveError, WxfConvention,
+use xiangqi_notation::{
+    is_ranks10_text, parse_quietly, parse_ranks10, parse_text, parse_text_with,
+    read_vietnamese_words, read_vietnamese_words_exact, MoveText, MoveTextError, Notation,
+    WxfConvention,
 };
 
-pub use error::{Limits, PgnError, PgnErrorKind, ReaderOptions};
+use crate::text::lines::{LineError, LineFailure, Lines};
+use crate::text::scan::{may_start_space, skip_space, word_end, ByteClass, BYTE_CLASS};
+use crate::{Game, GameResult, Line, Node, ReaderOptions, TextEncoding};
+
+pub use error::{PgnError, PgnErrorKind};
 use tokens::{is_special, is_tag_start, move_number_end, Col};
 
 /// Reads the games of a PGN source one at a time (an [`Iterator`] of
 /// `Result<Game, PgnError>`).
 ///
 /// ```
-/// use xiangqi_notation::pgn::{GameResult, Reader};
+/// use xiangqi_gamefile::pgn::PgnReader;
+/// use xiangqi_gamefile::GameResult;
 ///
 /// let pgn = "[Red \"A\"]\n[Black \"B\"]\n\n1. 炮二平五 马8进7 {a comment} 2. 马二进三 (2. 兵七进一) 车9平8 1-0\n";
-/// let mut games = Reader::new(pgn.as_bytes());
+/// let mut games = PgnReader::new(pgn.as_bytes());
 /// let game = games.next().unwrap().unwrap();
 /// assert_eq!(game.plies(), 4);
 /// assert_eq!(game.mainline.moves[1].comments(), ["a comment"]);
@@ -37,7 +39,7 @@ use tokens::{is_special, is_tag_start, move_number_end, Col};
 /// assert_eq!(game.result, Some(GameResult::RedWins));
 /// assert!(games.next().is_none());
 /// ```
-pub struct Reader<R> {
+pub struct PgnReader<R> {
     lines: Lines<R>,
     options: ReaderOptions,
     games: usize,
@@ -49,15 +51,15 @@ pub struct Reader<R> {
     plies_hint: usize,
 }
 
-impl<R: BufRead> Reader<R> {
+impl<R: BufRead> PgnReader<R> {
     /// A reader with default options.
-    pub fn new(src: R) -> Reader<R> {
-        Reader::with_options(src, ReaderOptions::default())
+    pub fn new(src: R) -> PgnReader<R> {
+        PgnReader::with_options(src, ReaderOptions::default())
     }
 
     /// A reader with `options`.
-    pub fn with_options(src: R, options: ReaderOptions) -> Reader<R> {
-        Reader {
+    pub fn with_options(src: R, options: ReaderOptions) -> PgnReader<R> {
+        PgnReader {
             lines: Lines::new(src, options.limits.max_line_len),
             options,
             games: 0,
@@ -119,7 +121,7 @@ impl<R: BufRead> Reader<R> {
     }
 }
 
-impl<R> Reader<R> {
+impl<R> PgnReader<R> {
     /// Notes the length of a game read, for the next one's `plies_hint`.
     fn finished_game(&mut self, item: Result<Game, PgnError>) -> Result<Game, PgnError> {
         if let Ok(game) = &item {
@@ -130,7 +132,7 @@ impl<R> Reader<R> {
     }
 }
 
-impl<R: BufRead> Iterator for Reader<R> {
+impl<R: BufRead> Iterator for PgnReader<R> {
     type Item = Result<Game, PgnError>;
 
     fn next(&mut self) -> Option<Result<Game, PgnError>> {

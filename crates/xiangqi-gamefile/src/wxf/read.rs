@@ -5,11 +5,10 @@ use std::io::BufRead;
 use xiangqi_core::{Color, FenError, Position};
 
 use super::{is_key, tag_name};
-use crate::pgn::game::{Game, GameResult, Line, Node};
-use crate::pgn::lines::{LineError, LineFailure, Lines};
-use crate::pgn::text::TextEncoding;
-use crate::pgn::ReaderOptions;
-use crate::{parse_with, MoveTextError, Notation, Style, WxfConvention, WxfStyle};
+use xiangqi_notation::{parse_with, MoveTextError, Notation, Style, WxfConvention, WxfStyle};
+
+use crate::text::lines::{LineError, LineFailure, Lines};
+use crate::{Game, GameResult, Line, Node, ReaderOptions, TextEncoding};
 
 fn starts_with_ignore_case(text: &str, prefix: &str) -> bool {
     text.len() >= prefix.len()
@@ -32,7 +31,7 @@ fn is_format_line(line: &str) -> bool {
 /// its first non-blank line is a `FORMAT` header line. For choosing a reader.
 ///
 /// ```
-/// use xiangqi_notation::pgn::wxf_file::looks_like_wxf;
+/// use xiangqi_gamefile::wxf::looks_like_wxf;
 /// assert!(looks_like_wxf(b"\xEF\xBB\xBF\nFORMAT\tWXF\nSTART{\n}END\n"));
 /// assert!(!looks_like_wxf(b"[Event \"x\"]\n"));
 /// ```
@@ -54,7 +53,7 @@ pub enum WxfErrorKind {
     /// The input is UTF-16, which the reader does not decode.
     #[error("UTF-16 input is not supported: convert it to UTF-8")]
     Utf16,
-    /// A line is longer than [`Limits::max_line_len`](crate::pgn::Limits::max_line_len).
+    /// A line is longer than [`Limits::max_line_len`](crate::Limits::max_line_len).
     #[error("line longer than {0} bytes")]
     LineTooLong(usize),
     /// A header line that is not `KEY value`.
@@ -63,7 +62,7 @@ pub enum WxfErrorKind {
     /// A `FORMAT` other than WXF, AXF or ICCS.
     #[error("unsupported move format {0:?}: expected WXF, AXF or ICCS")]
     UnsupportedFormat(String),
-    /// More header lines than [`Limits::max_tags_per_game`](crate::pgn::Limits::max_tags_per_game).
+    /// More header lines than [`Limits::max_tags_per_game`](crate::Limits::max_tags_per_game).
     #[error("more than {0} header lines in one game")]
     TooManyTags(usize),
     /// The `FEN` header is invalid.
@@ -78,10 +77,10 @@ pub enum WxfErrorKind {
     /// A `{` comment is not closed.
     #[error("comment opened at line {0} is not closed")]
     UnterminatedComment(usize),
-    /// A comment is longer than [`Limits::max_comment_len`](crate::pgn::Limits::max_comment_len).
+    /// A comment is longer than [`Limits::max_comment_len`](crate::Limits::max_comment_len).
     #[error("comment longer than {0} bytes")]
     CommentTooLong(usize),
-    /// More moves than [`Limits::max_moves_per_game`](crate::pgn::Limits::max_moves_per_game).
+    /// More moves than [`Limits::max_moves_per_game`](crate::Limits::max_moves_per_game).
     #[error("more than {0} moves in one game")]
     TooManyMoves(usize),
     /// Move text that is neither a move, a number, a comment nor `}END`.
@@ -121,7 +120,7 @@ fn column(text: &str, at: usize) -> usize {
 
 /// Reads the games of a WXF file one at a time (an [`Iterator`] of
 /// `Result<Game, WxfError>`), line by line in bounded memory
-/// ([`Limits`](crate::pgn::Limits)). Lines are UTF-8, or GB18030 where they are
+/// ([`Limits`](crate::Limits)). Lines are UTF-8, or GB18030 where they are
 /// not. After a broken game it goes on after that game's `}END` (or at the
 /// next `FORMAT` line).
 pub struct WxfReader<R> {
@@ -135,7 +134,7 @@ pub struct WxfReader<R> {
 }
 
 /// A reader over an in-memory WXF file.
-pub fn read_wxf_str(text: &str) -> WxfReader<&[u8]> {
+pub fn read_str(text: &str) -> WxfReader<&[u8]> {
     WxfReader::new(text.as_bytes())
 }
 
@@ -664,7 +663,7 @@ impl Builder {
         })?;
         if self.notation.is_none() {
             // No FORMAT line: the notation of the first move holds for the game.
-            self.notation = crate::detect(&core);
+            self.notation = xiangqi_notation::detect(&core);
         }
         let max = self.options.limits.max_moves_per_game;
         if self.mainline.moves.len() >= max {

@@ -2,11 +2,12 @@
 //! and XieXie write, every error kind, limits, and arbitrary input.
 
 use super::*;
-use crate::pgn::{Game, GameResult, Limits, ReaderOptions};
-use crate::{MoveTextError, Notation, WxfStyle};
+use xiangqi_notation::{MoveTextError, Notation, WxfStyle};
+
+use crate::{Game, GameResult, Limits, ReaderOptions};
 
 fn read_all(text: &str) -> Vec<Result<Game, WxfError>> {
-    read_wxf_str(text).collect()
+    read_str(text).collect()
 }
 
 fn one_game(text: &str) -> Game {
@@ -436,7 +437,7 @@ proptest::proptest! {
         "FEN 4k4/9/9/9/9/9/9/9/9/4K4 b\n", "FEN x\n", "WXFSTYLE fsf\n", "\u{feff}", "炮", "\r",
     ]), 0..40)) {
         let text: String = parts.concat();
-        for game in read_wxf_str(&text).take(1000).flatten() {
+        for game in read_str(&text).take(1000).flatten() {
             if let Ok(written) = write_wxf(&game, &WxfWriteOptions::default()) {
                 proptest::prop_assert_eq!(one_game(&written), written_as_wxf(game), "{}", text);
             }
@@ -484,7 +485,7 @@ fn unicode_whitespace_in_the_moves_is_skipped() {
 fn a_bom_before_format_starts_a_game_once() {
     let text = "FORMAT WXF\nGAME x\n\u{c}\u{feff}\u{c}FORMAT\tWXF\nSTART{\n 1. C2.5\n}END\n";
     // At most ten items, so that a reader that loops fails here instead of hanging.
-    let items: Vec<_> = read_wxf_str(text).take(10).collect();
+    let items: Vec<_> = read_str(text).take(10).collect();
     assert!(items.len() <= 3, "{items:?}");
     let games: Vec<Game> = items.into_iter().filter_map(Result::ok).collect();
     assert_eq!(games.len(), 1);

@@ -132,7 +132,7 @@ impl Builder {
             }
             _ => {
                 if name == "Variant" {
-                    self.ranks10 = ranks10::is_ranks10_variant(&value);
+                    self.ranks10 = xiangqi_notation::is_ranks10_variant(&value);
                 }
                 if name == "FEN" && self.fen_at.is_none() {
                     self.fen_at = Some((line_no, col.get()));
