@@ -32,12 +32,11 @@ fuzz_target!(|data: &[u8]| {
                     "item {items} names game {}: {e}",
                     e.game
                 );
-                assert!(
-                    e.line >= 1 && e.line <= lines + 1,
-                    "line {} of {lines}: {e}",
-                    e.line
-                );
-                assert!(e.column >= 1, "{e}");
+                let Some((line, column)) = e.line_column() else {
+                    panic!("a text error without a line: {e}");
+                };
+                assert!(line >= 1 && line <= lines + 1, "line {line} of {lines}: {e}");
+                assert!(column >= 1, "{e}");
                 let _ = e.to_string();
             }
             Ok(game) => check_game(&game, &limits, mode),

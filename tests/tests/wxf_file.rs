@@ -159,7 +159,11 @@ fn concatenated_files_and_a_damaged_game() {
     let items: Vec<_> = wxf::read_str(&damaged.concat()).collect();
     assert_eq!(items.len(), 20);
     let err = items[k].as_ref().unwrap_err();
-    assert_eq!((err.game, err.line, err.column), (k + 1, line, 5), "{err}");
+    assert_eq!(
+        (err.game, err.line_column()),
+        (k + 1, Some((line, 5))),
+        "{err}"
+    );
     for (i, item) in items.iter().enumerate().filter(|&(i, _)| i != k) {
         assert!(item.as_ref().unwrap() == &games[i], "game {i} differs");
     }

@@ -170,34 +170,6 @@ impl ToPyErr for xiangqi_notation::ParseMoveError {
     }
 }
 
-/// A broken game of a PGN or WXF file: `OSError` when the source failed,
-/// else a `PgnError` with its place.
-fn game_file_error(
-    error: &dyn std::fmt::Display,
-    source_failed: bool,
-    place: (usize, usize, usize),
-    problem: &dyn std::fmt::Display,
-) -> PyErr {
-    if source_failed {
-        return pyo3::exceptions::PyOSError::new_err(error.to_string());
-    }
-    located_pgn_error(error.to_string(), Some(place), problem.to_string())
-}
-
-impl ToPyErr for xiangqi_gamefile::pgn::PgnError {
-    fn to_py_err(&self) -> PyErr {
-        let io = matches!(self.kind, xiangqi_gamefile::pgn::PgnErrorKind::Io(_));
-        game_file_error(self, io, (self.game, self.line, self.column), &self.kind)
-    }
-}
-
-impl ToPyErr for xiangqi_gamefile::wxf::WxfError {
-    fn to_py_err(&self) -> PyErr {
-        let io = matches!(self.kind, xiangqi_gamefile::wxf::WxfErrorKind::Io(_));
-        game_file_error(self, io, (self.game, self.line, self.column), &self.kind)
-    }
-}
-
 impl ToPyErr for xiangqi_gamefile::GameFileError {
     fn to_py_err(&self) -> PyErr {
         use xiangqi_gamefile::Location;

@@ -265,26 +265,8 @@ impl Iterator for Games {
 
     fn next(&mut self) -> Option<Self::Item> {
         let item = match &mut self.inner {
-            Inner::Pgn(r) => r.next()?.map_err(|e| {
-                GameFileError::new(
-                    e.game,
-                    Location::Text {
-                        line: e.line,
-                        column: e.column,
-                    },
-                    ErrorKind::Pgn(Box::new(e.kind)),
-                )
-            }),
-            Inner::Wxf(r) => r.next()?.map_err(|e| {
-                GameFileError::new(
-                    e.game,
-                    Location::Text {
-                        line: e.line,
-                        column: e.column,
-                    },
-                    ErrorKind::Wxf(Box::new(e.kind)),
-                )
-            }),
+            Inner::Pgn(r) => r.next()?,
+            Inner::Wxf(r) => r.next()?,
             Inner::Single(item) => item.take()?,
             Inner::Library(library) => {
                 let game = self.index + 1;

@@ -4,7 +4,8 @@
 use std::io::Read;
 
 use xiangqi_core::Move;
-use xiangqi_gamefile::pgn::{read_str, write_game, PgnErrorKind, PgnReader, WriteOptions};
+use xiangqi_gamefile::pgn::{read_str, write_game, PgnReader, WriteOptions};
+use xiangqi_gamefile::ErrorKind;
 use xiangqi_gamefile::{Game, GameResult, Limits, ReaderOptions, TextEncoding};
 use xiangqi_notation::{MoveTextError, Notation, Style, WxfStyle};
 
@@ -88,8 +89,8 @@ fn torture_file_parses_as_specified() {
     assert_eq!(g2.outcome(), GameResult::Draw, "the Result tag");
 
     let e3 = results[2].as_ref().unwrap_err();
-    assert_eq!((e3.game, e3.line, e3.column), (3, 23, 9), "{e3}");
-    let PgnErrorKind::Move { ply_name, error } = &e3.kind else {
+    assert_eq!((e3.game, e3.line_column()), (3, Some((23, 9))), "{e3}");
+    let ErrorKind::MoveText { ply_name, error } = &e3.kind else {
         panic!("{e3}")
     };
     assert_eq!(ply_name, "3...");
@@ -216,14 +217,14 @@ fn reader_continues_after_broken_games() {
     let e2 = results[1].as_ref().unwrap_err();
     assert_eq!(e2.game, 2);
     assert!(
-        matches!(e2.kind, PgnErrorKind::UnterminatedVariation(5)),
+        matches!(e2.kind, ErrorKind::UnterminatedVariation(5)),
         "{e2}"
     );
     let e3 = results[2].as_ref().unwrap_err();
-    assert_eq!((e3.game, e3.line), (3, 8));
-    assert!(matches!(e3.kind, PgnErrorKind::BadTag(_)), "{e3}");
+    assert_eq!((e3.game, e3.line_column().map(|p| p.0)), (3, Some(8)));
+    assert!(matches!(e3.kind, ErrorKind::BadTag(_)), "{e3}");
     let e4 = results[3].as_ref().unwrap_err();
-    assert_eq!((e4.game, e4.line, e4.column), (4, 11, 4), "{e4}");
+    assert_eq!((e4.game, e4.line_column()), (4, Some((11, 4))), "{e4}");
     assert_eq!(results[4].as_ref().unwrap().tag("Event"), Some("5"));
 }
 
@@ -234,7 +235,7 @@ fn unclosed_comment_stops_at_the_next_games_tags() {
     assert_eq!(results.len(), 2);
     assert!(matches!(
         results[0].as_ref().unwrap_err().kind,
-        PgnErrorKind::UnterminatedComment(2)
+        ErrorKind::UnterminatedComment(2)
     ));
     assert_eq!(results[1].as_ref().unwrap().tag("Event"), Some("2"));
 }
@@ -261,23 +262,23 @@ fn limits_are_enforced_with_clear_errors() {
     };
     assert_eq!(
         kinds(&format!("1. h2e2 {{{}}} *\n", "x".repeat(30))),
-        [Some(PgnErrorKind::LineTooLong(40))]
+        [Some(ErrorKind::LineTooLong(40))]
     );
     assert_eq!(
         kinds("1. h2e2 {0123456789ab} *\n"),
-        [Some(PgnErrorKind::CommentTooLong(10))]
+        [Some(ErrorKind::CommentTooLong(10))]
     );
     assert_eq!(
         kinds("1. h2e2 h9g7 2. h0g2 i9h9 *\n"),
-        [Some(PgnErrorKind::TooManyMoves(3))]
+        [Some(ErrorKind::TooManyMoves(3))]
     );
     assert_eq!(
         kinds("1. h2e2 (1. h0g2 (1. i0i1 (\n"),
-        [Some(PgnErrorKind::VariationTooDeep(2))]
+        [Some(ErrorKind::VariationTooDeep(2))]
     );
     assert_eq!(
         kinds("[A \"1\"]\n[B \"2\"]\n[C \"3\"]\n*\n"),
-        [Some(PgnErrorKind::TooManyTags(2))]
+        [Some(ErrorKind::TooManyTags(2))]
     );
     // After a too-long line the next game is read normally.
     let r = read(&format!(
@@ -375,7 +376,7 @@ fn variant_xiangqi_files_number_ranks_from_one() {
     assert!(
         matches!(
             err.kind,
-            PgnErrorKind::Move {
+            ErrorKind::MoveText {
                 error: MoveTextError::Illegal { .. },
                 ..
             }
@@ -389,7 +390,7 @@ fn variant_xiangqi_files_number_ranks_from_one() {
     assert!(
         matches!(
             err.kind,
-            PgnErrorKind::Move {
+            ErrorKind::MoveText {
                 error: MoveTextError::Syntax(_),
                 ..
             }

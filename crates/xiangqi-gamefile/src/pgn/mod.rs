@@ -16,7 +16,7 @@
 mod reader;
 mod writer;
 
-pub use reader::{PgnError, PgnErrorKind, PgnReader};
+pub use reader::PgnReader;
 pub use writer::{write_game, write_game_to, WriteError, WriteOptions};
 
 /// A reader over an in-memory string.

@@ -5,6 +5,7 @@
 //! ([`scan`]).
 
 pub(crate) mod lines;
+pub(crate) mod reader;
 pub(crate) mod scan;
 
 /// The text encoding found in a PGN or WXF source.

@@ -61,7 +61,7 @@ mod read;
 mod tests;
 mod write;
 
-pub use read::{looks_like_wxf, read_str, WxfError, WxfErrorKind, WxfReader};
+pub use read::{looks_like_wxf, read_str, WxfReader};
 pub use write::{write_wxf, write_wxf_to, WxfWriteError, WxfWriteOptions};
 
 /// Header keys and the PGN tags they stand for (both directions).

@@ -4,9 +4,9 @@
 use super::*;
 use xiangqi_notation::{MoveTextError, Notation, WxfStyle};
 
-use crate::{Game, GameResult, Limits, ReaderOptions};
+use crate::{ErrorKind, Game, GameFileError, GameResult, Limits, Location, ReaderOptions};
 
-fn read_all(text: &str) -> Vec<Result<Game, WxfError>> {
+fn read_all(text: &str) -> Vec<Result<Game, GameFileError>> {
     read_str(text).collect()
 }
 
@@ -16,9 +16,9 @@ fn one_game(text: &str) -> Game {
     games.remove(0).unwrap_or_else(|e| panic!("{e}\n{text}"))
 }
 
-fn one_error(text: &str) -> WxfError {
+fn one_error(text: &str) -> GameFileError {
     let games = read_all(text);
-    let errors: Vec<WxfError> = games.into_iter().filter_map(Result::err).collect();
+    let errors: Vec<GameFileError> = games.into_iter().filter_map(Result::err).collect();
     assert_eq!(errors.len(), 1, "{errors:?}\n{text}");
     errors.into_iter().next().unwrap()
 }
@@ -141,9 +141,9 @@ fn several_games_and_recovery_after_a_broken_one() {
     assert_eq!(games.len(), 4, "{games:?}");
     assert_eq!(games[0].as_ref().unwrap().plies(), 1);
     let err = games[1].as_ref().unwrap_err();
-    assert_eq!((err.game, err.line, err.column), (2, 8, 17), "{err}");
+    assert_eq!((err.game, err.line_column()), (2, Some((8, 17))), "{err}");
     match &err.kind {
-        WxfErrorKind::Move { ply_name, error } => {
+        ErrorKind::MoveText { ply_name, error } => {
             assert_eq!(ply_name, "2.");
             assert!(matches!(error, MoveTextError::Illegal { .. }), "{error}");
         }
@@ -156,82 +156,84 @@ fn several_games_and_recovery_after_a_broken_one() {
 #[test]
 fn every_error_kind_names_its_place() {
     /// A file, where its error is (line, column), and what it must be.
-    type Case = (&'static str, (usize, usize), fn(&WxfErrorKind) -> bool);
+    type Case = (&'static str, (usize, usize), fn(&ErrorKind) -> bool);
     let cases: &[Case] = &[
         ("FORMAT WXF\n[Event \"x\"]\nSTART{\n}END\n", (2, 1), |k| {
-            matches!(k, WxfErrorKind::BadHeader(_))
+            matches!(k, ErrorKind::BadHeader(_))
         }),
         (
             "FORMAT LALG\nSTART{\n}END\n",
             (1, 12),
-            |k| matches!(k, WxfErrorKind::UnsupportedFormat(f) if f == "LALG"),
+            |k| matches!(k, ErrorKind::UnsupportedMoveFormat(f) if f == "LALG"),
         ),
         ("FORMAT WXF\nWXFSTYLE odd\nSTART{\n}END\n", (2, 13), |k| {
-            matches!(k, WxfErrorKind::BadHeader(_))
+            matches!(k, ErrorKind::BadHeader(_))
         }),
         ("FORMAT WXF\n  FEN 9/9 r\nSTART{\n}END\n", (2, 3), |k| {
-            matches!(k, WxfErrorKind::BadFen(_))
+            matches!(k, ErrorKind::BadFen { .. })
         }),
         ("FORMAT WXF\nRED x\n", (2, 6), |k| {
-            matches!(k, WxfErrorKind::MissingStart)
+            matches!(k, ErrorKind::MissingStart)
         }),
         ("FORMAT WXF\nSTART{\n1. C2.5\n", (3, 8), |k| {
-            matches!(k, WxfErrorKind::MissingEnd(2))
+            matches!(k, ErrorKind::MissingEnd(2))
         }),
         ("FORMAT WXF\nSTART{\n1. C2.5 {open\n", (3, 14), |k| {
-            matches!(k, WxfErrorKind::UnterminatedComment(3))
+            matches!(k, ErrorKind::UnterminatedComment(3))
         }),
         ("FORMAT WXF\nSTART{\n1. C2.5 } x\n}END\n", (3, 9), |k| {
-            matches!(k, WxfErrorKind::Unexpected(_))
+            matches!(k, ErrorKind::Unexpected(_))
         }),
         (
             "FORMAT WXF\nSTART{\n1. C2.5!!! \n}END\n",
             (3, 8),
-            |k| matches!(k, WxfErrorKind::BadAnnotation(a) if a == "!!!"),
+            |k| matches!(k, ErrorKind::BadAnnotation(a) if a == "!!!"),
         ),
         ("FORMAT WXF\nSTART{\n1. C2.5 c9.9\n}END\n", (3, 9), |k| {
-            matches!(k, WxfErrorKind::Move { .. })
+            matches!(k, ErrorKind::MoveText { .. })
         }),
         ("FORMAT WXF\nSTART{\n1. X2.5\n}END\n", (3, 4), |k| {
             matches!(
                 k,
-                WxfErrorKind::Move {
+                ErrorKind::MoveText {
                     error: MoveTextError::Syntax(_),
                     ..
                 }
             )
         }),
-        ("\u{7}\n", (1, 1), |k| {
-            matches!(k, WxfErrorKind::BadHeader(_))
-        }),
+        ("\u{7}\n", (1, 1), |k| matches!(k, ErrorKind::BadHeader(_))),
     ];
     for (text, place, kind) in cases {
         let err = one_error(text);
         assert!(kind(&err.kind), "{text:?}: {err}");
-        assert_eq!((err.line, err.column), *place, "{text:?}: {err}");
+        assert_eq!(err.line_column(), Some(*place), "{text:?}: {err}");
     }
     // The next game's FORMAT line ends a game early and is read again.
     for (text, kind) in [
         (
             "FORMAT WXF\nRED x\nFORMAT WXF\nSTART{\n}END\n",
-            (WxfErrorKind::MissingStart, 3),
+            (ErrorKind::MissingStart, 3),
         ),
         (
             "FORMAT WXF\nSTART{\n1. C2.5\nFORMAT WXF\nSTART{\n}END\n",
-            (WxfErrorKind::MissingEnd(2), 4),
+            (ErrorKind::MissingEnd(2), 4),
         ),
     ] {
         let games = read_all(text);
         assert_eq!(games.len(), 2, "{games:?}");
         let err = games[0].as_ref().unwrap_err();
-        assert_eq!((err.kind.clone(), err.line), kind, "{err}");
+        assert_eq!(
+            (err.kind.clone(), err.line_column().map(|p| p.0)),
+            (kind.0, Some(kind.1)),
+            "{err}"
+        );
         assert!(games[1].is_ok(), "{games:?}");
     }
     let utf16 = WxfReader::new(&b"\xFF\xFEF\0"[..])
         .next()
         .unwrap()
         .unwrap_err();
-    assert_eq!(utf16.kind, WxfErrorKind::Utf16);
+    assert_eq!(utf16.kind, ErrorKind::Utf16);
 }
 
 #[test]
@@ -247,7 +249,7 @@ fn limits_are_errors() {
         limits,
         ..ReaderOptions::default()
     };
-    let read = |text: &str| -> Vec<Result<Game, WxfError>> {
+    let read = |text: &str| -> Vec<Result<Game, GameFileError>> {
         WxfReader::with_options(text.as_bytes(), options).collect()
     };
     let long = format!(
@@ -258,9 +260,9 @@ fn limits_are_errors() {
     assert!(
         matches!(
             games[0],
-            Err(WxfError {
-                line: 2,
-                kind: WxfErrorKind::LineTooLong(40),
+            Err(GameFileError {
+                location: Location::Text { line: 2, .. },
+                kind: ErrorKind::LineTooLong(40),
                 ..
             })
         ),
@@ -270,19 +272,19 @@ fn limits_are_errors() {
     for (text, want) in [
         (
             "FORMAT WXF\nRED a\nBLACK b\nSTART{\n}END\n",
-            WxfErrorKind::TooManyTags(1),
+            ErrorKind::TooManyTags(1),
         ),
         (
             "FORMAT WXF\nSTART{\n1. C2.5 h8+7 2. H2+3\n}END\n",
-            WxfErrorKind::TooManyMoves(2),
+            ErrorKind::TooManyMoves(2),
         ),
         (
             "FORMAT WXF\nSTART{\n{123456789}\n}END\n",
-            WxfErrorKind::CommentTooLong(8),
+            ErrorKind::CommentTooLong(8),
         ),
         (
             "FORMAT WXF\nSTART{\n{1234\n56789}\n}END\n",
-            WxfErrorKind::CommentTooLong(8),
+            ErrorKind::CommentTooLong(8),
         ),
     ] {
         let games = read(text);

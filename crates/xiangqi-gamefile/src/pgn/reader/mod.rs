@@ -1,7 +1,8 @@
 //! The streaming PGN reader: one game (or one error) at a time, in memory
-//! bounded by [`Limits`] whatever the size of the file.
+//! bounded by [`Limits`](crate::Limits) whatever the size of the file. The
+//! shared text loop ([`TextReader`]) splits the file into games; this module
+//! reads one game ([`Builder`]), its tokens in `tokens` and its moves in `moves`.
 
-mod error;
 mod moves;
 mod tokens;
 
@@ -16,15 +17,17 @@ use xiangqi_notation::{
     WxfConvention,
 };
 
-use crate::text::lines::{LineError, LineFailure, Lines};
+use crate::text::reader::{
+    column, ply_name, suffix_nag, Failure, Fed, GameText, Skip, TextFormat, TextReader,
+};
 use crate::text::scan::{may_start_space, skip_space, word_end, ByteClass, BYTE_CLASS};
-use crate::{Game, GameResult, Line, Node, ReaderOptions, TextEncoding};
-
-pub use error::{PgnError, PgnErrorKind};
+use crate::{ErrorKind, Game, GameFileError, GameResult, Line, Node, ReaderOptions, TextEncoding};
 use tokens::{is_special, is_tag_start, move_number_end, Col};
 
 /// Reads the games of a PGN source one at a time (an [`Iterator`] of
-/// `Result<Game, PgnError>`).
+/// `Result<Game, GameFileError>`), in memory bounded by
+/// [`Limits`](crate::Limits). After a broken game it goes on at the next
+/// game's tags.
 ///
 /// ```
 /// use xiangqi_gamefile::pgn::PgnReader;
@@ -39,17 +42,7 @@ use tokens::{is_special, is_tag_start, move_number_end, Col};
 /// assert_eq!(game.result, Some(GameResult::RedWins));
 /// assert!(games.next().is_none());
 /// ```
-pub struct PgnReader<R> {
-    lines: Lines<R>,
-    options: ReaderOptions,
-    games: usize,
-    builder: Option<Builder>,
-    /// After an error: skip lines up to the next game's tags.
-    skipping: Option<bool>,
-    finished: bool,
-    /// Main-line length of the last game read (see `Builder::plies_hint`).
-    plies_hint: usize,
-}
+pub struct PgnReader<R>(TextReader<R, Pgn>);
 
 impl<R: BufRead> PgnReader<R> {
     /// A reader with default options.
@@ -57,164 +50,92 @@ impl<R: BufRead> PgnReader<R> {
         PgnReader::with_options(src, ReaderOptions::default())
     }
 
-    /// A reader with `options`.
+    /// A reader with `options`: the limits, and how WXF `11`/`33` are read
+    /// when the file does not say (`[WXFStyle "fsf"]`).
     pub fn with_options(src: R, options: ReaderOptions) -> PgnReader<R> {
-        PgnReader {
-            lines: Lines::new(src, options.limits.max_line_len),
-            options,
-            games: 0,
-            builder: None,
-            skipping: None,
-            finished: false,
-            plies_hint: 0,
-        }
+        PgnReader(TextReader::new(src, options, Pgn::default()))
     }
 
     /// Bytes consumed so far (for progress reports).
     pub fn bytes_read(&self) -> u64 {
-        self.lines.bytes_read()
+        self.0.bytes_read()
     }
 
     /// The encoding of the non-ASCII text seen so far, if any.
     pub fn encoding(&self) -> Option<TextEncoding> {
-        self.lines.encoding()
-    }
-
-    fn error(&mut self, line: usize, column: usize, kind: PgnErrorKind) -> PgnError {
-        self.builder = None;
-        PgnError {
-            game: self.games,
-            line,
-            column,
-            kind,
-        }
-    }
-
-    /// Makes the next line current; returns its number in the file and
-    /// the byte offset where its unread text starts.
-    fn next_line(&mut self) -> Option<Result<(usize, usize), PgnError>> {
-        let LineFailure { line, error } = match self.lines.next_text()? {
-            Ok(at) => return Some(Ok(at)),
-            Err(failure) => failure,
-        };
-        let kind = match error {
-            LineError::Io(e) => {
-                self.finished = true;
-                self.games += 1;
-                PgnErrorKind::Io(e.to_string())
-            }
-            LineError::Utf16 => {
-                self.finished = true;
-                self.games += 1;
-                PgnErrorKind::Utf16
-            }
-            LineError::TooLong => {
-                // The line is lost; report it in the current (or a new) game.
-                if self.builder.is_none() {
-                    self.games += 1;
-                }
-                self.skipping = Some(false);
-                PgnErrorKind::LineTooLong(self.options.limits.max_line_len)
-            }
-        };
-        Some(Err(self.error(line, 1, kind)))
-    }
-}
-
-impl<R> PgnReader<R> {
-    /// Notes the length of a game read, for the next one's `plies_hint`.
-    fn finished_game(&mut self, item: Result<Game, PgnError>) -> Result<Game, PgnError> {
-        if let Ok(game) = &item {
-            // Capped: one huge game should not make every later one reserve as much.
-            self.plies_hint = game.mainline.moves.len().min(1024);
-        }
-        item
+        self.0.encoding()
     }
 }
 
 impl<R: BufRead> Iterator for PgnReader<R> {
-    type Item = Result<Game, PgnError>;
+    type Item = Result<Game, GameFileError>;
 
-    fn next(&mut self) -> Option<Result<Game, PgnError>> {
-        if self.finished {
-            return None;
-        }
-        loop {
-            let (line_no, offset) = match self.next_line() {
-                None => {
-                    self.finished = true;
-                    let builder = self.builder.take()?;
-                    return Some(self.finished_game(builder.finish_at_end(self.lines.line_no())));
-                }
-                Some(Err(e)) => return Some(Err(e)),
-                Some(Ok(l)) => l,
-            };
-            let text: &str = self.lines.text();
-            let trimmed = text.trim_start();
-            let is_tag_line = trimmed.starts_with('[');
-            if let Some(prev_was_tag) = self.skipping {
-                // Skip to a tag line that follows a blank or move-text line: the next game.
-                if is_tag_line && !prev_was_tag {
-                    self.skipping = None;
-                } else {
-                    let blank = trimmed.is_empty();
-                    self.skipping = Some(is_tag_line && !blank);
-                    continue;
-                }
-            }
-            if self
-                .builder
-                .as_ref()
-                .is_some_and(|b| is_tag_line && b.has_moves() && b.comment.is_none())
-            {
-                // A tag line after move text: the previous game had no result.
-                self.lines.resume_at(offset);
-                let builder = self.builder.take().expect("checked");
-                return Some(self.finished_game(builder.finish(None)));
-            }
-            if self.builder.is_none() {
-                if trimmed.is_empty() {
-                    continue;
-                }
-                self.games += 1;
-                self.builder = Some(Builder::new(self.options, self.games, self.plies_hint));
-            }
-            let builder = self.builder.as_mut().expect("created above");
-            match builder.feed(line_no, text, offset) {
-                Ok(Fed::More) => {}
-                Ok(Fed::Ended(result, rest)) => {
-                    let builder = self.builder.take().expect("fed above");
-                    if let Some(rest) = rest {
-                        self.lines.resume_at(rest);
-                    }
-                    return Some(self.finished_game(builder.finish(Some(result))));
-                }
-                Err(Failure::Error(e)) => {
-                    self.builder = None;
-                    self.skipping = Some(is_tag_line);
-                    return Some(Err(e));
-                }
-                Err(Failure::RestartAt(e)) => {
-                    // An unclosed comment ran into the next game's tags: keep that line.
-                    self.builder = None;
-                    self.lines.resume_at(offset);
-                    return Some(Err(e));
-                }
-            }
-        }
+    fn next(&mut self) -> Option<Result<Game, GameFileError>> {
+        self.0.next()
     }
 }
 
-enum Fed {
-    More,
-    /// The move text ended with a result token; the rest of the line, if
-    /// any, starts at this byte offset.
-    Ended(GameResult, Option<usize>),
+/// What PGN tells the shared loop: games start at tag lines.
+#[derive(Default)]
+struct Pgn {
+    /// Main-line length of the last game read (see `Builder::plies_hint`).
+    plies_hint: usize,
+    /// While skipping a broken game: whether the last line was a tag line.
+    prev_was_tag: bool,
 }
 
-enum Failure {
-    Error(PgnError),
-    RestartAt(PgnError),
+fn is_tag_line(text: &str) -> bool {
+    text.trim_start().starts_with('[')
+}
+
+impl TextFormat for Pgn {
+    type Game = Builder;
+
+    fn start_game(&mut self, options: ReaderOptions, game: usize) -> Builder {
+        Builder::new(options, game, self.plies_hint)
+    }
+
+    fn game_read(&mut self, game: &Game) {
+        // Capped: one huge game should not make every later one reserve as much.
+        self.plies_hint = game.mainline.moves.len().min(1024);
+    }
+
+    fn start_skipping(&mut self, text: &str) {
+        self.prev_was_tag = is_tag_line(text);
+    }
+
+    fn skip(&mut self, text: &str, _offset: usize) -> Skip {
+        // The next game: a tag line after a blank or move-text line.
+        let tag_line = is_tag_line(text);
+        if tag_line && !self.prev_was_tag {
+            return Skip::StartHere;
+        }
+        self.prev_was_tag = tag_line;
+        Skip::Line
+    }
+}
+
+impl GameText for Builder {
+    fn feed(&mut self, line: usize, text: &str, offset: usize) -> Result<Fed, Failure> {
+        self.feed_line(line, text, offset)
+    }
+
+    fn ends_before(&self, text: &str) -> bool {
+        // A tag line after move text: the game had no result.
+        self.has_moves() && self.comment.is_none() && is_tag_line(text)
+    }
+
+    fn finish(self) -> Result<Game, GameFileError> {
+        self.into_game()
+    }
+
+    fn finish_at_end(self, line: usize, _column: usize) -> Result<Game, GameFileError> {
+        if let Some((_, start)) = self.comment {
+            let kind = ErrorKind::UnterminatedComment(start);
+            return Err(GameFileError::at_text(self.game, line, 1, kind));
+        }
+        self.into_game()
+    }
 }
 
 struct Frame {
@@ -257,6 +178,8 @@ struct Builder {
     /// Room to reserve for the main line: the length of the previous game's,
     /// so that a file of similar games grows no vectors move by move.
     plies_hint: usize,
+    /// The result token that ended the move text.
+    result: Option<GameResult>,
 }
 impl Builder {
     fn new(options: ReaderOptions, game: usize, plies_hint: usize) -> Builder {
@@ -274,6 +197,7 @@ impl Builder {
             moves: 0,
             comment: None,
             early_comments: Vec::new(),
+            result: None,
         }
     }
 
@@ -281,13 +205,13 @@ impl Builder {
         self.moves > 0
     }
 
-    fn err(&self, line: usize, column: Col<'_>, kind: PgnErrorKind) -> Failure {
-        Failure::Error(PgnError {
-            game: self.game,
-            line,
-            column: column.get(),
-            kind,
-        })
+    fn error(&self, line: usize, column: usize, kind: ErrorKind) -> Box<GameFileError> {
+        Box::new(GameFileError::at_text(self.game, line, column, kind))
+    }
+
+    /// A broken game: skip to the next one.
+    fn err(&self, line: usize, column: Col<'_>, kind: ErrorKind) -> Failure {
+        Failure::Skip(self.error(line, column.get(), kind), None)
     }
 
     /// The value of the first `FEN` tag, unless it is empty (the standard start).
@@ -298,28 +222,18 @@ impl Builder {
         }
     }
 
-    fn finish(mut self, result: Option<GameResult>) -> Result<Game, PgnError> {
+    fn into_game(mut self) -> Result<Game, GameFileError> {
         if self.stack.len() > 1 {
             let opened = self.stack.last().expect("nonempty").opened_at;
-            let line = opened;
-            return Err(PgnError {
-                game: self.game,
-                line,
-                column: 1,
-                kind: PgnErrorKind::UnterminatedVariation(opened),
-            });
+            let kind = ErrorKind::UnterminatedVariation(opened);
+            return Err(*self.error(opened, 1, kind));
         }
         if self.stack.is_empty() {
             // No move was read, so the FEN tag has not been set up yet: a
             // game is only returned with a start position that exists.
             if let (Some(fen), Some((line, column))) = (self.fen_tag(), self.fen_at) {
                 if let Err(e) = Position::from_fen(fen) {
-                    return Err(PgnError {
-                        game: self.game,
-                        line,
-                        column,
-                        kind: PgnErrorKind::BadFen(e),
-                    });
+                    return Err(*self.error(line, column, bad_fen(e)));
                 }
             }
         }
@@ -336,20 +250,8 @@ impl Builder {
             tags: self.tags,
             notation: self.notation.unwrap_or(Notation::Iccs),
             mainline,
-            result,
+            result: self.result,
         })
-    }
-
-    fn finish_at_end(self, last_line: usize) -> Result<Game, PgnError> {
-        if let Some((_, start)) = self.comment {
-            return Err(PgnError {
-                game: self.game,
-                line: last_line,
-                column: 1,
-                kind: PgnErrorKind::UnterminatedComment(start),
-            });
-        }
-        self.finish(None)
     }
 
     fn push_comment(&mut self, text: String) {
@@ -374,9 +276,7 @@ impl Builder {
     #[cold]
     fn set_up_mainline(&mut self, line: usize, col: Col<'_>) -> Result<(), Failure> {
         let pos = match self.fen_tag() {
-            Some(fen) => {
-                Position::from_fen(fen).map_err(|e| self.err(line, col, PgnErrorKind::BadFen(e)))?
-            }
+            Some(fen) => Position::from_fen(fen).map_err(|e| self.err(line, col, bad_fen(e)))?,
             None => standard_start().clone(),
         };
         self.stack.push(Frame {
@@ -394,22 +294,19 @@ impl Builder {
 
     fn comment_too_long(&self, line: usize, col: Col<'_>) -> Failure {
         let limit = self.options.limits.max_comment_len;
-        self.err(line, col, PgnErrorKind::CommentTooLong(limit))
+        self.err(line, col, ErrorKind::CommentTooLong(limit))
     }
 
-    fn feed(&mut self, line_no: usize, text: &str, offset: usize) -> Result<Fed, Failure> {
+    fn feed_line(&mut self, line_no: usize, text: &str, offset: usize) -> Result<Fed, Failure> {
         let limits = self.options.limits;
         let mut i = offset;
         let bytes = text.as_bytes();
         // Continue a `{` comment from an earlier line.
         if let Some((mut body, start)) = self.comment.take() {
             if is_tag_start(text) && !text.contains('}') {
-                return Err(Failure::RestartAt(PgnError {
-                    game: self.game,
-                    line: start,
-                    column: 1,
-                    kind: PgnErrorKind::UnterminatedComment(start),
-                }));
+                // An unclosed comment ran into the next game's tags: keep that line.
+                let kind = ErrorKind::UnterminatedComment(start);
+                return Err(Failure::Restart(self.error(start, 1, kind)));
             }
             match text[i..].find('}') {
                 Some(end) => {
@@ -477,11 +374,12 @@ impl Builder {
                         return Err(self.err(
                             line_no,
                             Col::At(text, i),
-                            PgnErrorKind::UnterminatedVariation(opened),
+                            ErrorKind::UnterminatedVariation(opened),
                         ));
                     }
                     let rest = skip_space(text, end);
-                    return Ok(Fed::Ended(result, (rest < text.len()).then_some(rest)));
+                    self.result = Some(result);
+                    return Ok(Fed::Ended((rest < text.len()).then_some(rest)));
                 }
                 i = self.read_word(text, i, end, line_no)?;
                 continue;
@@ -493,7 +391,7 @@ impl Builder {
                         return Err(self.err(
                             line_no,
                             col,
-                            PgnErrorKind::BadTag("tag pair inside the move text"),
+                            ErrorKind::BadTag("tag pair inside the move text"),
                         ));
                     }
                     i = self.read_tag(text, i, line_no)?;
@@ -532,12 +430,12 @@ impl Builder {
                         return Err(self.err(
                             line_no,
                             col,
-                            PgnErrorKind::VariationTooDeep(limits.max_variation_depth),
+                            ErrorKind::VariationTooDeep(limits.max_variation_depth),
                         ));
                     }
                     let parent = self.stack.last().expect("started");
                     let (Some(mv), Some(undo)) = (parent.last_move, parent.last_undo) else {
-                        return Err(self.err(line_no, col, PgnErrorKind::VariationWithoutMove));
+                        return Err(self.err(line_no, col, ErrorKind::VariationWithoutMove));
                     };
                     let mut pos = parent.pos.clone();
                     pos.unmake_move(mv, undo);
@@ -552,7 +450,7 @@ impl Builder {
                 }
                 b')' => {
                     if self.stack.len() < 2 {
-                        return Err(self.err(line_no, col, PgnErrorKind::UnmatchedClose));
+                        return Err(self.err(line_no, col, ErrorKind::UnmatchedClose));
                     }
                     let child = self.stack.pop().expect("checked");
                     let parent = self.stack.last_mut().expect("checked");
@@ -579,16 +477,23 @@ impl Builder {
                             return Err(self.err(
                                 line_no,
                                 col,
-                                PgnErrorKind::BadNag(text[i..end].to_owned()),
+                                ErrorKind::BadAnnotation(text[i..end].to_owned()),
                             ))
                         }
                     }
                     i = end;
                 }
                 // `}` is the one special byte left: a comment's end without its start.
-                _ => return Err(self.err(line_no, col, PgnErrorKind::BadNag("}".into()))),
+                _ => return Err(self.err(line_no, col, ErrorKind::BadAnnotation("}".into()))),
             }
         }
         Ok(Fed::More)
+    }
+}
+
+fn bad_fen(error: xiangqi_core::FenError) -> ErrorKind {
+    ErrorKind::BadFen {
+        field: "tag",
+        error: Box::new(error),
     }
 }

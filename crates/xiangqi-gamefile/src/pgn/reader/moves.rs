@@ -48,14 +48,6 @@ impl Builder {
         )
     }
 
-    pub(super) fn ply_name(&self) -> String {
-        let pos = &self.stack.last().expect("started").pos;
-        match pos.side_to_move() {
-            xiangqi_core::Color::Red => format!("{}.", pos.fullmove_number()),
-            xiangqi_core::Color::Black => format!("{}...", pos.fullmove_number()),
-        }
-    }
-
     /// The legal move written at byte `i` (`core`: its first word without
     /// annotation suffix, which ends at `end`), and where its text ends.
     pub(super) fn resolve_move(
@@ -217,8 +209,8 @@ impl Builder {
         self.err(
             line,
             column,
-            PgnErrorKind::Move {
-                ply_name: self.ply_name(),
+            ErrorKind::MoveText {
+                ply_name: ply_name(&self.stack.last().expect("started").pos),
                 error,
             },
         )

@@ -45,10 +45,6 @@ pub(super) fn is_tag_start(s: &str) -> bool {
     chars.next() == Some('[') && chars.next().is_some_and(|c| c.is_ascii_alphabetic())
 }
 
-pub(super) fn column(text: &str, byte: usize) -> usize {
-    text[..byte.min(text.len())].chars().count() + 1
-}
-
 /// A column, counted in characters only when an error needs it.
 #[derive(Copy, Clone)]
 pub(super) enum Col<'a> {
@@ -76,7 +72,7 @@ impl Builder {
         line_no: usize,
     ) -> Result<usize, Failure> {
         let col = Col::At(text, i);
-        let bad = |this: &Self, what| this.err(line_no, col, PgnErrorKind::BadTag(what));
+        let bad = |this: &Self, what| this.err(line_no, col, ErrorKind::BadTag(what));
         let rest = &text[i + 1..];
         let name_len = rest
             .find(|c: char| !(c.is_alphanumeric() || c == '_'))
@@ -116,7 +112,7 @@ impl Builder {
             return Err(self.err(
                 line_no,
                 col,
-                PgnErrorKind::TooManyTags(self.options.limits.max_tags_per_game),
+                ErrorKind::TooManyTags(self.options.limits.max_tags_per_game),
             ));
         }
         match name {
@@ -180,28 +176,19 @@ impl Builder {
             .map_or(0, |last| last + 1);
         let core = &word[..core_len];
         let suffix = &word[core.len()..];
-        let nag = match suffix {
-            "" => None,
-            "!" => Some(1),
-            "?" => Some(2),
-            "!!" => Some(3),
-            "??" => Some(4),
-            "!?" => Some(5),
-            "?!" => Some(6),
-            _ => {
-                return Err(self.err(
-                    line_no,
-                    Col::At(text, i + core.len()),
-                    PgnErrorKind::BadNag(suffix.into()),
-                ))
-            }
+        let Ok(nag) = suffix_nag(suffix) else {
+            return Err(self.err(
+                line_no,
+                Col::At(text, i + core.len()),
+                ErrorKind::BadAnnotation(suffix.into()),
+            ));
         };
         let (mv, consumed_to) = self.resolve_move(text, i, core, end, line_no)?;
         if self.moves >= self.options.limits.max_moves_per_game {
             return Err(self.err(
                 line_no,
                 col,
-                PgnErrorKind::TooManyMoves(self.options.limits.max_moves_per_game),
+                ErrorKind::TooManyMoves(self.options.limits.max_moves_per_game),
             ));
         }
         self.play(mv);
