@@ -162,8 +162,9 @@ pub enum ErrorKind {
     MoveText {
         /// Move number and side, e.g. `12.` or `12...`.
         ply_name: String,
-        /// Why (a syntax error, no such piece, illegal with the core's reason…).
-        error: MoveTextError,
+        /// Why (a syntax error, no such piece, illegal with the core's
+        /// reason…); boxed to keep every result of the readers small.
+        error: Box<MoveTextError>,
     },
     /// The XML of a CBF file is malformed or lacks a part.
     #[error("XML: {0}")]

@@ -95,7 +95,7 @@ fn torture_file_parses_as_specified() {
     };
     assert_eq!(ply_name, "3...");
     assert!(
-        matches!(error, MoveTextError::Illegal { mv: m, .. } if *m == mv("h9h0")),
+        matches!(**error, MoveTextError::Illegal { mv: m, .. } if m == mv("h9h0")),
         "{error}"
     );
 
@@ -375,11 +375,8 @@ fn variant_xiangqi_files_number_ranks_from_one() {
         .unwrap_err();
     assert!(
         matches!(
-            err.kind,
-            ErrorKind::MoveText {
-                error: MoveTextError::Illegal { .. },
-                ..
-            }
+            &err.kind,
+            ErrorKind::MoveText { error, .. } if matches!(**error, MoveTextError::Illegal { .. })
         ),
         "h2e2 is h1e1 in ranks 1-10: {err}"
     );
@@ -389,11 +386,8 @@ fn variant_xiangqi_files_number_ranks_from_one() {
         .unwrap_err();
     assert!(
         matches!(
-            err.kind,
-            ErrorKind::MoveText {
-                error: MoveTextError::Syntax(_),
-                ..
-            }
+            &err.kind,
+            ErrorKind::MoveText { error, .. } if matches!(**error, MoveTextError::Syntax(_))
         ),
         "rank 0 does not exist in ranks 1-10: {err}"
     );

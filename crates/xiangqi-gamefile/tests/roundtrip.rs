@@ -82,7 +82,13 @@ fn xqf_written_reads_back_identically_and_pgn_keeps_every_line() {
             .or_default() += 1;
     }
     println!("games round-tripped per format: {per_format:?}");
-    for format in [Format::Xqf, Format::Cbr, Format::Cbl, Format::Cbf, Format::Pgn] {
+    for format in [
+        Format::Xqf,
+        Format::Cbr,
+        Format::Cbl,
+        Format::Cbf,
+        Format::Pgn,
+    ] {
         assert!(
             per_format.get(&format).is_some_and(|&n| n > 0),
             "no {format} game round-tripped: {per_format:?}"

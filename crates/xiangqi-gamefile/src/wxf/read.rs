@@ -469,7 +469,7 @@ impl Builder {
         let mv = parse_with(&self.pos, &core, self.notation, &style).map_err(|error| {
             let kind = ErrorKind::MoveText {
                 ply_name: ply_name(&self.pos),
-                error,
+                error: Box::new(error),
             };
             self.skip(line_no, text, start, kind)
         })?;

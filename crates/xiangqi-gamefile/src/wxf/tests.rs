@@ -145,7 +145,7 @@ fn several_games_and_recovery_after_a_broken_one() {
     match &err.kind {
         ErrorKind::MoveText { ply_name, error } => {
             assert_eq!(ply_name, "2.");
-            assert!(matches!(error, MoveTextError::Illegal { .. }), "{error}");
+            assert!(matches!(**error, MoveTextError::Illegal { .. }), "{error}");
         }
         other => panic!("{other}"),
     }
@@ -195,10 +195,7 @@ fn every_error_kind_names_its_place() {
         ("FORMAT WXF\nSTART{\n1. X2.5\n}END\n", (3, 4), |k| {
             matches!(
                 k,
-                ErrorKind::MoveText {
-                    error: MoveTextError::Syntax(_),
-                    ..
-                }
+                ErrorKind::MoveText { error, .. } if matches!(**error, MoveTextError::Syntax(_))
             )
         }),
         ("\u{7}\n", (1, 1), |k| matches!(k, ErrorKind::BadHeader(_))),

@@ -211,7 +211,7 @@ impl Builder {
             column,
             ErrorKind::MoveText {
                 ply_name: ply_name(&self.stack.last().expect("started").pos),
-                error,
+                error: Box::new(error),
             },
         )
     }

@@ -1,5 +1,6 @@
-//! The tokenizer of the PGN reader: move numbers, special bytes, tag
-//! pairs and move words, and columns counted only for errors.
+//! The tokenizer of the PGN reader: a line's tags, comments, variations,
+//! NAGs, move numbers, move words and result, and columns counted only for
+//! errors. The moves themselves are read in `moves`.
 
 use super::*;
 
@@ -64,6 +65,211 @@ impl Col<'_> {
 }
 
 impl Builder {
+    fn comment_too_long(&self, line: usize, col: Col<'_>) -> Failure {
+        let limit = self.options.limits.max_comment_len;
+        self.err(line, col, ErrorKind::CommentTooLong(limit))
+    }
+
+    /// Reads the unread text `text[offset..]` of line `line_no`: tags,
+    /// comments, variations, NAGs, move numbers, moves and the result.
+    pub(super) fn feed_line(
+        &mut self,
+        line_no: usize,
+        text: &str,
+        offset: usize,
+    ) -> Result<Fed, Failure> {
+        let limits = self.options.limits;
+        let mut i = offset;
+        let bytes = text.as_bytes();
+        // Continue a `{` comment from an earlier line.
+        if let Some((mut body, start)) = self.comment.take() {
+            if is_tag_start(text) && !text.contains('}') {
+                // An unclosed comment ran into the next game's tags: keep that line.
+                let kind = ErrorKind::UnterminatedComment(start);
+                return Err(Failure::Restart(self.error(start, 1, kind)));
+            }
+            match text[i..].find('}') {
+                Some(end) => {
+                    body.push('\n');
+                    body.push_str(&text[i..i + end]);
+                    i += end + 1;
+                    if body.len() > limits.max_comment_len {
+                        return Err(self.comment_too_long(start, Col::Known(1)));
+                    }
+                    self.push_comment(body.trim().to_owned());
+                }
+                None => {
+                    body.push('\n');
+                    body.push_str(&text[i..]);
+                    if body.len() > limits.max_comment_len {
+                        return Err(self.comment_too_long(start, Col::Known(1)));
+                    }
+                    self.comment = Some((body, start));
+                    return Ok(Fed::More);
+                }
+            }
+        }
+        if i == 0 && bytes.first() == Some(&b'%') {
+            return Ok(Fed::More); // escape line
+        }
+        while i < bytes.len() {
+            let b = bytes[i];
+            // Branches, not a `match` on the class: its jump table was
+            // mispredicted about three times a ply (spaces, numbers and moves
+            // alternate too irregularly for an indirect jump).
+            let class = BYTE_CLASS[b as usize];
+            if class == ByteClass::Space {
+                i += 1;
+                continue;
+            }
+            if !b.is_ascii() && may_start_space(b) {
+                let next = skip_space(text, i);
+                if next > i {
+                    i = next;
+                    continue;
+                }
+            }
+            if class != ByteClass::Special {
+                if b.is_ascii_digit() {
+                    if let Some(next) = move_number_end(bytes, i) {
+                        i = next;
+                        continue;
+                    }
+                }
+                let end = word_end(text, i);
+                if let Some(mv) = self.plain_move(text, i, end) {
+                    self.play(mv);
+                    i = end;
+                    continue;
+                }
+                let word = &text[i..end];
+                // `½-½` starts with the byte 0xC2; move numbers such as `1.` are no result.
+                let maybe_result = matches!(b, b'0' | b'1' | b'*' | 0xC2) && !word.ends_with('.');
+                if let Some(result) = maybe_result
+                    .then(|| word.parse::<GameResult>().ok())
+                    .flatten()
+                {
+                    if self.stack.len() > 1 {
+                        let opened = self.stack.last().expect("nonempty").opened_at;
+                        return Err(self.err(
+                            line_no,
+                            Col::At(text, i),
+                            ErrorKind::UnterminatedVariation(opened),
+                        ));
+                    }
+                    let rest = skip_space(text, end);
+                    self.result = Some(result);
+                    return Ok(Fed::Ended((rest < text.len()).then_some(rest)));
+                }
+                i = self.read_word(text, i, end, line_no)?;
+                continue;
+            }
+            let col = Col::At(text, i);
+            match b {
+                b'[' => {
+                    if self.has_moves() || self.stack.len() > 1 {
+                        return Err(self.err(
+                            line_no,
+                            col,
+                            ErrorKind::BadTag("tag pair inside the move text"),
+                        ));
+                    }
+                    i = self.read_tag(text, i, line_no)?;
+                }
+                b'{' => {
+                    let body_start = i + 1;
+                    match text[body_start..].find('}') {
+                        Some(end) => {
+                            if end > limits.max_comment_len {
+                                return Err(self.comment_too_long(line_no, col));
+                            }
+                            self.push_comment(text[body_start..body_start + end].trim().to_owned());
+                            i = body_start + end + 1;
+                        }
+                        None => {
+                            let body = text[body_start..].to_owned();
+                            if body.len() > limits.max_comment_len {
+                                return Err(self.comment_too_long(line_no, col));
+                            }
+                            self.comment = Some((body, line_no));
+                            return Ok(Fed::More);
+                        }
+                    }
+                }
+                b';' => {
+                    let body = text[i + 1..].trim();
+                    if body.len() > limits.max_comment_len {
+                        return Err(self.comment_too_long(line_no, col));
+                    }
+                    self.push_comment(body.to_owned());
+                    return Ok(Fed::More);
+                }
+                b'(' => {
+                    self.start_moves(line_no, col)?;
+                    if self.stack.len() > limits.max_variation_depth {
+                        return Err(self.err(
+                            line_no,
+                            col,
+                            ErrorKind::VariationTooDeep(limits.max_variation_depth),
+                        ));
+                    }
+                    let parent = self.stack.last().expect("started");
+                    let (Some(mv), Some(undo)) = (parent.last_move, parent.last_undo) else {
+                        return Err(self.err(line_no, col, ErrorKind::VariationWithoutMove));
+                    };
+                    let mut pos = parent.pos.clone();
+                    pos.unmake_move(mv, undo);
+                    self.stack.push(Frame {
+                        line: Line::default(),
+                        pos,
+                        last_move: None,
+                        last_undo: None,
+                        opened_at: line_no,
+                    });
+                    i += 1;
+                }
+                b')' => {
+                    if self.stack.len() < 2 {
+                        return Err(self.err(line_no, col, ErrorKind::UnmatchedClose));
+                    }
+                    let child = self.stack.pop().expect("checked");
+                    let parent = self.stack.last_mut().expect("checked");
+                    parent
+                        .line
+                        .moves
+                        .last_mut()
+                        .expect("a variation follows a move")
+                        .variations_mut()
+                        .push(child.line);
+                    i += 1;
+                }
+                b'$' => {
+                    let digits = bytes[i + 1..]
+                        .iter()
+                        .take_while(|b| b.is_ascii_digit())
+                        .count();
+                    let end = i + 1 + digits;
+                    let nag = text[i + 1..end].parse::<u8>().ok();
+                    let node = self.stack.last_mut().and_then(|f| f.line.moves.last_mut());
+                    match (nag, node) {
+                        (Some(n), Some(node)) => node.nags_mut().push(n),
+                        _ => {
+                            return Err(self.err(
+                                line_no,
+                                col,
+                                ErrorKind::BadAnnotation(text[i..end].to_owned()),
+                            ))
+                        }
+                    }
+                    i = end;
+                }
+                // `}` is the one special byte left: a comment's end without its start.
+                _ => return Err(self.err(line_no, col, ErrorKind::BadAnnotation("}".into()))),
+            }
+        }
+        Ok(Fed::More)
+    }
+
     /// Reads `[Name "value"]` starting at `i`; returns the offset after it.
     pub(super) fn read_tag(
         &mut self,
