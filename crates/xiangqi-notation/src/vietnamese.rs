@@ -515,7 +515,8 @@ pub(crate) fn read(text: &str, short: bool) -> Result<Described, ParseMoveError>
     Ok(described)
 }
 
-/// Reads four space-separated words exactly as [`write`] writes them
+/// Reads four space-separated words exactly as this crate's
+/// [`format`](crate::format) writes them
 /// (`Pháo 2 bình 5`, `Xe truoc binh 4`), by comparing whole words with the
 /// writer's; returns the move and the byte offset where its last word ends.
 /// `None` for any other spelling (case, spacing, decomposed marks, WXF…),
@@ -588,11 +589,19 @@ pub fn read_vietnamese_words_exact(text: &str) -> Option<(Described, usize)> {
     Some((described, words[3].1))
 }
 
-/// Reads the Vietnamese words a line of move text starts with, when they form a
-/// move that [`read`] would read the same way; returns it with the byte
-/// offset where its last token ends (more text may follow). `None` for WXF
-/// forms and anything that is not a whole move: the caller then falls back
-/// to [`read`] for the error.
+/// Reads the Vietnamese words a line of move text starts with, when they
+/// form a move that [`parse_text`](crate::parse_text) would read the same
+/// way; returns it with the byte offset where its last token ends (more
+/// text may follow). `None` for WXF forms and anything that is not a whole
+/// move: the caller then falls back to `parse_text` for the error.
+///
+/// ```
+/// use xiangqi_notation::read_vietnamese_words;
+///
+/// let (_, end) = read_vietnamese_words("Pháo 2 bình 5 Mã 8 tiến 7").unwrap();
+/// assert_eq!(end, "Pháo 2 bình 5".len());
+/// assert!(read_vietnamese_words("C2.5").is_none());
+/// ```
 pub fn read_vietnamese_words(text: &str) -> Option<(Described, usize)> {
     if let Some(found) = read_vietnamese_words_exact(text) {
         return Some(found);
