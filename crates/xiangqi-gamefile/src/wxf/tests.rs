@@ -462,6 +462,36 @@ fn the_first_of_two_result_headers_gives_the_result() {
     assert_eq!(one_game(&written), token, "{written}");
 }
 
+/// Found by the `wxf_file` fuzz target (fuzz/regressions/wxf_file-second-fen):
+/// the reader sets up the first FEN header and keeps later ones verbatim,
+/// but the writer rewrote every FEN header in the WXF form, so a second
+/// one (`… r`) came back changed (`…`, its side dropped).
+#[test]
+fn a_second_fen_header_is_kept_as_written() {
+    let text = "FORMAT WXF\nFEN 4k4/9/9/9/9/9/9/9/9/5K2R r\nFEN 4k4/9/9/9/9/9/9/9/9/5K2R r\n\
+                START{\n 1. R1+1\n}END\n";
+    let game = one_game(text);
+    let fens: Vec<&str> = game
+        .tags
+        .iter()
+        .filter(|(k, _)| k == "FEN")
+        .map(|(_, v)| v.as_str())
+        .collect();
+    assert_eq!(
+        fens,
+        [
+            "4k4/9/9/9/9/9/9/9/9/5K2R w - - 0 1",
+            "4k4/9/9/9/9/9/9/9/9/5K2R r"
+        ]
+    );
+    let written = write_wxf(&game, &WxfWriteOptions::default()).unwrap();
+    assert_eq!(one_game(&written), game, "{written}");
+    // A later FEN header need not even be a position: it is only a tag.
+    let odd = one_game("FORMAT WXF\nFEN 4k4/9/9/9/9/9/9/9/9/5K2R r\nFEN x\nSTART{\n}END\n");
+    let written = write_wxf(&odd, &WxfWriteOptions::default()).unwrap();
+    assert_eq!(one_game(&written), odd, "{written}");
+}
+
 /// Found by the `wxf_file` fuzz target (fuzz/regressions/wxf_file-vertical-tab):
 /// a vertical tab or another non-ASCII space in the moves (whitespace to
 /// `char`, not to the byte test) stopped the move loop where it stood, and
