@@ -10,9 +10,8 @@
 use libfuzzer_sys::fuzz_target;
 use xiangqi_core::Position;
 use xiangqi_fuzz::{assert_legal_sequence, reader_limits};
-use xiangqi_notation::pgn::{
-    write_game, Game, Limits, Line, Reader, ReaderOptions, WriteError, WriteOptions,
-};
+use xiangqi_gamefile::{Game, Limits, Line, ReaderOptions};
+use xiangqi_gamefile::pgn::{write_game, PgnReader, WriteError, WriteOptions};
 use xiangqi_notation::Notation;
 
 /// Checks every move of `line` (and, recursively, of its variations) from `pos`;
@@ -54,7 +53,7 @@ fuzz_target!(|data: &[u8]| {
     };
     let lines = input.split(|&b| b == b'\n').count();
     let mut items = 0;
-    for item in Reader::with_options(input, options) {
+    for item in PgnReader::with_options(input, options) {
         items += 1;
         // One line may hold several games (`* 1. h2e2 *`), but each takes a byte.
         assert!(items <= input.len() + 1, "more games than bytes");
@@ -66,12 +65,11 @@ fuzz_target!(|data: &[u8]| {
                     "error of item {items} names game {}: {e}",
                     e.game
                 );
-                assert!(
-                    e.line >= 1 && e.line <= lines + 1,
-                    "line {} of {lines}: {e}",
-                    e.line
-                );
-                assert!(e.column >= 1, "{e}");
+                let Some((line, column)) = e.line_column() else {
+                    panic!("a text error without a line: {e}");
+                };
+                assert!(line >= 1 && line <= lines + 1, "line {line} of {lines}: {e}");
+                assert!(column >= 1, "{e}");
                 let _ = e.to_string();
             }
             Ok(game) => {
@@ -113,7 +111,7 @@ fn check_game(game: &Game, limits: &Limits, mode: u8) {
         },
         ..ReaderOptions::default()
     };
-    let mut again = Reader::with_options(written.as_bytes(), relaxed);
+    let mut again = PgnReader::with_options(written.as_bytes(), relaxed);
     let back = match again.next() {
         Some(Ok(g)) => g,
         other => panic!("written game does not read back: {other:?}\n{written}"),

@@ -7,9 +7,8 @@
 
 use libfuzzer_sys::fuzz_target;
 use xiangqi_fuzz::{assert_legal_sequence, reader_limits};
-use xiangqi_notation::pgn::{
-    read_wxf_str, write_wxf, Game, Limits, ReaderOptions, WxfReader, WxfWriteOptions,
-};
+use xiangqi_gamefile::{wxf, Game, Limits, ReaderOptions};
+use xiangqi_gamefile::wxf::{write_wxf, WxfReader, WxfWriteOptions};
 use xiangqi_notation::{Notation, WxfStyle};
 
 fuzz_target!(|data: &[u8]| {
@@ -33,12 +32,11 @@ fuzz_target!(|data: &[u8]| {
                     "item {items} names game {}: {e}",
                     e.game
                 );
-                assert!(
-                    e.line >= 1 && e.line <= lines + 1,
-                    "line {} of {lines}: {e}",
-                    e.line
-                );
-                assert!(e.column >= 1, "{e}");
+                let Some((line, column)) = e.line_column() else {
+                    panic!("a text error without a line: {e}");
+                };
+                assert!(line >= 1 && line <= lines + 1, "line {line} of {lines}: {e}");
+                assert!(column >= 1, "{e}");
                 let _ = e.to_string();
             }
             Ok(game) => check_game(&game, &limits, mode),
@@ -75,7 +73,7 @@ fn check_game(game: &Game, limits: &Limits, mode: u8) {
     let Ok(written) = write_wxf(game, &options) else {
         return;
     };
-    let back = read_wxf_str(&written)
+    let back = wxf::read_str(&written)
         .next()
         .expect("a written game reads back")
         .unwrap_or_else(|e| panic!("cannot read back a written game: {e}\n{written}"));

@@ -92,11 +92,11 @@ pub fn assert_legal_sequence(start: &Position, moves: impl IntoIterator<Item = M
 /// The game-file readers' limits for a fuzz input whose first byte is
 /// `mode`: the defaults (even bytes) or tiny ones that every input can
 /// reach (odd bytes).
-pub fn reader_limits(mode: u8) -> xiangqi_notation::pgn::Limits {
+pub fn reader_limits(mode: u8) -> xiangqi_gamefile::Limits {
     if mode & 1 == 0 {
-        xiangqi_notation::pgn::Limits::default()
+        xiangqi_gamefile::Limits::default()
     } else {
-        xiangqi_notation::pgn::Limits {
+        xiangqi_gamefile::Limits {
             max_line_len: 80,
             max_comment_len: 24,
             max_variation_depth: 2,
@@ -115,7 +115,7 @@ pub fn check_game_file(mode: u8, input: &[u8], format: xiangqi_gamefile::Format)
     use xiangqi_gamefile::{lines, write_xqf, Games, Location};
 
     let limits = reader_limits(mode);
-    let options = xiangqi_notation::pgn::ReaderOptions {
+    let options = xiangqi_gamefile::ReaderOptions {
         limits,
         ..Default::default()
     };

@@ -3,14 +3,16 @@
 //! skipped, and reading goes on with the next game. Hostile numbers in the
 //! input (a huge move number, a huge NAG) are errors, not allocations.
 
-use xiangqi_notation::pgn::{Limits, PgnError, PgnErrorKind, Reader, ReaderOptions};
+use xiangqi_gamefile::pgn::PgnReader;
+use xiangqi_gamefile::{ErrorKind, GameFileError};
+use xiangqi_gamefile::{Limits, ReaderOptions};
 
-fn read_all(text: &[u8], limits: Limits) -> Vec<Result<usize, PgnError>> {
+fn read_all(text: &[u8], limits: Limits) -> Vec<Result<usize, GameFileError>> {
     let options = ReaderOptions {
         limits,
         ..ReaderOptions::default()
     };
-    Reader::with_options(text, options)
+    PgnReader::with_options(text, options)
         .map(|g| g.map(|g| g.plies()))
         .collect()
 }
@@ -18,12 +20,7 @@ fn read_all(text: &[u8], limits: Limits) -> Vec<Result<usize, PgnError>> {
 const NEXT_GAME: &str = "\n[Event \"next\"]\n\n1. h2e2 h9g7 *\n";
 
 /// The item for the oversized game is the expected error, and the game after it is read.
-fn assert_limit(
-    text: String,
-    limits: Limits,
-    expected: impl Fn(&PgnErrorKind) -> bool,
-    what: &str,
-) {
+fn assert_limit(text: String, limits: Limits, expected: impl Fn(&ErrorKind) -> bool, what: &str) {
     let items = read_all(text.as_bytes(), limits);
     let first = items
         .first()
@@ -31,7 +28,10 @@ fn assert_limit(
     let err = first.as_ref().expect_err(what);
     assert!(expected(&err.kind), "{what}: wrong error {err}");
     assert_eq!(err.game, 1, "{what}: {err}");
-    assert!(err.line >= 1, "{what}: {err}");
+    assert!(
+        err.line_column().is_some_and(|(line, _)| line >= 1),
+        "{what}: {err}"
+    );
     let message = err.to_string();
     assert!(message.starts_with("game 1, line "), "{what}: {message}");
     assert_eq!(
@@ -54,7 +54,7 @@ fn line_length_is_capped() {
     assert_limit(
         text,
         limits,
-        |k| matches!(k, PgnErrorKind::LineTooLong(1_000)),
+        |k| matches!(k, ErrorKind::LineTooLong(1_000)),
         "long tag line",
     );
     // A 10 MiB line without any newline is not buffered whole.
@@ -62,7 +62,7 @@ fn line_length_is_capped() {
     assert_limit(
         text,
         Limits::default(),
-        |k| matches!(k, PgnErrorKind::LineTooLong(_)),
+        |k| matches!(k, ErrorKind::LineTooLong(_)),
         "10 MiB line",
     );
 }
@@ -79,14 +79,14 @@ fn comment_length_is_capped() {
     assert_limit(
         text,
         limits,
-        |k| matches!(k, PgnErrorKind::CommentTooLong(100)),
+        |k| matches!(k, ErrorKind::CommentTooLong(100)),
         "multi-line comment",
     );
     let text = format!("1. h2e2 ; {}\nh9g7 *\n{NEXT_GAME}", "z".repeat(500));
     assert_limit(
         text,
         limits,
-        |k| matches!(k, PgnErrorKind::CommentTooLong(100)),
+        |k| matches!(k, ErrorKind::CommentTooLong(100)),
         "line comment",
     );
 }
@@ -108,7 +108,7 @@ fn variation_depth_is_capped() {
     assert_limit(
         text,
         limits,
-        |k| matches!(k, PgnErrorKind::VariationTooDeep(8)),
+        |k| matches!(k, ErrorKind::VariationTooDeep(8)),
         "nested variations",
     );
     // Default limit against 100 000 opening parentheses on one line.
@@ -120,13 +120,13 @@ fn variation_depth_is_capped() {
     assert_limit(
         text,
         limits,
-        |k| matches!(k, PgnErrorKind::VariationTooDeep(_)),
+        |k| matches!(k, ErrorKind::VariationTooDeep(_)),
         "100 000 parentheses",
     );
 }
 
 /// `usize::MAX` is the natural way to switch the line limit off, but
-/// `Reader::read_line` computes `room + 1` with `room = usize::MAX`: a panic
+/// `PgnReader::read_line` computes `room + 1` with `room = usize::MAX`: a panic
 /// with overflow checks, and without them every line is "too long".
 #[test]
 fn unlimited_line_length_reads_games() {
@@ -158,7 +158,7 @@ fn moves_per_game_are_capped() {
     assert_limit(
         text,
         limits,
-        |k| matches!(k, PgnErrorKind::TooManyMoves(40)),
+        |k| matches!(k, ErrorKind::TooManyMoves(40)),
         "42 plies",
     );
 }
@@ -174,7 +174,7 @@ fn tags_per_game_are_capped() {
     assert_limit(
         text,
         limits,
-        |k| matches!(k, PgnErrorKind::TooManyTags(10)),
+        |k| matches!(k, ErrorKind::TooManyTags(10)),
         "11 tags",
     );
 }
@@ -185,7 +185,7 @@ fn hostile_numbers_are_errors_not_allocations() {
     let text = format!("99999999999999999999999999. h2e2 $99999999999999999999 *\n{NEXT_GAME}");
     let items = read_all(text.as_bytes(), Limits::default());
     assert!(
-        matches!(&items[0], Err(e) if matches!(e.kind, PgnErrorKind::BadNag(_))),
+        matches!(&items[0], Err(e) if matches!(e.kind, ErrorKind::BadAnnotation(_))),
         "{items:?}"
     );
     assert_eq!(items.last().cloned(), Some(Ok(2)));

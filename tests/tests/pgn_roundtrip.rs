@@ -1,7 +1,9 @@
 //! PGN reading and write/read round trips that fuzzing (`fuzz/`, target
 //! `pgn`) found broken (docs/robustness.md, findings 3 and 6-8), now fixed.
 
-use xiangqi_notation::pgn::{read_str, write_game, GameResult, PgnErrorKind, WriteOptions};
+use xiangqi_gamefile::pgn::{read_str, write_game, WriteOptions};
+use xiangqi_gamefile::ErrorKind;
+use xiangqi_gamefile::GameResult;
 use xiangqi_notation::Notation;
 
 /// Found by the `pgn` target (fuzz/regressions/pgn-8b2d89b3): a game with a
@@ -46,18 +48,22 @@ fn invalid_fen_tag_is_an_error_even_without_moves() {
         let item = read_str(text).next().expect("one item");
         let err = item.expect_err(text);
         assert!(
-            matches!(err.kind, PgnErrorKind::BadFen(_)),
+            matches!(err.kind, ErrorKind::BadFen { .. }),
             "{text:?}: {err}"
         );
         assert_eq!(
-            (err.game, err.line, err.column),
-            (1, 1, 1),
+            (err.game, err.line_column()),
+            (1, Some((1, 1))),
             "{text:?}: {err}"
         );
     }
     let mut items = read_str("[Event \"a\"]\n[FEN \"garbage\"]\n*\n\n[Event \"b\"]\n1. h2e2 *\n");
     let err = items.next().unwrap().unwrap_err();
-    assert_eq!((err.game, err.line), (1, 2), "{err}");
+    assert_eq!(
+        (err.game, err.line_column().map(|p| p.0)),
+        (1, Some(2)),
+        "{err}"
+    );
     let next = items.next().unwrap().unwrap();
     assert_eq!(next.tag("Event"), Some("b"));
     assert_eq!(next.plies(), 1);
@@ -86,7 +92,7 @@ fn carriage_return_in_a_comment_survives_a_round_trip() {
 #[test]
 fn bom_in_a_comment_survives_a_round_trip() {
     let bytes: &[u8] = b"1. h2e2 {a\n\x84\x31\x95\x33b} *\n";
-    let game = xiangqi_notation::pgn::Reader::new(bytes)
+    let game = xiangqi_gamefile::pgn::PgnReader::new(bytes)
         .next()
         .unwrap()
         .unwrap();

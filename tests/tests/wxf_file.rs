@@ -3,14 +3,13 @@
 //! games; files concatenated or damaged at random give errors, not panics.
 
 mod common;
-#[path = "../../crates/xiangqi-notation/benches/support/games.rs"]
+#[path = "../../crates/xiangqi-gamefile/benches/support/games.rs"]
 mod games;
 
 use common::Rng;
 use xiangqi_core::Color;
-use xiangqi_notation::pgn::{
-    read_wxf_str, write_wxf, Game, GameResult, Node, WxfReader, WxfWriteOptions,
-};
+use xiangqi_gamefile::wxf::{write_wxf, WxfReader, WxfWriteOptions};
+use xiangqi_gamefile::{wxf, Game, GameResult, Node};
 use xiangqi_notation::{Notation, SidewaysSign, WxfConvention, WxfStyle};
 
 const RESULTS: [GameResult; 4] = [
@@ -109,7 +108,7 @@ fn random_games_survive_a_round_trip_in_every_style() {
         }
         let opts = &options[index as usize % options.len()];
         let text = write_wxf(&game, opts).unwrap_or_else(|e| panic!("game {index}: {e}"));
-        let mut read = read_wxf_str(&text);
+        let mut read = wxf::read_str(&text);
         let back = read
             .next()
             .expect("one game")
@@ -139,7 +138,7 @@ fn concatenated_files_and_a_damaged_game() {
         .map(|g| write_wxf(g, &options).unwrap())
         .collect();
     let all = texts.concat();
-    let back: Vec<Game> = read_wxf_str(&all).map(Result::unwrap).collect();
+    let back: Vec<Game> = wxf::read_str(&all).map(Result::unwrap).collect();
     assert_eq!(back.len(), games.len());
     for (i, (back, game)) in back.iter().zip(&games).enumerate() {
         assert!(back == game, "game {i} differs:\n{}", texts[i]);
@@ -157,10 +156,14 @@ fn concatenated_files_and_a_damaged_game() {
         .map(|t| t.lines().count())
         .sum::<usize>()
         + damaged[k][..first_move].lines().count();
-    let items: Vec<_> = read_wxf_str(&damaged.concat()).collect();
+    let items: Vec<_> = wxf::read_str(&damaged.concat()).collect();
     assert_eq!(items.len(), 20);
     let err = items[k].as_ref().unwrap_err();
-    assert_eq!((err.game, err.line, err.column), (k + 1, line, 5), "{err}");
+    assert_eq!(
+        (err.game, err.line_column()),
+        (k + 1, Some((line, 5))),
+        "{err}"
+    );
     for (i, item) in items.iter().enumerate().filter(|&(i, _)| i != k) {
         assert!(item.as_ref().unwrap() == &games[i], "game {i} differs");
     }

@@ -26,11 +26,16 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("xiangqi-search", &["xiangqi-core", "xiangqi-adjudication"]),
     (
         "xiangqi-engine-client",
-        &["xiangqi-core", "xiangqi-notation", "xiangqi-adjudication"],
+        &[
+            "xiangqi-core",
+            "xiangqi-notation",
+            "xiangqi-gamefile",
+            "xiangqi-adjudication",
+        ],
     ),
     (
         "xiangqi-rating",
-        &["xiangqi-core", "xiangqi-notation", "xiangqi-adjudication"],
+        &["xiangqi-core", "xiangqi-gamefile", "xiangqi-adjudication"],
     ),
 ];
 

@@ -170,34 +170,6 @@ impl ToPyErr for xiangqi_notation::ParseMoveError {
     }
 }
 
-/// A broken game of a PGN or WXF file: `OSError` when the source failed,
-/// else a `PgnError` with its place.
-fn game_file_error(
-    error: &dyn std::fmt::Display,
-    source_failed: bool,
-    place: (usize, usize, usize),
-    problem: &dyn std::fmt::Display,
-) -> PyErr {
-    if source_failed {
-        return pyo3::exceptions::PyOSError::new_err(error.to_string());
-    }
-    located_pgn_error(error.to_string(), Some(place), problem.to_string())
-}
-
-impl ToPyErr for xiangqi_notation::pgn::PgnError {
-    fn to_py_err(&self) -> PyErr {
-        let io = matches!(self.kind, xiangqi_notation::pgn::PgnErrorKind::Io(_));
-        game_file_error(self, io, (self.game, self.line, self.column), &self.kind)
-    }
-}
-
-impl ToPyErr for xiangqi_notation::pgn::WxfError {
-    fn to_py_err(&self) -> PyErr {
-        let io = matches!(self.kind, xiangqi_notation::pgn::WxfErrorKind::Io(_));
-        game_file_error(self, io, (self.game, self.line, self.column), &self.kind)
-    }
-}
-
 impl ToPyErr for xiangqi_gamefile::GameFileError {
     fn to_py_err(&self) -> PyErr {
         use xiangqi_gamefile::Location;
@@ -228,9 +200,9 @@ impl ToPyErr for xiangqi_gamefile::GameFileError {
     }
 }
 
-impl ToPyErr for xiangqi_notation::pgn::WxfWriteError {
+impl ToPyErr for xiangqi_gamefile::wxf::WxfWriteError {
     fn to_py_err(&self) -> PyErr {
-        use xiangqi_notation::pgn::WxfWriteError as E;
+        use xiangqi_gamefile::wxf::WxfWriteError as E;
         match self {
             E::Io(e) => pyo3::exceptions::PyOSError::new_err(e.to_string()),
             E::Replay(e) => same_class(e, self.to_string()),
@@ -241,9 +213,9 @@ impl ToPyErr for xiangqi_notation::pgn::WxfWriteError {
     }
 }
 
-impl ToPyErr for xiangqi_notation::pgn::ReplayError {
+impl ToPyErr for xiangqi_gamefile::ReplayError {
     fn to_py_err(&self) -> PyErr {
-        use xiangqi_notation::pgn::ReplayError as E;
+        use xiangqi_gamefile::ReplayError as E;
         match self {
             E::Fen(_) => InvalidFenError::new_err(self.to_string()),
             E::Illegal { .. } => IllegalMoveError::new_err(self.to_string()),
@@ -251,9 +223,9 @@ impl ToPyErr for xiangqi_notation::pgn::ReplayError {
     }
 }
 
-impl ToPyErr for xiangqi_notation::pgn::WriteError {
+impl ToPyErr for xiangqi_gamefile::pgn::WriteError {
     fn to_py_err(&self) -> PyErr {
-        use xiangqi_notation::pgn::WriteError as E;
+        use xiangqi_gamefile::pgn::WriteError as E;
         match self {
             E::Io(e) => pyo3::exceptions::PyOSError::new_err(e.to_string()),
             E::Replay(e) => e.to_py_err(),

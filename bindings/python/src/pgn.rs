@@ -12,10 +12,10 @@ use pyo3::exceptions::{PyStopIteration, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyString, PyTuple};
 use xiangqi_core::Position;
+use xiangqi_gamefile::pgn::{self, WriteOptions};
+use xiangqi_gamefile::wxf::{self, write_wxf, WxfWriteOptions};
 use xiangqi_gamefile::{Format, GameFileError, Games, NodePath};
-use xiangqi_notation::pgn::{
-    self, read_wxf_str, write_wxf, GameResult, Line, Node, WriteOptions, WxfWriteOptions,
-};
+use xiangqi_gamefile::{Game, GameResult, Line, Node, UnknownResult};
 use xiangqi_notation::{WxfConvention, WxfStyle};
 
 use crate::board::PyBoard;
@@ -99,7 +99,7 @@ fn open_source(source: &Bound<'_, PyAny>) -> PyResult<Source> {
 
 /// The next game, or the next broken game unless `skip_errors` (a failed
 /// read is never skipped).
-fn next_game(games: &mut Games, skip_errors: bool) -> Option<Result<pgn::Game, GameFileError>> {
+fn next_game(games: &mut Games, skip_errors: bool) -> Option<Result<Game, GameFileError>> {
     loop {
         match games.next()? {
             Err(e) if skip_errors && !e.is_io() => continue,
@@ -220,7 +220,7 @@ pub fn read_games(
 /// One game record: headers, main line with comments, result.
 #[pyclass(module = "xiangqi.pgn", name = "Game")]
 #[derive(Clone)]
-pub struct PyGame(pub pgn::Game);
+pub struct PyGame(pub Game);
 
 impl PyGame {
     fn start(&self) -> PyResult<Position> {
@@ -244,7 +244,7 @@ impl PyGame {
     /// Raises `PgnError` if there is none or it is broken.
     #[staticmethod]
     fn from_wxf(text: &str) -> PyResult<PyGame> {
-        match read_wxf_str(text).next() {
+        match wxf::read_str(text).next() {
             Some(Ok(game)) => Ok(PyGame(game)),
             Some(Err(e)) => Err(to_py(e)),
             None => Err(crate::errors::pgn_error("no game in the WXF text")),
@@ -260,7 +260,7 @@ impl PyGame {
         headers: Option<&Bound<'_, PyDict>>,
         result: Option<&str>,
     ) -> PyResult<PyGame> {
-        let mut game = pgn::Game::default();
+        let mut game = Game::default();
         let start = board.root_position();
         if *start != Position::startpos() {
             game.set_tag("SetUp", "1");
@@ -284,7 +284,7 @@ impl PyGame {
             .unwrap_or_else(|| "*".to_owned());
         let parsed: GameResult = text
             .parse()
-            .map_err(|e: pgn::UnknownResult| PyValueError::new_err(e.to_string()))?;
+            .map_err(|e: UnknownResult| PyValueError::new_err(e.to_string()))?;
         game.result = Some(parsed);
         game.set_tag("Result", parsed.as_str());
         Ok(PyGame(game))
@@ -488,7 +488,7 @@ impl PyGame {
     #[staticmethod]
     fn _restore(py: Python<'_>, state: &str) -> PyResult<PyGame> {
         const WHAT: &str = "a Game";
-        let game: pgn::Game = py
+        let game: Game = py
             .detach(|| serde_json::from_str(state))
             .map_err(|e| crate::pickle::bad_state(WHAT, e))?;
         py.detach(|| -> Result<(), String> {

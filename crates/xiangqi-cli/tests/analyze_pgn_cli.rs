@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use assert_cmd::Command;
 use serde_json::Value;
-use xiangqi_notation::pgn::read_str;
+use xiangqi_gamefile::pgn::read_str;
 
 fn xiangqi() -> Command {
     Command::cargo_bin("xiangqi").expect("binary built")

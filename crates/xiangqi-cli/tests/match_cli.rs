@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use assert_cmd::Command;
 use serde_json::Value;
 use xiangqi_adjudication::{GameRecord, RuleSet};
-use xiangqi_notation::pgn::read_str;
+use xiangqi_gamefile::pgn::read_str;
 
 /// Our own engine as a match participant.
 const SELF: &str = concat!(env!("CARGO_BIN_EXE_xiangqi"), " uci");

@@ -9,7 +9,7 @@ fn xiangqi() -> Command {
 fn torture() -> String {
     concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../xiangqi-notation/tests/fixtures/torture.pgn"
+        "/../xiangqi-gamefile/tests/fixtures/torture.pgn"
     )
     .to_owned()
 }

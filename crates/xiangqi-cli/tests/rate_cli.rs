@@ -66,3 +66,44 @@ fn ratings_of_a_known_corpus() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("infinite"));
     let _ = std::fs::remove_file(path);
 }
+
+/// `rate` opens files through the one game-file API: a WXF game file (no
+/// PGN tags anywhere) is rated like the same games in PGN.
+#[test]
+fn ratings_of_a_wxf_file() {
+    let wxf_game = |red: &str, black: &str, result: &str| {
+        format!("FORMAT  WXF\nRED     {red}\nBLACK   {black}\nRESULT  {result}\nSTART{{\n}}END\n")
+    };
+    let text = [
+        wxf_game("A", "B", "1-0"),
+        wxf_game("B", "A", "0-1"),
+        wxf_game("A", "B", "1-0"),
+        wxf_game("B", "A", "1-0"),
+    ]
+    .concat();
+    let path = std::env::temp_dir().join(format!("xiangqi-rate-{}.wxf", std::process::id()));
+    std::fs::write(&path, text).unwrap();
+    let out = Command::cargo_bin("xiangqi")
+        .unwrap()
+        .args([
+            "rate",
+            path.to_str().unwrap(),
+            "--prior-draws",
+            "0",
+            "--json",
+        ])
+        .output()
+        .unwrap();
+    std::fs::remove_file(&path).ok();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["rated_games"], 4, "{v}");
+    let players = v["players"].as_array().unwrap();
+    assert_eq!(players[0]["name"], "A");
+    let diff = players[0]["elo"].as_f64().unwrap() - players[1]["elo"].as_f64().unwrap();
+    assert!((diff - 190.85).abs() < 0.01, "{v}");
+}

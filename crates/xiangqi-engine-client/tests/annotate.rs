@@ -7,7 +7,7 @@ use std::time::Duration;
 use xiangqi_engine_client::annotate::pgn::annotate_game;
 use xiangqi_engine_client::annotate::{Judgement, ReviewOptions};
 use xiangqi_engine_client::{Engine, EngineSpec, Limit, Protocol, SearchOptions};
-use xiangqi_notation::pgn::{write_game, Reader, WriteOptions};
+use xiangqi_gamefile::pgn::{write_game, PgnReader, WriteOptions};
 use xiangqi_notation::Notation;
 
 /// Scores by the last move: after `b2b9` (the cannon takes the horse but
@@ -49,7 +49,7 @@ fn scripted_engine() -> Engine {
 fn blunder_is_marked_with_the_best_line() {
     let mut engine = scripted_engine();
     let text = "[Event \"t\"]\n\n1. h2e2 h9g7 2. b2b9 {old} *\n";
-    let mut game = Reader::new(Cursor::new(text)).next().unwrap().unwrap();
+    let mut game = PgnReader::new(Cursor::new(text)).next().unwrap().unwrap();
     let options = ReviewOptions::new(SearchOptions::new(Limit::Depth(5)));
     let mut calls = Vec::new();
     let reviews = annotate_game(&mut engine, &mut game, &options, |done, total| {

@@ -1,11 +1,14 @@
 //! The one error type of every game-file reader: which file, which game,
-//! where in it, and what is wrong.
+//! where in it, and what is wrong. The kinds are one set for every format:
+//! the text formats (PGN, WXF) share theirs (lines, comments, tags, move
+//! text), the binary ones theirs (lengths, codes, truncation), and the
+//! limits are the same kinds everywhere.
 
 use std::fmt;
 use std::path::PathBuf;
 
 use xiangqi_core::{FenError, PlayError};
-use xiangqi_notation::pgn::{PgnErrorKind, WxfErrorKind};
+use xiangqi_notation::MoveTextError;
 
 use crate::Format;
 
@@ -42,6 +45,12 @@ pub enum ErrorKind {
     /// The file could not be opened or read (the reader stops).
     #[error("read error: {0}")]
     Io(String),
+    /// The input is UTF-16, which the text readers do not decode (they stop).
+    #[error("UTF-16 input is not supported: convert it to UTF-8")]
+    Utf16,
+    /// A line is longer than [`Limits::max_line_len`](crate::Limits::max_line_len).
+    #[error("line longer than {0} bytes")]
+    LineTooLong(usize),
     /// The file does not start with the magic bytes of its format.
     #[error("not a {0} file: its magic bytes are missing")]
     BadMagic(Format),
@@ -94,27 +103,75 @@ pub enum ErrorKind {
         /// The origin square in ICCS.
         square: String,
     },
-    /// Variations nest deeper than the limit.
+    /// Variations nest deeper than [`Limits::max_variation_depth`](crate::Limits::max_variation_depth).
     #[error("variations nested deeper than {0}")]
     VariationTooDeep(usize),
-    /// More moves than the limit.
+    /// More moves than [`Limits::max_moves_per_game`](crate::Limits::max_moves_per_game).
     #[error("more than {0} moves in one game")]
     TooManyMoves(usize),
-    /// A comment longer than the limit.
+    /// A comment longer than [`Limits::max_comment_len`](crate::Limits::max_comment_len).
     #[error("comment longer than {0} bytes")]
     CommentTooLong(usize),
+    /// More tags or header lines than [`Limits::max_tags_per_game`](crate::Limits::max_tags_per_game).
+    #[error("more than {0} tags in one game")]
+    TooManyTags(usize),
+    /// A `{` comment is not closed (before the end of the file or the next game).
+    #[error("comment opened at line {0} is not closed")]
+    UnterminatedComment(usize),
+    /// A PGN tag pair that is not `[Name "value"]`.
+    #[error("malformed tag pair: {0}")]
+    BadTag(&'static str),
+    /// A WXF header line that is not `KEY value`.
+    #[error("malformed header line: {0}")]
+    BadHeader(&'static str),
+    /// A FEN tag (PGN) or header (WXF) that is invalid.
+    #[error("invalid FEN {field}: {error}")]
+    BadFen {
+        /// `tag` or `header`.
+        field: &'static str,
+        /// Why.
+        error: Box<FenError>,
+    },
+    /// A WXF `FORMAT` other than WXF, AXF or ICCS.
+    #[error("unsupported move format {0:?}: expected WXF, AXF or ICCS")]
+    UnsupportedMoveFormat(String),
+    /// The input, or the WXF game's header, ended before `START{`.
+    #[error("expected START{{ before the end of the game's header")]
+    MissingStart,
+    /// The input ended, or the next WXF game's `FORMAT` line came, before `}END`.
+    #[error("expected }}END to close the moves opened by START{{ at line {0}")]
+    MissingEnd(usize),
+    /// `(` before any move of the line.
+    #[error("a variation must follow a move")]
+    VariationWithoutMove,
+    /// `)` without `(`.
+    #[error("')' without '('")]
+    UnmatchedClose,
+    /// The game ended inside a variation.
+    #[error("variation opened at line {0} is not closed")]
+    UnterminatedVariation(usize),
+    /// A NAG before any move or not `$0`-`$255`, or a move suffix other
+    /// than `!` `?` `!!` `??` `!?` `?!`.
+    #[error("bad annotation {0:?}")]
+    BadAnnotation(String),
+    /// Move text that is neither a move, a number, a comment nor the end of the moves.
+    #[error("unexpected {0:?} in the moves")]
+    Unexpected(String),
+    /// A move text that is not a legal move here.
+    #[error("move {ply_name}: {error}")]
+    MoveText {
+        /// Move number and side, e.g. `12.` or `12...`.
+        ply_name: String,
+        /// Why (a syntax error, no such piece, illegal with the core's
+        /// reason…); boxed to keep every result of the readers small.
+        error: Box<MoveTextError>,
+    },
     /// The XML of a CBF file is malformed or lacks a part.
     #[error("XML: {0}")]
     Xml(String),
     /// A CBF move value that is not `XY-XY`.
     #[error("bad move value {0:?}")]
     BadMoveValue(String),
-    /// An error of the PGN reader.
-    #[error("{0}")]
-    Pgn(Box<PgnErrorKind>),
-    /// An error of the WXF game-file reader.
-    #[error("{0}")]
-    Wxf(Box<WxfErrorKind>),
 }
 
 /// An error in a game file: the file, the game, the place and the kind.
@@ -149,13 +206,25 @@ impl GameFileError {
         GameFileError::new(game, Location::Byte(offset), kind)
     }
 
+    pub(crate) fn at_text(
+        game: usize,
+        line: usize,
+        column: usize,
+        kind: ErrorKind,
+    ) -> GameFileError {
+        GameFileError::new(game, Location::Text { line, column }, kind)
+    }
+
     /// Whether the file could not be read at all (as opposed to a broken game).
     pub fn is_io(&self) -> bool {
-        match &self.kind {
-            ErrorKind::Io(_) => true,
-            ErrorKind::Pgn(kind) => matches!(**kind, PgnErrorKind::Io(_)),
-            ErrorKind::Wxf(kind) => matches!(**kind, WxfErrorKind::Io(_)),
-            _ => false,
+        matches!(self.kind, ErrorKind::Io(_))
+    }
+
+    /// The 1-based line and character column, for an error in a text format.
+    pub fn line_column(&self) -> Option<(usize, usize)> {
+        match self.location {
+            Location::Text { line, column } => Some((line, column)),
+            _ => None,
         }
     }
 }

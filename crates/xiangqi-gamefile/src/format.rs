@@ -3,7 +3,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use xiangqi_notation::pgn::wxf_file::looks_like_wxf;
+use crate::wxf::looks_like_wxf;
 
 use crate::ccbridge;
 

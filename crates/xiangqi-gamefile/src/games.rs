@@ -4,7 +4,9 @@ use std::fs::File;
 use std::io::{self, BufRead, BufReader, Cursor, Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 
-use xiangqi_notation::pgn::{Game, Reader, ReaderOptions, WxfReader};
+use crate::pgn::PgnReader;
+use crate::wxf::WxfReader;
+use crate::{Game, ReaderOptions};
 
 use crate::ccbridge::{read_cbf, read_cbr, Library};
 use crate::error::{ErrorKind, GameFileError, Location};
@@ -19,7 +21,7 @@ const SNIFF_LEN: usize = 64 << 10;
 type Source = Box<dyn BufRead + Send>;
 
 enum Inner {
-    Pgn(Box<Reader<Source>>),
+    Pgn(Box<PgnReader<Source>>),
     Wxf(Box<WxfReader<Source>>),
     /// A single-game format, read when opened.
     Single(Option<Result<Game, GameFileError>>),
@@ -136,7 +138,7 @@ impl Games {
         let limits = &options.limits;
         let at_byte = |(offset, kind)| GameFileError::at_byte(1, offset, kind);
         let inner = match format {
-            Format::Pgn => Inner::Pgn(Box::new(Reader::with_options(source, options))),
+            Format::Pgn => Inner::Pgn(Box::new(PgnReader::with_options(source, options))),
             Format::Wxf => Inner::Wxf(Box::new(WxfReader::with_options(source, options))),
             Format::Xqf => Inner::Single(Some(
                 read_xqf(&read_whole(source)?, limits).map_err(at_byte),
@@ -265,26 +267,8 @@ impl Iterator for Games {
 
     fn next(&mut self) -> Option<Self::Item> {
         let item = match &mut self.inner {
-            Inner::Pgn(r) => r.next()?.map_err(|e| {
-                GameFileError::new(
-                    e.game,
-                    Location::Text {
-                        line: e.line,
-                        column: e.column,
-                    },
-                    ErrorKind::Pgn(Box::new(e.kind)),
-                )
-            }),
-            Inner::Wxf(r) => r.next()?.map_err(|e| {
-                GameFileError::new(
-                    e.game,
-                    Location::Text {
-                        line: e.line,
-                        column: e.column,
-                    },
-                    ErrorKind::Wxf(Box::new(e.kind)),
-                )
-            }),
+            Inner::Pgn(r) => r.next()?,
+            Inner::Wxf(r) => r.next()?,
             Inner::Single(item) => item.take()?,
             Inner::Library(library) => {
                 let game = self.index + 1;

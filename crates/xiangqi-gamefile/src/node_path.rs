@@ -5,7 +5,7 @@
 //!
 //! ```
 //! use xiangqi_gamefile::NodePath;
-//! use xiangqi_notation::pgn::read_str;
+//! use xiangqi_gamefile::pgn::read_str;
 //!
 //! let mut game = read_str("1. h2e2 h9g7 (1... b9c7) *").next().unwrap().unwrap();
 //! let first = &NodePath::root().children(&game.mainline)[0];
@@ -18,8 +18,8 @@
 //! assert_eq!(moves, ["h2e2", "b9c7", "h0g2"]);
 //! ```
 
+use crate::{Line, Node};
 use xiangqi_core::Move;
-use xiangqi_notation::pgn::{Line, Node};
 
 /// A place in a game tree, valid for the tree it was taken from (adding
 /// variations keeps every place valid: nothing moves).

@@ -1,11 +1,11 @@
 //! The move trees of the binary formats: records in pre-order, each saying
 //! whether a next move and an alternative follow, turned into the
-//! [`Line`]s of a [`Game`](xiangqi_notation::pgn::Game), every move checked
+//! [`Line`]s of a [`Game`](crate::Game), every move checked
 //! for legality on the way. XQF and CBR share this; the lines of any game
 //! (for comparisons and `Game.lines()`) are listed here too.
 
+use crate::{Limits, Line, Node};
 use xiangqi_core::{Move, Position};
-use xiangqi_notation::pgn::{Limits, Line, Node};
 
 use crate::bytes::ByteError;
 use crate::error::ErrorKind;

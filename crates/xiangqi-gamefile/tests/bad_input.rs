@@ -4,15 +4,15 @@
 
 use std::path::{Path, PathBuf};
 
+use xiangqi_gamefile::pgn::read_str;
 use xiangqi_gamefile::{write_xqf, ErrorKind, Format, GameFileError, Games, Location};
-use xiangqi_notation::pgn::read_str;
 
 fn sample_xqf() -> Vec<u8> {
     let pgn = "[Red \"甲\"]\n{opening} 1. h2e2 {centre} h9g7 (1... b9c7 {other} 2. h0g2 (2. b0c2)) 2. h0g2 i9h9 *\n";
     write_xqf(&read_str(pgn).next().unwrap().unwrap()).unwrap()
 }
 
-fn read(bytes: &[u8], format: Format) -> Vec<Result<xiangqi_notation::pgn::Game, GameFileError>> {
+fn read(bytes: &[u8], format: Format) -> Vec<Result<xiangqi_gamefile::Game, GameFileError>> {
     Games::from_bytes(bytes, Some(format)).collect()
 }
 

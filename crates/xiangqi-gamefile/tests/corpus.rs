@@ -7,8 +7,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
+use xiangqi_gamefile::Game;
 use xiangqi_gamefile::{lines, Games};
-use xiangqi_notation::pgn::Game;
 
 fn corpus() -> Option<PathBuf> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/testdata/corpus");

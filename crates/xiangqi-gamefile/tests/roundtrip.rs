@@ -4,8 +4,9 @@
 
 use std::path::{Path, PathBuf};
 
+use xiangqi_gamefile::pgn::{read_str, write_game, WriteOptions};
+use xiangqi_gamefile::Game;
 use xiangqi_gamefile::{lines, write_xqf, Format, Games};
-use xiangqi_notation::pgn::{read_str, write_game, Game, WriteOptions};
 use xiangqi_notation::Notation;
 
 fn corpus() -> Option<PathBuf> {
@@ -47,6 +48,9 @@ fn xqf_written_reads_back_identically_and_pgn_keeps_every_line() {
     games_under(&dir, &mut games);
     assert!(games.len() > 1280, "{} games", games.len());
     let mut with_variations = 0;
+    // Games round-tripped per input format: every binary and XML format of
+    // the corpus must be among them, not only the many XQF files.
+    let mut per_format = std::collections::HashMap::<Format, usize>::new();
     for (path, game) in &games {
         let xqf = write_xqf(game).unwrap();
         let mut again = Games::from_bytes(&xqf, Some(Format::Xqf));
@@ -73,6 +77,22 @@ fn xqf_written_reads_back_identically_and_pgn_keeps_every_line() {
             game.start_position().unwrap().to_fen()
         );
         with_variations += usize::from(ours.len() > 1);
+        *per_format
+            .entry(Format::sniff(&std::fs::read(path).unwrap()))
+            .or_default() += 1;
+    }
+    println!("games round-tripped per format: {per_format:?}");
+    for format in [
+        Format::Xqf,
+        Format::Cbr,
+        Format::Cbl,
+        Format::Cbf,
+        Format::Pgn,
+    ] {
+        assert!(
+            per_format.get(&format).is_some_and(|&n| n > 0),
+            "no {format} game round-tripped: {per_format:?}"
+        );
     }
     assert!(
         with_variations > 100,

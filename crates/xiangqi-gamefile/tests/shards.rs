@@ -4,8 +4,9 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 
 use xiangqi_core::{MoveList, Position, SplitMix64};
+use xiangqi_gamefile::pgn::read_str;
+use xiangqi_gamefile::wxf::{write_wxf, WxfWriteOptions};
 use xiangqi_gamefile::{count_lines, shards, Format, Game, Games, RangeOrigin};
-use xiangqi_notation::pgn::{read_str, write_wxf, WxfWriteOptions};
 
 /// A PGN corpus of random games with odd boundaries: CRLF and LF lines,
 /// several or no blank lines between games, tags on one line, comments
@@ -131,7 +132,7 @@ fn wxf_shards_hold_every_game_once() {
         // WXF game files hold comments and variations only where they fit.
         game.mainline.comments.clear();
         for node in &mut game.mainline.moves {
-            *node = xiangqi_notation::pgn::Node::new(node.mv);
+            *node = xiangqi_gamefile::Node::new(node.mv);
         }
         text.push_str(&write_wxf(&game, &WxfWriteOptions::default()).unwrap());
         text.push('\n');

@@ -1,24 +1,11 @@
-//! Throughput of move-text formatting and parsing per notation (moves/s) and
-//! of PGN reading. Baselines in the same run: the core's own ICCS
-//! `Display`/`FromStr` plus `check_legal`, and splitting the PGN into lines.
-//!
-//! PGN throughput is in MB/s (10^6 bytes, `Throughput::BytesDecimal`) of
-//! move text (the file less its tag lines, 96-98 % of it) for reading the
-//! whole file: 200 random games of 120 plies, each written by `write_game`
-//! with its `[Event]` and `[Format]` tags, move numbers and moves (no
-//! comments), read by `pgn::Reader` into `Game`s (every move checked legal
-//! and played); the file is 0.17 MB in ICCS and WXF, 0.31 MB in Chinese,
-//! 0.43 MB in Vietnamese. The line-splitting baseline counts the whole file.
-
-#[path = "support/games.rs"]
-mod games;
+//! Throughput of move-text formatting and parsing per notation (moves/s).
+//! Baseline in the same run: the core's own ICCS `Display`/`FromStr` plus
+//! `check_legal`. Reading PGN files is `xiangqi-gamefile`'s `pgn` bench.
 
 use std::hint::black_box;
-use std::io::BufRead;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use xiangqi_core::{Move, Position};
-use xiangqi_notation::pgn::{write_game, Game, Reader, WriteOptions};
 use xiangqi_notation::{format_into, parse_with, Notation, Style};
 
 /// Positions and their legal moves from deterministic random playouts.
@@ -127,37 +114,9 @@ fn bench_moves(c: &mut Criterion) {
     group.finish();
 }
 
-fn bench_pgn(c: &mut Criterion) {
-    let games: Vec<Game> = (0..200).map(|i| games::random_game(i, 120)).collect();
-    let mut group = c.benchmark_group("pgn_read");
-    for notation in Notation::ALL {
-        let mut text = String::new();
-        for g in &games {
-            text.push_str(&write_game(g, &WriteOptions::new(notation)).unwrap());
-        }
-        let bytes = text.into_bytes();
-        if notation == Notation::Iccs {
-            group.throughput(Throughput::BytesDecimal(bytes.len() as u64));
-            group.bench_function("baseline_split_lines", |b| {
-                b.iter(|| black_box(bytes.lines().map(|l| l.unwrap().len()).sum::<usize>()))
-            });
-        }
-        group.throughput(Throughput::BytesDecimal(games::move_text_bytes(&bytes)));
-        group.bench_function(notation.name(), |b| {
-            b.iter(|| {
-                let n = Reader::new(&bytes[..])
-                    .map(|g| g.unwrap().plies())
-                    .sum::<usize>();
-                black_box(n)
-            })
-        });
-    }
-    group.finish();
-}
-
 criterion_group! {
     name = benches;
     config = Criterion::default().sample_size(20).measurement_time(std::time::Duration::from_secs(2)).warm_up_time(std::time::Duration::from_millis(500));
-    targets = bench_moves, bench_pgn
+    targets = bench_moves
 }
 criterion_main!(benches);

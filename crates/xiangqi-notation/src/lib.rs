@@ -4,13 +4,16 @@
 //! ICCS coordinates (`h2e2`), WXF (`C2=5`, official and Fairy-Stockfish
 //! styles), Chinese characters (`炮二平五`, simplified or traditional) and
 //! Vietnamese (`Pháo 2 bình 5`, or the compact `P2-5` with
-//! [`VietnameseStyle::short`]), plus PGN game records ([`pgn`]) and the
-//! Fairy-Stockfish rank numbering 1-10 ([`parse_ranks10`]).
+//! [`VietnameseStyle::short`]), and the Fairy-Stockfish rank numbering 1-10
+//! ([`parse_ranks10`]).
 //! Rule IDs (`N-…`) refer to section 9 and 10.2 of the rules reference.
 //!
 //! This crate owns *move text*: it turns text into a legal [`Move`] of a
-//! given [`Position`] and back, and reads/writes whole games. Legality itself
-//! comes from `xiangqi-core`; game-level rules live in `xiangqi-adjudication`.
+//! given [`Position`] and back. Whole games and their files (PGN, WXF, XQF,
+//! CCBridge) are `xiangqi-gamefile`'s, which reads their moves through this
+//! crate (including the fast paths [`parse_quietly`] and
+//! [`read_vietnamese_words`]). Legality itself comes from `xiangqi-core`;
+//! game-level rules live in `xiangqi-adjudication`.
 //!
 //! Errors keep syntax apart from meaning: [`ParseMoveError`] says the text is
 //! malformed (and at which character), while [`MoveTextError`] says it names
@@ -42,7 +45,6 @@
 mod chinese;
 mod error;
 mod iccs;
-pub mod pgn;
 mod ranks10;
 mod style;
 #[cfg(test)]
@@ -52,12 +54,16 @@ mod vietnamese;
 mod wxf;
 
 pub use error::{MoveTextError, ParseMoveError, SyntaxErrorKind};
-pub use ranks10::{format_ranks10, parse_ranks10, rank_numbering, RankNumbering};
+pub use ranks10::{
+    format_ranks10, is_ranks10_text, is_ranks10_variant, parse_ranks10, rank_numbering,
+    RankNumbering,
+};
 pub use style::{
     ChineseStyle, Notation, Script, SidewaysSign, Style, UnknownNotation, UnknownWxfConvention,
     VietnameseStyle, WxfConvention, WxfStyle,
 };
 pub use text::{Described, Direction, Marker, MoveText, Origin};
+pub use vietnamese::{read_vietnamese_words, read_vietnamese_words_exact};
 
 use xiangqi_core::{Move, Position};
 
@@ -110,12 +116,12 @@ pub fn parse_text(
     notation: Option<Notation>,
     convention: WxfConvention,
 ) -> Result<MoveText, ParseMoveError> {
-    read_text(text, notation, convention, false)
+    parse_text_with(text, notation, convention, false)
 }
 
 /// [`parse_text`], reading Vietnamese in the compact form too when
 /// `vietnamese_short` (N-VI-SHORT, [`VietnameseStyle::short`]).
-pub(crate) fn read_text(
+pub fn parse_text_with(
     text: &str,
     notation: Option<Notation>,
     convention: WxfConvention,
@@ -180,18 +186,28 @@ pub fn parse_with(
         return Ok(mv);
     }
     // Malformed, illegal, ambiguous…: read again, this time saying why.
-    let mt = read_text(text, notation, convention, short)?;
+    let mt = parse_text_with(text, notation, convention, short)?;
     mt.resolve(pos, text)
 }
 
 /// The legal move `text` names when it is well formed in `notation` and
 /// names exactly one legal move, without wording any error: the common case
-/// of [`parse_with`] and of the PGN reader, which fall back to
-/// [`parse_text`] and [`MoveText::resolve`] to say what is wrong.
-// Always inlined: the PGN reader calls it for every move (20 of ~700
-// instructions a WXF ply were the call).
+/// of [`parse_with`] and of the game-file readers, which fall back to
+/// [`parse_text_with`] and [`MoveText::resolve`] to say what is wrong.
+///
+/// ```
+/// use xiangqi_core::Position;
+/// use xiangqi_notation::{parse_quietly, Notation, WxfConvention};
+///
+/// let pos = Position::startpos();
+/// let mv = parse_quietly(&pos, "C2.5", Notation::Wxf, WxfConvention::Official, false);
+/// assert_eq!(mv.map(|m| m.to_string()).as_deref(), Some("h2e2"));
+/// assert_eq!(parse_quietly(&pos, "C2+9", Notation::Wxf, WxfConvention::Official, false), None);
+/// ```
+// Always inlined (across crates too): the PGN reader calls it for every
+// move (20 of ~700 instructions a WXF ply were the call).
 #[inline(always)]
-pub(crate) fn parse_quietly(
+pub fn parse_quietly(
     pos: &Position,
     text: &str,
     notation: Notation,

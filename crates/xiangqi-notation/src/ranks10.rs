@@ -64,13 +64,13 @@ fn squares(text: &str) -> Result<[(u8, u8); 2], (usize, SyntaxErrorKind)> {
 }
 
 /// Whether `text` has the shape of coordinates with ranks 0-10 (either numbering).
-pub(crate) fn is_coordinate_text(text: &str) -> bool {
+pub fn is_ranks10_text(text: &str) -> bool {
     squares(text.trim()).is_ok()
 }
 
 /// Whether a PGN `[Variant]` tag value says the moves use ranks 1-10
 /// (pychess, Fairy-Stockfish: `[Variant "xiangqi"]`).
-pub(crate) fn is_ranks10_variant(value: &str) -> bool {
+pub fn is_ranks10_variant(value: &str) -> bool {
     value.trim().eq_ignore_ascii_case("xiangqi")
 }
 

@@ -298,8 +298,8 @@ impl Described {
     }
 
     /// The legal move this description names when it names exactly one,
-    /// without wording an error otherwise (the PGN reader's common case).
-    pub(crate) fn resolve_quietly(&self, pos: &Position) -> Option<Move> {
+    /// without wording an error otherwise (the game-file readers' common case).
+    pub fn resolve_quietly(&self, pos: &Position) -> Option<Move> {
         if self.alt_kind.is_some() {
             return self.resolve(pos, "").ok();
         }

@@ -496,7 +496,7 @@ pub(crate) fn read(text: &str, short: bool) -> Result<Described, ParseMoveError>
         let position = text[..at.min(text.len())].chars().count() + 1;
         ParseMoveError::new(Some(Notation::Vietnamese), text, position, kind)
     };
-    if let Some((described, end)) = read_exact_words(text) {
+    if let Some((described, end)) = read_vietnamese_words_exact(text) {
         if end == text.len() {
             return Ok(described);
         }
@@ -515,13 +515,14 @@ pub(crate) fn read(text: &str, short: bool) -> Result<Described, ParseMoveError>
     Ok(described)
 }
 
-/// Reads four space-separated words exactly as [`write`] writes them
+/// Reads four space-separated words exactly as this crate's
+/// [`format`](crate::format) writes them
 /// (`Pháo 2 bình 5`, `Xe truoc binh 4`), by comparing whole words with the
 /// writer's; returns the move and the byte offset where its last word ends.
 /// `None` for any other spelling (case, spacing, decomposed marks, WXF…),
 /// which the tokeniser then reads: this only skips its per-character work
 /// for the text the library itself writes, to the same result.
-pub(crate) fn read_exact_words(text: &str) -> Option<(Described, usize)> {
+pub fn read_vietnamese_words_exact(text: &str) -> Option<(Described, usize)> {
     let bytes = text.as_bytes();
     let mut words = [(0, 0); 4];
     let mut i = 0;
@@ -588,13 +589,21 @@ pub(crate) fn read_exact_words(text: &str) -> Option<(Described, usize)> {
     Some((described, words[3].1))
 }
 
-/// Reads the Vietnamese words a PGN line starts with, when they form a
-/// move that [`read`] would read the same way; returns it with the byte
-/// offset where its last token ends (more text may follow). `None` for WXF
-/// forms and anything that is not a whole move: the caller then falls back
-/// to [`read`] for the error.
-pub(crate) fn read_leading(text: &str) -> Option<(Described, usize)> {
-    if let Some(found) = read_exact_words(text) {
+/// Reads the Vietnamese words a line of move text starts with, when they
+/// form a move that [`parse_text`](crate::parse_text) would read the same
+/// way; returns it with the byte offset where its last token ends (more
+/// text may follow). `None` for WXF forms and anything that is not a whole
+/// move: the caller then falls back to `parse_text` for the error.
+///
+/// ```
+/// use xiangqi_notation::read_vietnamese_words;
+///
+/// let (_, end) = read_vietnamese_words("Pháo 2 bình 5 Mã 8 tiến 7").unwrap();
+/// assert_eq!(end, "Pháo 2 bình 5".len());
+/// assert!(read_vietnamese_words("C2.5").is_none());
+/// ```
+pub fn read_vietnamese_words(text: &str) -> Option<(Described, usize)> {
+    if let Some(found) = read_vietnamese_words_exact(text) {
         return Some(found);
     }
     let first_word = text.split(char::is_whitespace).next().unwrap_or("");
@@ -637,7 +646,7 @@ mod tests {
                             short: false,
                         };
                         write(&s, &style, &mut text);
-                        let Some((described, end)) = read_exact_words(&text) else {
+                        let Some((described, end)) = read_vietnamese_words_exact(&text) else {
                             // Only the WXF fallback form is not written in words.
                             assert!(!has_vietnamese_form(&s), "{text:?}");
                             continue;
@@ -706,7 +715,7 @@ mod tests {
             "Pháo 2. bình 5",
             "Phao 2 binh 0",
         ] {
-            assert!(read_exact_words(text).is_none(), "{text:?}");
+            assert!(read_vietnamese_words_exact(text).is_none(), "{text:?}");
         }
         // … which reads them (or says why not) all the same.
         assert!(read("pháo 2 bình 5", false).is_ok());

@@ -1,8 +1,7 @@
-//! Bad input never panics or hangs: random move texts in every notation and
-//! randomly damaged PGN files give errors, not crashes.
+//! Bad input never panics or hangs: random move texts in every notation
+//! give errors, not crashes (damaged PGN files: `xiangqi-gamefile`'s tests).
 
 use xiangqi_core::Position;
-use xiangqi_notation::pgn::Reader;
 use xiangqi_notation::{parse, Notation};
 
 struct Rng(u64);
@@ -49,33 +48,5 @@ fn random_move_texts_give_errors_not_panics() {
                 assert!(pos.is_legal(mv), "{text:?} gave the illegal {mv}");
             }
         }
-    }
-}
-
-#[test]
-fn damaged_pgn_gives_errors_not_panics() {
-    let original = std::fs::read(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/fixtures/torture.pgn"
-    ))
-    .unwrap();
-    let mut rng = Rng(7);
-    for _ in 0..300 {
-        let mut data = original.clone();
-        for _ in 0..1 + rng.below(8) {
-            let at = rng.below(data.len());
-            match rng.below(3) {
-                0 => data[at] = b"{}()[];$*\"\n\r.0123456789xX\xe5\xff"[rng.below(26)],
-                1 => {
-                    data.remove(at);
-                }
-                _ => {
-                    let cut = (at + rng.below(40)).min(data.len());
-                    data.drain(at..cut);
-                }
-            }
-        }
-        let results: Vec<_> = Reader::new(&data[..]).collect();
-        assert!(results.len() <= 40);
     }
 }

@@ -2,7 +2,7 @@
 
 use xiangqi_adjudication::{GameRecord, Outcome, RuleSet};
 use xiangqi_core::Color;
-use xiangqi_notation::pgn::{Game, GameResult};
+use xiangqi_gamefile::{Game, GameResult};
 
 /// One rated game: Red's and Black's names and Red's score (1, ½ or 0).
 #[derive(Clone, Debug, PartialEq)]

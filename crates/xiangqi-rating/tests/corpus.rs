@@ -4,7 +4,7 @@
 //! result the rules overturn check what is counted.
 
 use xiangqi_adjudication::{Preset, RuleSet};
-use xiangqi_notation::pgn::read_str;
+use xiangqi_gamefile::pgn::read_str;
 use xiangqi_rating::{fit, rated_game, FitOptions, Unrated};
 
 const MATE_IN_ONE: &str = "5k3/9/9/9/8R/9/9/9/9/4K4 w - - 0 1";

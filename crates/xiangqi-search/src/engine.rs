@@ -11,9 +11,7 @@ use crate::eval::Weights;
 use crate::ordering::{Heuristics, MAX_PLY};
 use crate::repetition::{AdjudicationJudge, RepetitionJudge};
 use crate::score::{Score, MATE, MATE_BOUND};
-use crate::search::{
-    PathEntry, SearchStack, Searcher, EVAL_CACHE_SIZE, HELPER_EVAL_CACHE_SIZE,
-};
+use crate::search::{PathEntry, SearchStack, Searcher, EVAL_CACHE_SIZE, HELPER_EVAL_CACHE_SIZE};
 use crate::time::TimeBudget;
 use crate::tt::TranspositionTable;
 use crate::Limits;

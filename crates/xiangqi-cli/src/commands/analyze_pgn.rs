@@ -1,5 +1,6 @@
 //! `xiangqi analyze --pgn IN -o OUT (--movetime MS|--depth N|--nodes N)
-//! [--engine SPEC] [--jobs N]`: reviews every game of a PGN file with an
+//! [--engine SPEC] [--jobs N]`: reviews every game of a game file (PGN or
+//! any format `xiangqi-gamefile` reads; written back as PGN) with an
 //! engine (default: this program's own engine over UCI) and writes each
 //! game back with `[%eval …]` comments, `?!`/`?`/`??` and the engine's line
 //! for mistakes. The review is `xiangqi-engine-client`'s `annotate` module;
@@ -8,7 +9,7 @@
 
 use std::collections::BTreeMap;
 use std::fs::File;
-use std::io::{self, BufReader, BufWriter, Write};
+use std::io::{self, BufWriter, Write};
 use std::path::Path;
 use std::sync::mpsc;
 use std::thread;
@@ -19,7 +20,9 @@ use serde_json::json;
 use xiangqi_engine_client::annotate::pgn::{annotate_game, AnnotateError};
 use xiangqi_engine_client::annotate::{Judgement, MoveReview, ReviewOptions};
 use xiangqi_engine_client::{Engine, EngineSpec, Limit, Protocol, SearchOptions};
-use xiangqi_notation::pgn::{write_game, Game, Reader, WriteOptions};
+use xiangqi_gamefile::pgn::{write_game, WriteOptions};
+use xiangqi_gamefile::Game;
+use xiangqi_gamefile::Games;
 
 use crate::common::print_json;
 
@@ -145,7 +148,8 @@ pub fn run(args: AnnotateArgs<'_>) -> Result<()> {
     };
     let options = ReviewOptions::new(SearchOptions::new(args.limit));
     let bar = progress(len);
-    let mut reader = Reader::new(BufReader::with_capacity(1 << 16, file));
+    // Any game-file format, as every other command that reads games.
+    let mut reader = Games::open(args.input, None)?;
     let mut totals = Totals::default();
 
     let outcome: Result<()> = thread::scope(|scope| {

@@ -8,8 +8,9 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
 use serde_json::json;
-use xiangqi_gamefile::{write_xqf, Format, GameFileError, Location};
-use xiangqi_notation::pgn::{write_game_to, write_wxf_to, Game, WriteOptions, WxfWriteOptions};
+use xiangqi_gamefile::pgn::{write_game_to, WriteOptions};
+use xiangqi_gamefile::wxf::{write_wxf_to, WxfWriteOptions};
+use xiangqi_gamefile::{write_xqf, Format, Game, GameFileError, Location};
 use xiangqi_notation::WxfStyle;
 
 use super::convert::style_args::{NotationArg, StyleArgs};

@@ -1,25 +1,24 @@
 //! `xiangqi rate FILES… [--rules PRESET] [--prior-draws N] [--json]`: Elo
-//! ratings of the players of PGN files, fitted by `xiangqi-rating` from
+//! ratings of the players of game files (PGN or any format
+//! `xiangqi-gamefile` reads), fitted by `xiangqi-rating` from
 //! the adjudicated results (cancelled and unfinished games are not rated).
 //! See `docs/rating.md`.
 
 use std::collections::BTreeMap;
-use std::fs::File;
-use std::io::BufReader;
 use std::path::PathBuf;
 
 use anyhow::{bail, Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::json;
 use xiangqi_adjudication::{Preset, RuleSet};
-use xiangqi_notation::pgn::Reader;
+use xiangqi_gamefile::Games;
 use xiangqi_rating::{fit, rated_game, FitOptions, Unrated};
 
 use crate::common::print_json;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// PGN files.
+    /// Game files (PGN, WXF, XQF, CBF, CBR, CBL; the format is sniffed).
     #[arg(required = true, value_name = "FILES")]
     files: Vec<PathBuf>,
     /// Rule preset the games' moves are judged by: online, asian, pikafish, fairy or plain.
@@ -56,8 +55,9 @@ pub fn run(args: Args) -> Result<()> {
     let mut unrated: BTreeMap<&'static str, usize> = BTreeMap::new();
     let mut unreadable = 0usize;
     for path in &args.files {
-        let file = File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
-        for (index, item) in Reader::new(BufReader::new(file)).enumerate() {
+        let games =
+            Games::open(path, None).with_context(|| format!("cannot open {}", path.display()))?;
+        for (index, item) in games.enumerate() {
             bar.inc(1);
             match item {
                 Ok(game) => match rated_game(&game, &rules) {

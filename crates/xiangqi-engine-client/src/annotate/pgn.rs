@@ -5,7 +5,7 @@
 //! replaces it).
 
 use xiangqi_core::Move;
-use xiangqi_notation::pgn::{Game, Line, Node, ReplayError};
+use xiangqi_gamefile::{Game, Line, Node, ReplayError};
 
 use super::{review_moves, Analyser, MoveReview, ReviewOptions};
 use crate::error::EngineError;

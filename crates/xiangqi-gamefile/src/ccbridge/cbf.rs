@@ -4,8 +4,8 @@
 //! value="XY-XY">` per move (file, then row from Black's side), its text
 //! the comment after it.
 
+use crate::{Game, Limits, Node};
 use xiangqi_core::{Move, Position, Square};
-use xiangqi_notation::pgn::{Game, Limits, Node};
 
 use crate::error::ErrorKind;
 use crate::xqf::finish_game;

@@ -2,7 +2,7 @@
 //! UTF-16LE at 64), an index area, and from byte 101 952 on the games as CBR
 //! records, each starting a 4096-byte slot (a long game fills several).
 
-use xiangqi_notation::pgn::{Game, Limits};
+use crate::{Game, Limits};
 
 use super::cbr::{is_heading, read_cbr, MAGIC as RECORD_MAGIC};
 use crate::bytes::{utf16_field, ByteError};

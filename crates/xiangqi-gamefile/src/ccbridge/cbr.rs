@@ -4,8 +4,8 @@
 //! `row * 9 + file`, rows from Black's side) with optional comments; four
 //! zero bytes end the records.
 
+use crate::{Game, Limits};
 use xiangqi_core::{Move, Position, Square};
-use xiangqi_notation::pgn::{Game, Limits};
 
 use crate::bytes::{utf16_field, ByteCursor, ByteError};
 use crate::error::ErrorKind;

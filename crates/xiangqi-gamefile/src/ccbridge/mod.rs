@@ -10,7 +10,7 @@ pub(crate) use cbf::read_cbf;
 pub(crate) use cbl::Library;
 pub(crate) use cbr::read_cbr;
 
-use xiangqi_notation::pgn::GameResult;
+use crate::GameResult;
 
 /// The result codes CBR and CBF share.
 fn result(code: u32) -> GameResult {

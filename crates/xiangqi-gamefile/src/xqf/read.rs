@@ -1,7 +1,7 @@
 //! Reading one XQF file.
 
+use crate::{Game, GameResult, Limits};
 use xiangqi_core::{Move, Position, Square};
-use xiangqi_notation::pgn::{Game, GameResult, Limits};
 use xiangqi_notation::Notation;
 
 use super::keys::Keys;

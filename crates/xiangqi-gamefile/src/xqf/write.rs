@@ -2,8 +2,8 @@
 //! knows. NAGs have no place in the format and are left out; the comments
 //! before a variation's first move are joined to that move's comment.
 
+use crate::{Game, GameResult, Line};
 use xiangqi_core::{Color, FenError, PieceKind, Position};
-use xiangqi_notation::pgn::{Game, GameResult, Line};
 
 use super::layout;
 

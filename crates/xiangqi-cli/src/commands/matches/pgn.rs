@@ -4,7 +4,8 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use anyhow::Result;
 use xiangqi_core::Position;
-use xiangqi_notation::pgn::{write_game, Game, GameResult, Line, Node, WriteOptions};
+use xiangqi_gamefile::pgn::{write_game, WriteOptions};
+use xiangqi_gamefile::{Game, GameResult, Line, Node};
 use xiangqi_notation::Notation;
 
 use xiangqi_engine_client::Limit;

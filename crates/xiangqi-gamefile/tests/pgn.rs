@@ -4,10 +4,9 @@
 use std::io::Read;
 
 use xiangqi_core::Move;
-use xiangqi_notation::pgn::{
-    read_str, write_game, Game, GameResult, Limits, PgnErrorKind, Reader, ReaderOptions,
-    TextEncoding, WriteOptions,
-};
+use xiangqi_gamefile::pgn::{read_str, write_game, PgnReader, WriteOptions};
+use xiangqi_gamefile::ErrorKind;
+use xiangqi_gamefile::{Game, GameResult, Limits, ReaderOptions, TextEncoding};
 use xiangqi_notation::{MoveTextError, Notation, Style, WxfStyle};
 
 fn mv(s: &str) -> Move {
@@ -31,7 +30,7 @@ fn torture() -> Vec<u8> {
 #[test]
 fn torture_file_parses_as_specified() {
     let data = torture();
-    let mut reader = Reader::new(&data[..]);
+    let mut reader = PgnReader::new(&data[..]);
     let results: Vec<_> = reader.by_ref().collect();
     assert_eq!(results.len(), 5, "{results:#?}");
 
@@ -90,13 +89,13 @@ fn torture_file_parses_as_specified() {
     assert_eq!(g2.outcome(), GameResult::Draw, "the Result tag");
 
     let e3 = results[2].as_ref().unwrap_err();
-    assert_eq!((e3.game, e3.line, e3.column), (3, 23, 9), "{e3}");
-    let PgnErrorKind::Move { ply_name, error } = &e3.kind else {
+    assert_eq!((e3.game, e3.line_column()), (3, Some((23, 9))), "{e3}");
+    let ErrorKind::MoveText { ply_name, error } = &e3.kind else {
         panic!("{e3}")
     };
     assert_eq!(ply_name, "3...");
     assert!(
-        matches!(error, MoveTextError::Illegal { mv: m, .. } if *m == mv("h9h0")),
+        matches!(**error, MoveTextError::Illegal { mv: m, .. } if m == mv("h9h0")),
         "{error}"
     );
 
@@ -141,7 +140,7 @@ fn gbk_text_is_detected() {
         .windows(18)
         .position(|w| w == b"[Event \"Torture 5:")
         .unwrap();
-    let mut reader = Reader::new(&data[g4_start..end]);
+    let mut reader = PgnReader::new(&data[g4_start..end]);
     let game = reader.next().unwrap().unwrap();
     assert_eq!(game.tag("Black"), Some("楊官璘"));
     assert_eq!(reader.encoding(), Some(TextEncoding::Gb18030));
@@ -150,7 +149,7 @@ fn gbk_text_is_detected() {
 #[test]
 fn round_trip_in_every_notation_keeps_variations_and_comments() {
     let data = torture();
-    let games: Vec<Game> = Reader::new(&data[..]).filter_map(Result::ok).collect();
+    let games: Vec<Game> = PgnReader::new(&data[..]).filter_map(Result::ok).collect();
     assert_eq!(games.len(), 4);
     let fsf = Style {
         wxf: WxfStyle::fsf(),
@@ -191,9 +190,7 @@ fn round_trip_of_a_long_random_game_with_crowded_soldiers() {
             .wrapping_mul(6364136223846793005)
             .wrapping_add(1442695040888963407);
         let m = moves[(seed >> 33) as usize % moves.len()];
-        game.mainline
-            .moves
-            .push(xiangqi_notation::pgn::Node::new(m));
+        game.mainline.moves.push(xiangqi_gamefile::Node::new(m));
         pos.make_move(m);
     }
     for notation in Notation::ALL {
@@ -220,14 +217,14 @@ fn reader_continues_after_broken_games() {
     let e2 = results[1].as_ref().unwrap_err();
     assert_eq!(e2.game, 2);
     assert!(
-        matches!(e2.kind, PgnErrorKind::UnterminatedVariation(5)),
+        matches!(e2.kind, ErrorKind::UnterminatedVariation(5)),
         "{e2}"
     );
     let e3 = results[2].as_ref().unwrap_err();
-    assert_eq!((e3.game, e3.line), (3, 8));
-    assert!(matches!(e3.kind, PgnErrorKind::BadTag(_)), "{e3}");
+    assert_eq!((e3.game, e3.line_column().map(|p| p.0)), (3, Some(8)));
+    assert!(matches!(e3.kind, ErrorKind::BadTag(_)), "{e3}");
     let e4 = results[3].as_ref().unwrap_err();
-    assert_eq!((e4.game, e4.line, e4.column), (4, 11, 4), "{e4}");
+    assert_eq!((e4.game, e4.line_column()), (4, Some((11, 4))), "{e4}");
     assert_eq!(results[4].as_ref().unwrap().tag("Event"), Some("5"));
 }
 
@@ -238,7 +235,7 @@ fn unclosed_comment_stops_at_the_next_games_tags() {
     assert_eq!(results.len(), 2);
     assert!(matches!(
         results[0].as_ref().unwrap_err().kind,
-        PgnErrorKind::UnterminatedComment(2)
+        ErrorKind::UnterminatedComment(2)
     ));
     assert_eq!(results[1].as_ref().unwrap().tag("Event"), Some("2"));
 }
@@ -256,7 +253,7 @@ fn limits_are_enforced_with_clear_errors() {
         limits,
         ..ReaderOptions::default()
     };
-    let read = |t: &str| Reader::with_options(t.as_bytes(), options).collect::<Vec<_>>();
+    let read = |t: &str| PgnReader::with_options(t.as_bytes(), options).collect::<Vec<_>>();
     let kinds = |t: &str| {
         read(t)
             .into_iter()
@@ -265,23 +262,23 @@ fn limits_are_enforced_with_clear_errors() {
     };
     assert_eq!(
         kinds(&format!("1. h2e2 {{{}}} *\n", "x".repeat(30))),
-        [Some(PgnErrorKind::LineTooLong(40))]
+        [Some(ErrorKind::LineTooLong(40))]
     );
     assert_eq!(
         kinds("1. h2e2 {0123456789ab} *\n"),
-        [Some(PgnErrorKind::CommentTooLong(10))]
+        [Some(ErrorKind::CommentTooLong(10))]
     );
     assert_eq!(
         kinds("1. h2e2 h9g7 2. h0g2 i9h9 *\n"),
-        [Some(PgnErrorKind::TooManyMoves(3))]
+        [Some(ErrorKind::TooManyMoves(3))]
     );
     assert_eq!(
         kinds("1. h2e2 (1. h0g2 (1. i0i1 (\n"),
-        [Some(PgnErrorKind::VariationTooDeep(2))]
+        [Some(ErrorKind::VariationTooDeep(2))]
     );
     assert_eq!(
         kinds("[A \"1\"]\n[B \"2\"]\n[C \"3\"]\n*\n"),
-        [Some(PgnErrorKind::TooManyTags(2))]
+        [Some(ErrorKind::TooManyTags(2))]
     );
     // After a too-long line the next game is read normally.
     let r = read(&format!(
@@ -321,7 +318,7 @@ fn streaming_reads_a_large_input_game_by_game() {
         at: 0,
     };
     let mut count = 0;
-    for g in Reader::new(std::io::BufReader::new(src)) {
+    for g in PgnReader::new(std::io::BufReader::new(src)) {
         assert_eq!(g.unwrap().plies(), 4);
         count += 1;
     }
@@ -378,11 +375,8 @@ fn variant_xiangqi_files_number_ranks_from_one() {
         .unwrap_err();
     assert!(
         matches!(
-            err.kind,
-            PgnErrorKind::Move {
-                error: MoveTextError::Illegal { .. },
-                ..
-            }
+            &err.kind,
+            ErrorKind::MoveText { error, .. } if matches!(**error, MoveTextError::Illegal { .. })
         ),
         "h2e2 is h1e1 in ranks 1-10: {err}"
     );
@@ -392,11 +386,8 @@ fn variant_xiangqi_files_number_ranks_from_one() {
         .unwrap_err();
     assert!(
         matches!(
-            err.kind,
-            PgnErrorKind::Move {
-                error: MoveTextError::Syntax(_),
-                ..
-            }
+            &err.kind,
+            ErrorKind::MoveText { error, .. } if matches!(**error, MoveTextError::Syntax(_))
         ),
         "rank 0 does not exist in ranks 1-10: {err}"
     );
@@ -435,4 +426,31 @@ fn compact_vietnamese_round_trips_through_its_tag() {
         read_str(&untagged).next().unwrap().is_err(),
         "P2-5 read as WXF"
     );
+}
+
+/// Randomly damaged copies of the torture file (bytes changed, removed, cut
+/// out) give errors or games, never a panic, and never more items than lines.
+#[test]
+fn damaged_pgn_gives_errors_not_panics() {
+    let original = torture();
+    let mut rng = xiangqi_core::SplitMix64::new(7);
+    const BYTES: &[u8] = b"{}()[];$*\"\n\r.0123456789xX\xe5\xff";
+    for _ in 0..300 {
+        let mut data = original.clone();
+        for _ in 0..1 + rng.below(8) {
+            let at = rng.below(data.len());
+            match rng.below(3) {
+                0 => data[at] = BYTES[rng.below(BYTES.len())],
+                1 => {
+                    data.remove(at);
+                }
+                _ => {
+                    let cut = (at + rng.below(40)).min(data.len());
+                    data.drain(at..cut);
+                }
+            }
+        }
+        let results: Vec<_> = PgnReader::new(&data[..]).collect();
+        assert!(results.len() <= 40);
+    }
 }

@@ -3,13 +3,13 @@
 //! `valgrind --tool=callgrind` or `perf record`, whose counts criterion's
 //! timing loop would blur.
 //!
-//! `cargo run --release -p xiangqi-notation --example pgn_read_profile -- wxf 10 [FILE]`
+//! `cargo run --release -p xiangqi-gamefile --example pgn_read_profile -- wxf 10 [FILE]`
 //! (with `FILE`, the text read is also written there, to look at or feed to other tools).
 
 #[path = "../benches/support/games.rs"]
 mod games;
 
-use xiangqi_notation::pgn::{write_game, Reader, WriteOptions};
+use xiangqi_gamefile::pgn::{write_game, PgnReader, WriteOptions};
 use xiangqi_notation::Notation;
 
 fn main() {
@@ -32,7 +32,7 @@ fn main() {
     let bytes = text.into_bytes();
     let mut plies = 0;
     for _ in 0..rounds {
-        plies += Reader::new(&bytes[..])
+        plies += PgnReader::new(&bytes[..])
             .map(|g| g.unwrap().plies())
             .sum::<usize>();
     }

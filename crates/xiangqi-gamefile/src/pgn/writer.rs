@@ -4,9 +4,11 @@ use std::io;
 
 use xiangqi_core::{Color, Position};
 
-use super::game::{Game, Line, ReplayError};
-use crate::ranks10::is_ranks10_variant;
-use crate::{format_into, format_ranks10, MoveTextError, Notation, Style, WxfConvention};
+use xiangqi_notation::{
+    format_into, format_ranks10, is_ranks10_variant, MoveTextError, Notation, Style, WxfConvention,
+};
+
+use crate::{Game, Line, ReplayError};
 
 /// How to write a game.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]

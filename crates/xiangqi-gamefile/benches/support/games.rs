@@ -1,10 +1,10 @@
-//! The PGN benchmark's games, shared by `benches/notation.rs` and
+//! The PGN benchmark's games, shared by `benches/pgn.rs` and
 //! `examples/pgn_read_profile.rs` so the profiler reads exactly the bench's file.
 
 #[path = "../../../xiangqi-core/benches/support/lcg_games.rs"]
 mod lcg_games;
 
-use xiangqi_notation::pgn::{Game, Node};
+use xiangqi_gamefile::{Game, Node};
 
 /// A game of up to `plies` random legal moves, fixed by `seed` (the core
 /// bench's generator, so both benches measure the same plies).

@@ -5,8 +5,11 @@ use std::io;
 use xiangqi_core::{Color, Position};
 
 use super::{header_key, is_key};
-use crate::pgn::game::{Game, Node, ReplayError};
-use crate::{format_into, MoveTextError, Notation, SidewaysSign, Style, WxfConvention, WxfStyle};
+use xiangqi_notation::{
+    format_into, MoveTextError, Notation, SidewaysSign, Style, WxfConvention, WxfStyle,
+};
+
+use crate::{Game, Node, ReplayError};
 
 /// How a game is written as a WXF file.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -153,6 +156,9 @@ fn write_header(
         plain.then(|| format!("{name} ; {elo} ;;"))
     };
     let mut result_written = false;
+    // The first FEN header is the start position, which the reader
+    // normalises; it leaves later ones as they are, and so does the writer.
+    let mut fen_written = false;
     let mut at = 0;
     while let Some((name, value)) = game.tags.get(at) {
         at += 1;
@@ -177,7 +183,8 @@ fn write_header(
         }
         match name.as_str() {
             "FEN" if value.trim().is_empty() => {}
-            "FEN" => {
+            "FEN" if !fen_written => {
+                fen_written = true;
                 let pos = Position::from_fen(value).map_err(ReplayError::from)?;
                 header_line(key, &wxf_fen(&pos), out);
             }

@@ -2,14 +2,14 @@
 
 use std::io::BufRead;
 
-use xiangqi_core::{Color, FenError, Position};
+use xiangqi_core::Position;
+use xiangqi_notation::{parse_with, Notation, Style, WxfConvention, WxfStyle};
 
 use super::{is_key, tag_name};
-use crate::pgn::game::{Game, GameResult, Line, Node};
-use crate::pgn::lines::{LineError, LineFailure, Lines};
-use crate::pgn::text::TextEncoding;
-use crate::pgn::ReaderOptions;
-use crate::{parse_with, MoveTextError, Notation, Style, WxfConvention, WxfStyle};
+use crate::text::reader::{
+    column, ply_name, suffix_nag, Failure, Fed, GameText, Skip, TextFormat, TextReader,
+};
+use crate::{ErrorKind, Game, GameFileError, GameResult, Line, Node, ReaderOptions, TextEncoding};
 
 fn starts_with_ignore_case(text: &str, prefix: &str) -> bool {
     text.len() >= prefix.len()
@@ -32,7 +32,7 @@ fn is_format_line(line: &str) -> bool {
 /// its first non-blank line is a `FORMAT` header line. For choosing a reader.
 ///
 /// ```
-/// use xiangqi_notation::pgn::wxf_file::looks_like_wxf;
+/// use xiangqi_gamefile::wxf::looks_like_wxf;
 /// assert!(looks_like_wxf(b"\xEF\xBB\xBF\nFORMAT\tWXF\nSTART{\n}END\n"));
 /// assert!(!looks_like_wxf(b"[Event \"x\"]\n"));
 /// ```
@@ -44,98 +44,15 @@ pub fn looks_like_wxf(text: &[u8]) -> bool {
         .is_some_and(|l| is_format_line(&l))
 }
 
-/// What went wrong in a game of a WXF file.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[non_exhaustive]
-pub enum WxfErrorKind {
-    /// Reading the input failed (the reader stops).
-    #[error("read error: {0}")]
-    Io(String),
-    /// The input is UTF-16, which the reader does not decode.
-    #[error("UTF-16 input is not supported: convert it to UTF-8")]
-    Utf16,
-    /// A line is longer than [`Limits::max_line_len`](crate::pgn::Limits::max_line_len).
-    #[error("line longer than {0} bytes")]
-    LineTooLong(usize),
-    /// A header line that is not `KEY value`.
-    #[error("malformed header line: {0}")]
-    BadHeader(&'static str),
-    /// A `FORMAT` other than WXF, AXF or ICCS.
-    #[error("unsupported move format {0:?}: expected WXF, AXF or ICCS")]
-    UnsupportedFormat(String),
-    /// More header lines than [`Limits::max_tags_per_game`](crate::pgn::Limits::max_tags_per_game).
-    #[error("more than {0} header lines in one game")]
-    TooManyTags(usize),
-    /// The `FEN` header is invalid.
-    #[error("invalid FEN header: {0}")]
-    BadFen(FenError),
-    /// The input, or the game's header, ended before `START{`.
-    #[error("expected START{{ before the end of the game's header")]
-    MissingStart,
-    /// The input ended, or the next game's `FORMAT` line came, before `}END`.
-    #[error("expected }}END to close the moves opened by START{{ at line {0}")]
-    MissingEnd(usize),
-    /// A `{` comment is not closed.
-    #[error("comment opened at line {0} is not closed")]
-    UnterminatedComment(usize),
-    /// A comment is longer than [`Limits::max_comment_len`](crate::pgn::Limits::max_comment_len).
-    #[error("comment longer than {0} bytes")]
-    CommentTooLong(usize),
-    /// More moves than [`Limits::max_moves_per_game`](crate::pgn::Limits::max_moves_per_game).
-    #[error("more than {0} moves in one game")]
-    TooManyMoves(usize),
-    /// Move text that is neither a move, a number, a comment nor `}END`.
-    #[error("unexpected {0:?} in the moves")]
-    Unexpected(String),
-    /// A suffix after a move other than `!` `?` `!!` `??` `!?` `?!`.
-    #[error("bad annotation {0:?}")]
-    BadAnnotation(String),
-    /// A move text that is not a legal move here.
-    #[error("move {ply_name}: {error}")]
-    Move {
-        /// Move number and side, e.g. `12.` or `12...`.
-        ply_name: String,
-        /// Why (a syntax error, no such piece, illegal with the core's reason…).
-        error: MoveTextError,
-    },
-}
-
-/// An error in one game of a WXF file.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("game {game}, line {line}, column {column}: {kind}")]
-pub struct WxfError {
-    /// 1-based index of the game in the file (broken games count).
-    pub game: usize,
-    /// 1-based line number.
-    pub line: usize,
-    /// 1-based character column.
-    pub column: usize,
-    /// What is wrong.
-    pub kind: WxfErrorKind,
-}
-
-/// The 1-based character column of byte `at` of `text`.
-fn column(text: &str, at: usize) -> usize {
-    text.get(..at).map_or(1, |t| t.chars().count() + 1)
-}
-
 /// Reads the games of a WXF file one at a time (an [`Iterator`] of
-/// `Result<Game, WxfError>`), line by line in bounded memory
-/// ([`Limits`](crate::pgn::Limits)). Lines are UTF-8, or GB18030 where they are
+/// `Result<Game, GameFileError>`), line by line in bounded memory
+/// ([`Limits`](crate::Limits)). Lines are UTF-8, or GB18030 where they are
 /// not. After a broken game it goes on after that game's `}END` (or at the
 /// next `FORMAT` line).
-pub struct WxfReader<R> {
-    lines: Lines<R>,
-    options: ReaderOptions,
-    games: usize,
-    builder: Option<Builder>,
-    /// After an error: skipping to the game's `}END` or the next `FORMAT` line.
-    skipping: bool,
-    finished: bool,
-}
+pub struct WxfReader<R>(TextReader<R, Wxf>);
 
 /// A reader over an in-memory WXF file.
-pub fn read_wxf_str(text: &str) -> WxfReader<&[u8]> {
+pub fn read_str(text: &str) -> WxfReader<&[u8]> {
     WxfReader::new(text.as_bytes())
 }
 
@@ -148,132 +65,70 @@ impl<R: BufRead> WxfReader<R> {
     /// A reader with `options`: the limits, and how WXF `11`/`33` are read
     /// when the file has no `WXFSTYLE` line.
     pub fn with_options(src: R, options: ReaderOptions) -> WxfReader<R> {
-        WxfReader {
-            lines: Lines::new(src, options.limits.max_line_len),
-            options,
-            games: 0,
-            builder: None,
-            skipping: false,
-            finished: false,
-        }
+        WxfReader(TextReader::new(src, options, Wxf))
     }
 
     /// Bytes consumed so far (for progress reports).
     pub fn bytes_read(&self) -> u64 {
-        self.lines.bytes_read()
+        self.0.bytes_read()
     }
 
     /// The encoding of the non-ASCII text seen so far, if any.
     pub fn encoding(&self) -> Option<TextEncoding> {
-        self.lines.encoding()
-    }
-
-    fn error(&mut self, line: usize, column: usize, kind: WxfErrorKind) -> WxfError {
-        self.builder = None;
-        WxfError {
-            game: self.games,
-            line,
-            column,
-            kind,
-        }
-    }
-
-    /// Makes the next line current: its number and the offset of its unread text.
-    fn next_line(&mut self) -> Option<Result<(usize, usize), WxfError>> {
-        let LineFailure { line, error } = match self.lines.next_text()? {
-            Ok(at) => return Some(Ok(at)),
-            Err(failure) => failure,
-        };
-        if self.builder.is_none() {
-            self.games += 1;
-        }
-        let kind = match error {
-            LineError::Io(e) => {
-                self.finished = true;
-                WxfErrorKind::Io(e.to_string())
-            }
-            LineError::Utf16 => {
-                self.finished = true;
-                WxfErrorKind::Utf16
-            }
-            LineError::TooLong => {
-                self.skipping = true;
-                WxfErrorKind::LineTooLong(self.options.limits.max_line_len)
-            }
-        };
-        Some(Err(self.error(line, 1, kind)))
+        self.0.encoding()
     }
 }
 
 impl<R: BufRead> Iterator for WxfReader<R> {
-    type Item = Result<Game, WxfError>;
+    type Item = Result<Game, GameFileError>;
 
-    fn next(&mut self) -> Option<Result<Game, WxfError>> {
-        if self.finished {
-            return None;
+    fn next(&mut self) -> Option<Result<Game, GameFileError>> {
+        self.0.next()
+    }
+}
+
+/// What WXF tells the shared loop: games start at `FORMAT` lines and end
+/// at `}END`.
+struct Wxf;
+
+impl TextFormat for Wxf {
+    type Game = Builder;
+
+    fn start_game(&mut self, options: ReaderOptions, game: usize) -> Builder {
+        Builder::new(options, game)
+    }
+
+    fn skip(&mut self, text: &str, offset: usize) -> Skip {
+        let rest = &text[offset..];
+        if is_format_line(rest) {
+            return Skip::StartHere;
         }
-        loop {
-            let (line_no, offset) = match self.next_line() {
-                None => {
-                    self.finished = true;
-                    let builder = self.builder.take()?;
-                    let last = column(self.lines.text(), self.lines.text().len());
-                    let (line, col) = (self.lines.line_no().max(1), last);
-                    return Some(Err(builder.unfinished(line, col)));
-                }
-                Some(Err(e)) => return Some(Err(e)),
-                Some(Ok(l)) => l,
-            };
-            let rest = &self.lines.text()[offset..];
-            if self.skipping {
-                if is_format_line(rest) {
-                    self.skipping = false;
-                } else {
-                    if let Some(end) = find_end(rest) {
-                        self.skipping = false;
-                        let after = offset + end + 4;
-                        if !self.lines.text()[after..].trim().is_empty() {
-                            self.lines.resume_at(after);
-                        }
-                    }
-                    continue;
-                }
+        match find_end(rest) {
+            Some(end) => {
+                let after = offset + end + 4;
+                Skip::EndedAt((!text[after..].trim().is_empty()).then_some(after))
             }
-            if self.builder.is_none() {
-                if rest.trim().is_empty() {
-                    continue;
-                }
-                self.games += 1;
-                self.builder = Some(Builder::new(self.options, self.games));
-            }
-            let builder = self.builder.as_mut().expect("created above");
-            match builder.feed(line_no, self.lines.text(), offset) {
-                Ok(Fed::More) => {}
-                Ok(Fed::Ended(rest)) => {
-                    let builder = self.builder.take().expect("fed above");
-                    if let Some(r) = rest {
-                        self.lines.resume_at(r);
-                    }
-                    return Some(Ok(builder.finish()));
-                }
-                Err(Failure::Skip(e)) => {
-                    self.builder = None;
-                    self.skipping = true;
-                    // The rest of the line may hold the game's `}END`; never
-                    // the same text again, which could fail the same way.
-                    if let Some(r) = e.1.filter(|&r| r > offset) {
-                        self.lines.resume_at(r);
-                    }
-                    return Some(Err(e.0));
-                }
-                Err(Failure::Restart(e)) => {
-                    // This line starts the next game: read it again.
-                    self.builder = None;
-                    self.lines.resume_at(offset);
-                    return Some(Err(e));
-                }
-            }
+            None => Skip::Line,
         }
+    }
+}
+
+impl GameText for Builder {
+    fn feed(&mut self, line: usize, text: &str, offset: usize) -> Result<Fed, Failure> {
+        self.feed_line(line, text, offset)
+    }
+
+    fn finish(self) -> Result<Game, GameFileError> {
+        Ok(self.into_game())
+    }
+
+    fn finish_at_end(self, line: usize, column: usize) -> Result<Game, GameFileError> {
+        let kind = match (&self.comment, self.started_at) {
+            (Some((_, opened)), _) => ErrorKind::UnterminatedComment(*opened),
+            (None, Some(start)) => ErrorKind::MissingEnd(start),
+            (None, None) => ErrorKind::MissingStart,
+        };
+        Err(*self.err(line, column, kind))
     }
 }
 
@@ -282,19 +137,6 @@ fn find_end(text: &str) -> Option<usize> {
     text.char_indices()
         .find(|&(i, c)| c == '}' && starts_with_ignore_case(&text[i..], "}END"))
         .map(|(i, _)| i)
-}
-
-enum Fed {
-    More,
-    /// `}END` read; unread text of the line from this offset, if any.
-    Ended(Option<usize>),
-}
-
-enum Failure {
-    /// Skip the rest of the game (from this offset of the line, if any).
-    Skip(Box<(WxfError, Option<usize>)>),
-    /// The line starts the next game.
-    Restart(WxfError),
 }
 
 /// One game being read.
@@ -334,31 +176,17 @@ impl Builder {
         }
     }
 
-    fn err(&self, line: usize, column: usize, kind: WxfErrorKind) -> WxfError {
-        WxfError {
-            game: self.game,
-            line,
-            column,
-            kind,
-        }
+    fn err(&self, line: usize, column: usize, kind: ErrorKind) -> Box<GameFileError> {
+        Box::new(GameFileError::at_text(self.game, line, column, kind))
     }
 
-    fn skip(&self, line: usize, text: &str, at: usize, kind: WxfErrorKind) -> Failure {
+    /// A broken game: skip to its end, from byte `at` of the line.
+    fn skip(&self, line: usize, text: &str, at: usize, kind: ErrorKind) -> Failure {
         let resume = (at < text.len()).then_some(at);
-        Failure::Skip(Box::new((self.err(line, column(text, at), kind), resume)))
+        Failure::Skip(self.err(line, column(text, at), kind), resume)
     }
 
-    /// The error for a game the input ended in.
-    fn unfinished(&self, line: usize, column: usize) -> WxfError {
-        let kind = match (&self.comment, self.started_at) {
-            (Some((_, opened)), _) => WxfErrorKind::UnterminatedComment(*opened),
-            (None, Some(start)) => WxfErrorKind::MissingEnd(start),
-            (None, None) => WxfErrorKind::MissingStart,
-        };
-        self.err(line, column, kind)
-    }
-
-    fn finish(self) -> Game {
+    fn into_game(self) -> Game {
         Game {
             tags: self.tags,
             notation: self.notation.unwrap_or(Notation::Wxf),
@@ -367,7 +195,7 @@ impl Builder {
         }
     }
 
-    fn feed(&mut self, line_no: usize, text: &str, offset: usize) -> Result<Fed, Failure> {
+    fn feed_line(&mut self, line_no: usize, text: &str, offset: usize) -> Result<Fed, Failure> {
         if self.started_at.is_some() {
             return self.feed_moves(line_no, text, offset);
         }
@@ -389,7 +217,7 @@ impl Builder {
         if !is_key(key) {
             let what =
                 "expected `KEY value` (a word of letters and digits, then the value) or START{";
-            return Err(self.skip(line_no, text, at, WxfErrorKind::BadHeader(what)));
+            return Err(self.skip(line_no, text, at, ErrorKind::BadHeader(what)));
         }
         let upper = key.to_ascii_uppercase();
         match upper.as_str() {
@@ -398,7 +226,7 @@ impl Builder {
                 Err(Failure::Restart(self.err(
                     line_no,
                     column(text, at),
-                    WxfErrorKind::MissingStart,
+                    ErrorKind::MissingStart,
                 )))
             }
             "FORMAT" => {
@@ -411,7 +239,7 @@ impl Builder {
                     "WXF" | "AXF" => Some(Notation::Wxf),
                     "ICCS" => Some(Notation::Iccs),
                     _ => {
-                        let kind = WxfErrorKind::UnsupportedFormat(value.to_owned());
+                        let kind = ErrorKind::UnsupportedMoveFormat(value.to_owned());
                         return Err(self.skip(line_no, text, text.len(), kind));
                     }
                 };
@@ -426,7 +254,7 @@ impl Builder {
                             line_no,
                             text,
                             text.len(),
-                            WxfErrorKind::BadHeader(what),
+                            ErrorKind::BadHeader(what),
                         ));
                     }
                 };
@@ -435,7 +263,7 @@ impl Builder {
             _ => {
                 let max = self.options.limits.max_tags_per_game;
                 if self.tags.len() >= max {
-                    let kind = WxfErrorKind::TooManyTags(max);
+                    let kind = ErrorKind::TooManyTags(max);
                     return Err(self.skip(line_no, text, text.len(), kind));
                 }
                 let tag = tag_name(key);
@@ -473,8 +301,11 @@ impl Builder {
                 }
                 Err(e) => {
                     // Skipping goes on from `START{`, which may share its line with `}END`.
-                    let e = self.err(line, col, WxfErrorKind::BadFen(e));
-                    return Err(Failure::Skip(Box::new((e, Some(at)))));
+                    let kind = ErrorKind::BadFen {
+                        field: "header",
+                        error: Box::new(e),
+                    };
+                    return Err(Failure::Skip(self.err(line, col, kind), Some(at)));
                 }
             }
         }
@@ -493,12 +324,7 @@ impl Builder {
             comment.push_str(&text[i..close.unwrap_or(text.len())]);
             let max = self.options.limits.max_comment_len;
             if comment.len() > max {
-                return Err(self.skip(
-                    line_no,
-                    text,
-                    text.len(),
-                    WxfErrorKind::CommentTooLong(max),
-                ));
+                return Err(self.skip(line_no, text, text.len(), ErrorKind::CommentTooLong(max)));
             }
             match close {
                 None => {
@@ -512,7 +338,7 @@ impl Builder {
             }
         } else if i == 0 && is_format_line(text) {
             let start = self.started_at.unwrap_or(line_no);
-            let e = self.err(line_no, 1, WxfErrorKind::MissingEnd(start));
+            let e = self.err(line_no, 1, ErrorKind::MissingEnd(start));
             return Err(Failure::Restart(e));
         }
         while i < text.len() {
@@ -526,7 +352,7 @@ impl Builder {
                     Some(j) => {
                         let max = self.options.limits.max_comment_len;
                         if j > max {
-                            let kind = WxfErrorKind::CommentTooLong(max);
+                            let kind = ErrorKind::CommentTooLong(max);
                             return Err(self.skip(line_no, text, i, kind));
                         }
                         self.add_comment(text[i + 1..i + 1 + j].trim().to_owned());
@@ -535,7 +361,7 @@ impl Builder {
                     None => {
                         let max = self.options.limits.max_comment_len;
                         if text.len() - i - 1 > max {
-                            let kind = WxfErrorKind::CommentTooLong(max);
+                            let kind = ErrorKind::CommentTooLong(max);
                             return Err(self.skip(line_no, text, i, kind));
                         }
                         self.comment = Some((text[i + 1..].to_owned(), line_no));
@@ -548,7 +374,7 @@ impl Builder {
                     return Ok(Fed::Ended(rest.then_some(after)));
                 }
                 b'}' => {
-                    let kind = WxfErrorKind::Unexpected("}".to_owned());
+                    let kind = ErrorKind::Unexpected("}".to_owned());
                     return Err(self.skip(line_no, text, i, kind));
                 }
                 _ => {
@@ -574,13 +400,6 @@ impl Builder {
         match self.mainline.moves.last_mut() {
             Some(node) => node.comments_mut().push(comment),
             None => self.mainline.comments.push(comment),
-        }
-    }
-
-    fn ply_name(&self) -> String {
-        match self.pos.side_to_move() {
-            Color::Red => format!("{}.", self.pos.fullmove_number()),
-            Color::Black => format!("{}...", self.pos.fullmove_number()),
         }
     }
 
@@ -618,18 +437,10 @@ impl Builder {
             }
         }
         let core = word.trim_end_matches(['!', '?']);
-        let nag = match &word[core.len()..] {
-            "" => None,
-            "!" => Some(1),
-            "?" => Some(2),
-            "!!" => Some(3),
-            "??" => Some(4),
-            "!?" => Some(5),
-            "?!" => Some(6),
-            other => {
-                let kind = WxfErrorKind::BadAnnotation(other.to_owned());
-                return Err(self.skip(line_no, text, start + core.len(), kind));
-            }
+        let suffix = &word[core.len()..];
+        let Ok(nag) = suffix_nag(suffix) else {
+            let kind = ErrorKind::BadAnnotation(suffix.to_owned());
+            return Err(self.skip(line_no, text, start + core.len(), kind));
         };
         let mut core = std::borrow::Cow::Borrowed(core);
         if core.len() > 4 && core.is_ascii() {
@@ -656,19 +467,19 @@ impl Builder {
             ..Style::default()
         };
         let mv = parse_with(&self.pos, &core, self.notation, &style).map_err(|error| {
-            let kind = WxfErrorKind::Move {
-                ply_name: self.ply_name(),
-                error,
+            let kind = ErrorKind::MoveText {
+                ply_name: ply_name(&self.pos),
+                error: Box::new(error),
             };
             self.skip(line_no, text, start, kind)
         })?;
         if self.notation.is_none() {
             // No FORMAT line: the notation of the first move holds for the game.
-            self.notation = crate::detect(&core);
+            self.notation = xiangqi_notation::detect(&core);
         }
         let max = self.options.limits.max_moves_per_game;
         if self.mainline.moves.len() >= max {
-            return Err(self.skip(line_no, text, start, WxfErrorKind::TooManyMoves(max)));
+            return Err(self.skip(line_no, text, start, ErrorKind::TooManyMoves(max)));
         }
         self.pos.make_move(mv);
         let mut node = Node::new(mv);

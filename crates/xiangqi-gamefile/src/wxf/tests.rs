@@ -2,11 +2,12 @@
 //! and XieXie write, every error kind, limits, and arbitrary input.
 
 use super::*;
-use crate::pgn::{Game, GameResult, Limits, ReaderOptions};
-use crate::{MoveTextError, Notation, WxfStyle};
+use xiangqi_notation::{MoveTextError, Notation, WxfStyle};
 
-fn read_all(text: &str) -> Vec<Result<Game, WxfError>> {
-    read_wxf_str(text).collect()
+use crate::{ErrorKind, Game, GameFileError, GameResult, Limits, Location, ReaderOptions};
+
+fn read_all(text: &str) -> Vec<Result<Game, GameFileError>> {
+    read_str(text).collect()
 }
 
 fn one_game(text: &str) -> Game {
@@ -15,9 +16,9 @@ fn one_game(text: &str) -> Game {
     games.remove(0).unwrap_or_else(|e| panic!("{e}\n{text}"))
 }
 
-fn one_error(text: &str) -> WxfError {
+fn one_error(text: &str) -> GameFileError {
     let games = read_all(text);
-    let errors: Vec<WxfError> = games.into_iter().filter_map(Result::err).collect();
+    let errors: Vec<GameFileError> = games.into_iter().filter_map(Result::err).collect();
     assert_eq!(errors.len(), 1, "{errors:?}\n{text}");
     errors.into_iter().next().unwrap()
 }
@@ -140,11 +141,11 @@ fn several_games_and_recovery_after_a_broken_one() {
     assert_eq!(games.len(), 4, "{games:?}");
     assert_eq!(games[0].as_ref().unwrap().plies(), 1);
     let err = games[1].as_ref().unwrap_err();
-    assert_eq!((err.game, err.line, err.column), (2, 8, 17), "{err}");
+    assert_eq!((err.game, err.line_column()), (2, Some((8, 17))), "{err}");
     match &err.kind {
-        WxfErrorKind::Move { ply_name, error } => {
+        ErrorKind::MoveText { ply_name, error } => {
             assert_eq!(ply_name, "2.");
-            assert!(matches!(error, MoveTextError::Illegal { .. }), "{error}");
+            assert!(matches!(**error, MoveTextError::Illegal { .. }), "{error}");
         }
         other => panic!("{other}"),
     }
@@ -155,82 +156,81 @@ fn several_games_and_recovery_after_a_broken_one() {
 #[test]
 fn every_error_kind_names_its_place() {
     /// A file, where its error is (line, column), and what it must be.
-    type Case = (&'static str, (usize, usize), fn(&WxfErrorKind) -> bool);
+    type Case = (&'static str, (usize, usize), fn(&ErrorKind) -> bool);
     let cases: &[Case] = &[
         ("FORMAT WXF\n[Event \"x\"]\nSTART{\n}END\n", (2, 1), |k| {
-            matches!(k, WxfErrorKind::BadHeader(_))
+            matches!(k, ErrorKind::BadHeader(_))
         }),
         (
             "FORMAT LALG\nSTART{\n}END\n",
             (1, 12),
-            |k| matches!(k, WxfErrorKind::UnsupportedFormat(f) if f == "LALG"),
+            |k| matches!(k, ErrorKind::UnsupportedMoveFormat(f) if f == "LALG"),
         ),
         ("FORMAT WXF\nWXFSTYLE odd\nSTART{\n}END\n", (2, 13), |k| {
-            matches!(k, WxfErrorKind::BadHeader(_))
+            matches!(k, ErrorKind::BadHeader(_))
         }),
         ("FORMAT WXF\n  FEN 9/9 r\nSTART{\n}END\n", (2, 3), |k| {
-            matches!(k, WxfErrorKind::BadFen(_))
+            matches!(k, ErrorKind::BadFen { .. })
         }),
         ("FORMAT WXF\nRED x\n", (2, 6), |k| {
-            matches!(k, WxfErrorKind::MissingStart)
+            matches!(k, ErrorKind::MissingStart)
         }),
         ("FORMAT WXF\nSTART{\n1. C2.5\n", (3, 8), |k| {
-            matches!(k, WxfErrorKind::MissingEnd(2))
+            matches!(k, ErrorKind::MissingEnd(2))
         }),
         ("FORMAT WXF\nSTART{\n1. C2.5 {open\n", (3, 14), |k| {
-            matches!(k, WxfErrorKind::UnterminatedComment(3))
+            matches!(k, ErrorKind::UnterminatedComment(3))
         }),
         ("FORMAT WXF\nSTART{\n1. C2.5 } x\n}END\n", (3, 9), |k| {
-            matches!(k, WxfErrorKind::Unexpected(_))
+            matches!(k, ErrorKind::Unexpected(_))
         }),
         (
             "FORMAT WXF\nSTART{\n1. C2.5!!! \n}END\n",
             (3, 8),
-            |k| matches!(k, WxfErrorKind::BadAnnotation(a) if a == "!!!"),
+            |k| matches!(k, ErrorKind::BadAnnotation(a) if a == "!!!"),
         ),
         ("FORMAT WXF\nSTART{\n1. C2.5 c9.9\n}END\n", (3, 9), |k| {
-            matches!(k, WxfErrorKind::Move { .. })
+            matches!(k, ErrorKind::MoveText { .. })
         }),
         ("FORMAT WXF\nSTART{\n1. X2.5\n}END\n", (3, 4), |k| {
             matches!(
                 k,
-                WxfErrorKind::Move {
-                    error: MoveTextError::Syntax(_),
-                    ..
-                }
+                ErrorKind::MoveText { error, .. } if matches!(**error, MoveTextError::Syntax(_))
             )
         }),
-        ("\u{7}\n", (1, 1), |k| {
-            matches!(k, WxfErrorKind::BadHeader(_))
-        }),
+        ("\u{7}\n", (1, 1), |k| matches!(k, ErrorKind::BadHeader(_))),
     ];
     for (text, place, kind) in cases {
         let err = one_error(text);
         assert!(kind(&err.kind), "{text:?}: {err}");
-        assert_eq!((err.line, err.column), *place, "{text:?}: {err}");
+        assert_eq!(err.line_column(), Some(*place), "{text:?}: {err}");
     }
     // The next game's FORMAT line ends a game early and is read again.
     for (text, kind) in [
         (
             "FORMAT WXF\nRED x\nFORMAT WXF\nSTART{\n}END\n",
-            (WxfErrorKind::MissingStart, 3),
+            (ErrorKind::MissingStart, 3),
         ),
         (
             "FORMAT WXF\nSTART{\n1. C2.5\nFORMAT WXF\nSTART{\n}END\n",
-            (WxfErrorKind::MissingEnd(2), 4),
+            (ErrorKind::MissingEnd(2), 4),
         ),
     ] {
         let games = read_all(text);
         assert_eq!(games.len(), 2, "{games:?}");
         let err = games[0].as_ref().unwrap_err();
-        assert_eq!((err.kind.clone(), err.line), kind, "{err}");
+        assert_eq!(
+            (err.kind.clone(), err.line_column().map(|p| p.0)),
+            (kind.0, Some(kind.1)),
+            "{err}"
+        );
         assert!(games[1].is_ok(), "{games:?}");
     }
     let utf16 = WxfReader::new(&b"\xFF\xFEF\0"[..])
         .next()
         .unwrap()
         .unwrap_err();
-    assert_eq!(utf16.kind, WxfErrorKind::Utf16);
+    assert_eq!(utf16.kind, ErrorKind::Utf16);
 }
 
 #[test]
@@ -246,7 +246,7 @@ fn limits_are_errors() {
         limits,
         ..ReaderOptions::default()
     };
-    let read = |text: &str| -> Vec<Result<Game, WxfError>> {
+    let read = |text: &str| -> Vec<Result<Game, GameFileError>> {
         WxfReader::with_options(text.as_bytes(), options).collect()
     };
     let long = format!(
@@ -257,9 +257,9 @@ fn limits_are_errors() {
     assert!(
         matches!(
             games[0],
-            Err(WxfError {
-                line: 2,
-                kind: WxfErrorKind::LineTooLong(40),
+            Err(GameFileError {
+                location: Location::Text { line: 2, .. },
+                kind: ErrorKind::LineTooLong(40),
                 ..
             })
         ),
@@ -269,19 +269,19 @@ fn limits_are_errors() {
     for (text, want) in [
         (
             "FORMAT WXF\nRED a\nBLACK b\nSTART{\n}END\n",
-            WxfErrorKind::TooManyTags(1),
+            ErrorKind::TooManyTags(1),
         ),
         (
             "FORMAT WXF\nSTART{\n1. C2.5 h8+7 2. H2+3\n}END\n",
-            WxfErrorKind::TooManyMoves(2),
+            ErrorKind::TooManyMoves(2),
         ),
         (
             "FORMAT WXF\nSTART{\n{123456789}\n}END\n",
-            WxfErrorKind::CommentTooLong(8),
+            ErrorKind::CommentTooLong(8),
         ),
         (
             "FORMAT WXF\nSTART{\n{1234\n56789}\n}END\n",
-            WxfErrorKind::CommentTooLong(8),
+            ErrorKind::CommentTooLong(8),
         ),
     ] {
         let games = read(text);
@@ -436,7 +436,7 @@ proptest::proptest! {
         "FEN 4k4/9/9/9/9/9/9/9/9/4K4 b\n", "FEN x\n", "WXFSTYLE fsf\n", "\u{feff}", "炮", "\r",
     ]), 0..40)) {
         let text: String = parts.concat();
-        for game in read_wxf_str(&text).take(1000).flatten() {
+        for game in read_str(&text).take(1000).flatten() {
             if let Ok(written) = write_wxf(&game, &WxfWriteOptions::default()) {
                 proptest::prop_assert_eq!(one_game(&written), written_as_wxf(game), "{}", text);
             }
@@ -462,6 +462,36 @@ fn the_first_of_two_result_headers_gives_the_result() {
     assert_eq!(one_game(&written), token, "{written}");
 }
 
+/// Found by the `wxf_file` fuzz target (fuzz/regressions/wxf_file-second-fen):
+/// the reader sets up the first FEN header and keeps later ones verbatim,
+/// but the writer rewrote every FEN header in the WXF form, so a second
+/// one (`… r`) came back changed (`…`, its side dropped).
+#[test]
+fn a_second_fen_header_is_kept_as_written() {
+    let text = "FORMAT WXF\nFEN 4k4/9/9/9/9/9/9/9/9/5K2R r\nFEN 4k4/9/9/9/9/9/9/9/9/5K2R r\n\
+                START{\n 1. R1+1\n}END\n";
+    let game = one_game(text);
+    let fens: Vec<&str> = game
+        .tags
+        .iter()
+        .filter(|(k, _)| k == "FEN")
+        .map(|(_, v)| v.as_str())
+        .collect();
+    assert_eq!(
+        fens,
+        [
+            "4k4/9/9/9/9/9/9/9/9/5K2R w - - 0 1",
+            "4k4/9/9/9/9/9/9/9/9/5K2R r"
+        ]
+    );
+    let written = write_wxf(&game, &WxfWriteOptions::default()).unwrap();
+    assert_eq!(one_game(&written), game, "{written}");
+    // A later FEN header need not even be a position: it is only a tag.
+    let odd = one_game("FORMAT WXF\nFEN 4k4/9/9/9/9/9/9/9/9/5K2R r\nFEN x\nSTART{\n}END\n");
+    let written = write_wxf(&odd, &WxfWriteOptions::default()).unwrap();
+    assert_eq!(one_game(&written), odd, "{written}");
+}
+
 /// Found by the `wxf_file` fuzz target (fuzz/regressions/wxf_file-vertical-tab):
 /// a vertical tab or another non-ASCII space in the moves (whitespace to
 /// `char`, not to the byte test) stopped the move loop where it stood, and
@@ -484,7 +514,7 @@ fn unicode_whitespace_in_the_moves_is_skipped() {
 fn a_bom_before_format_starts_a_game_once() {
     let text = "FORMAT WXF\nGAME x\n\u{c}\u{feff}\u{c}FORMAT\tWXF\nSTART{\n 1. C2.5\n}END\n";
     // At most ten items, so that a reader that loops fails here instead of hanging.
-    let items: Vec<_> = read_wxf_str(text).take(10).collect();
+    let items: Vec<_> = read_str(text).take(10).collect();
     assert!(items.len() <= 3, "{items:?}");
     let games: Vec<Game> = items.into_iter().filter_map(Result::ok).collect();
     assert_eq!(games.len(), 1);

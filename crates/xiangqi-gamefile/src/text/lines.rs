@@ -7,7 +7,7 @@
 use std::io::{self, BufRead};
 
 use super::scan::find_newline;
-use super::text::{decode_line_into, TextEncoding};
+use super::{decode_line_into, TextEncoding};
 
 /// Why a line could not be read; the reader names it in its own error type.
 #[derive(Debug)]

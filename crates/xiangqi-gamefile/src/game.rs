@@ -5,7 +5,7 @@ use std::str::FromStr;
 
 use xiangqi_core::{FenError, Move, PlayError, Position};
 
-use crate::Notation;
+use xiangqi_notation::Notation;
 
 /// The result of a game (N-PGN `Result`).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -80,7 +80,7 @@ impl<'de> serde::Deserialize<'de> for GameResult {
 /// fraction of the time (the PGN reader's every move builds one).
 ///
 /// ```
-/// use xiangqi_notation::pgn::Node;
+/// use xiangqi_gamefile::Node;
 ///
 /// let mut node = Node::new("h2e2".parse().unwrap());
 /// assert!(node.comments().is_empty());

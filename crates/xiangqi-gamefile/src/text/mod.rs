@@ -1,8 +1,14 @@
-//! Decoding PGN lines: UTF-8, or GBK/GB18030 when a line is not UTF-8.
-//! Deciding line by line keeps the reader streaming and copes with files
-//! concatenated from differently encoded sources.
+//! What the text formats (PGN and WXF files) share: decoding a line as
+//! UTF-8, or GBK/GB18030 when it is not UTF-8 (deciding line by line keeps
+//! the readers streaming and copes with files concatenated from differently
+//! encoded sources), the line source ([`lines`]) and byte-level scanning
+//! ([`scan`]).
 
-/// The text encoding found in a PGN source.
+pub(crate) mod lines;
+pub(crate) mod reader;
+pub(crate) mod scan;
+
+/// The text encoding found in a PGN or WXF source.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum TextEncoding {
     /// UTF-8 (with or without BOM).

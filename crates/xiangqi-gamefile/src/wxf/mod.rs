@@ -1,6 +1,6 @@
 //! WXF game files (rules reference 10.2, the option after N-PGN): the
 //! `FORMAT WXF … START{ … }END` format of XieXie and PlayOK, read into and
-//! written from the same [`Game`](crate::pgn::Game) as PGN: [`WxfReader`],
+//! written from the same [`Game`](crate::Game) as PGN: [`WxfReader`],
 //! [`write_wxf`], and [`looks_like_wxf`] to tell the two formats apart.
 //! Moves are WXF (N-WXF), read and written by the crate's WXF notation
 //! code; Black's moves may be upper or lower case and the sideways sign `.`
@@ -39,11 +39,12 @@
 //! [`WxfWriteOptions::drop_variations`] is set.
 //!
 //! ```
-//! use xiangqi_notation::pgn::{read_wxf_str, write_wxf, GameResult, WxfWriteOptions};
+//! use xiangqi_gamefile::wxf::{read_str, write_wxf, WxfWriteOptions};
+//! use xiangqi_gamefile::GameResult;
 //!
 //! let file = "FORMAT  WXF\nRED     A ; 1200 ;;\nBLACK   B\nRESULT  0-1\n\
 //!             START{\n 1. C2.5 h8+7   2. H2+3 {main line} r9.8\n}END\n";
-//! let game = read_wxf_str(file).next().unwrap().unwrap();
+//! let game = read_str(file).next().unwrap().unwrap();
 //! assert_eq!(game.tag("Red"), Some("A"));
 //! assert_eq!(game.tag("RedElo"), Some("1200"));
 //! assert_eq!(game.result, Some(GameResult::BlackWins));
@@ -52,7 +53,7 @@
 //!
 //! let written = write_wxf(&game, &WxfWriteOptions::default()).unwrap();
 //! assert!(written.contains(" 1. C2.5 h8+7   2. H2+3 {main line}\n 2. ... r9.8\n}END\n"), "{written}");
-//! assert_eq!(read_wxf_str(&written).next().unwrap().unwrap(), game);
+//! assert_eq!(read_str(&written).next().unwrap().unwrap(), game);
 //! ```
 
 mod read;
@@ -60,7 +61,7 @@ mod read;
 mod tests;
 mod write;
 
-pub use read::{looks_like_wxf, read_wxf_str, WxfError, WxfErrorKind, WxfReader};
+pub use read::{looks_like_wxf, read_str, WxfReader};
 pub use write::{write_wxf, write_wxf_to, WxfWriteError, WxfWriteOptions};
 
 /// Header keys and the PGN tags they stand for (both directions).

@@ -48,14 +48,6 @@ impl Builder {
         )
     }
 
-    pub(super) fn ply_name(&self) -> String {
-        let pos = &self.stack.last().expect("started").pos;
-        match pos.side_to_move() {
-            xiangqi_core::Color::Red => format!("{}.", pos.fullmove_number()),
-            xiangqi_core::Color::Black => format!("{}...", pos.fullmove_number()),
-        }
-    }
-
     /// The legal move written at byte `i` (`core`: its first word without
     /// annotation suffix, which ends at `end`), and where its text ends.
     pub(super) fn resolve_move(
@@ -67,18 +59,21 @@ impl Builder {
         line_no: usize,
     ) -> Result<(Move, usize), Failure> {
         let col = Col::At(text, i);
-        if self.ranks10 && ranks10::is_coordinate_text(core) {
+        if self.ranks10 && is_ranks10_text(core) {
             // Never read as ICCS 0-9: a rank 0 here is an error, not a guess.
             return self.resolve_ranks10(core, end, line_no, col);
         }
         let notation = match self.notation {
             Some(n) => n,
-            None => match crate::detect(core) {
+            // The game's first move decides its notation.
+            None => match xiangqi_notation::detect(core) {
                 Some(n) => *self.notation.insert(n),
                 None => {
-                    let e =
-                        ParseMoveError::new(None, core, 1, crate::SyntaxErrorKind::Unrecognised);
-                    return Err(self.move_err(line_no, col, e.into()));
+                    // Text that looks like no notation: the move text
+                    // reader's own error says so.
+                    let shape = parse_text(core, None, self.convention)
+                        .map_err(|e| self.move_err(line_no, col, e.into()))?;
+                    *self.notation.insert(shape.notation())
                 }
             },
         };
@@ -99,17 +94,10 @@ impl Builder {
         self.notation.get_or_insert(Notation::Iccs);
         let mv = parse_ranks10(core).map_err(|e| self.move_err(line_no, col, e.into()))?;
         let pos = &self.stack.last().expect("started").pos;
-        match crate::text::legality(pos, mv) {
-            Ok(()) => Ok((mv, end)),
-            Err(reason) => {
-                let error = MoveTextError::Illegal {
-                    text: core.to_owned(),
-                    mv,
-                    reason,
-                };
-                Err(self.move_err(line_no, col, error))
-            }
-        }
+        let mv = MoveText::Coordinates(mv)
+            .resolve(pos, core)
+            .map_err(|e| self.move_err(line_no, col, e))?;
+        Ok((mv, end))
     }
 
     /// The common case, without copying or building errors: the move is
@@ -134,7 +122,7 @@ impl Builder {
         // The words as the writer spells them, read straight from the line:
         // they hold no special byte, so the move ends where its last word
         // does if a space, a special byte or the line end follows.
-        if let Some((described, len)) = vietnamese::read_exact_words(&text[i..]) {
+        if let Some((described, len)) = read_vietnamese_words_exact(&text[i..]) {
             let stop = i + len;
             if stop == text.len() || skip_space(text, stop) > stop || is_special(text, stop) {
                 return Some((described.resolve_quietly(pos)?, stop));
@@ -153,7 +141,7 @@ impl Builder {
             word_ends[words] = stop;
             words += 1;
         }
-        let (described, len) = vietnamese::read_leading(&text[i..word_ends[words - 1]])?;
+        let (described, len) = read_vietnamese_words(&text[i..word_ends[words - 1]])?;
         let stop = i + len;
         if !word_ends[..words].contains(&stop) {
             return None;
@@ -172,12 +160,14 @@ impl Builder {
         col: Col<'_>,
         notation: Notation,
     ) -> Result<(Move, usize), Failure> {
-        let mut parsed = read_text(core, Some(notation), self.convention, self.vietnamese_short);
+        let mut parsed =
+            parse_text_with(core, Some(notation), self.convention, self.vietnamese_short);
         let mut consumed_to = end;
         let mut whole = std::borrow::Cow::Borrowed(core);
         if parsed.is_err() {
             // A Vietnamese move spans several words: "Pháo 2 bình 5".
-            if notation == Notation::Vietnamese || crate::detect(core) == Some(Notation::Vietnamese)
+            if notation == Notation::Vietnamese
+                || xiangqi_notation::detect(core) == Some(Notation::Vietnamese)
             {
                 let mut j = end;
                 for _ in 0..3 {
@@ -201,7 +191,7 @@ impl Builder {
         }
         if parsed.is_err() {
             // Tolerate a move in another notation than the game's.
-            if let Ok(other) = read_text(core, None, self.convention, self.vietnamese_short) {
+            if let Ok(other) = parse_text_with(core, None, self.convention, self.vietnamese_short) {
                 parsed = Ok(other);
                 whole = std::borrow::Cow::Borrowed(core);
                 consumed_to = end;
@@ -219,9 +209,9 @@ impl Builder {
         self.err(
             line,
             column,
-            PgnErrorKind::Move {
-                ply_name: self.ply_name(),
-                error,
+            ErrorKind::MoveText {
+                ply_name: ply_name(&self.stack.last().expect("started").pos),
+                error: Box::new(error),
             },
         )
     }
