@@ -8,10 +8,13 @@
 //! start, and `sink` sees the answers in file order: the output is the same
 //! whatever `--jobs` says.
 
+use std::collections::BTreeMap;
 use std::io;
 use std::path::Path;
+use std::sync::{mpsc, Condvar, Mutex};
+use std::thread;
 
-use anyhow::Result;
+use anyhow::{bail, Result};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use xiangqi_gamefile::{
     count_lines, shards, Format, Game, GameFileError, Games, RangeOrigin, Shard,
@@ -27,9 +30,6 @@ const PROGRESS_MIN_BYTES: u64 = 1 << 20;
 /// them in memory (as games) stays small and the workers finish a batch at
 /// about the same time.
 const SHARD_BYTES: u64 = 64 << 10;
-
-/// Ranges read at once per worker (then worked on and written in order).
-const SHARDS_PER_WORKER: usize = 4;
 
 fn progress(len: Option<u64>) -> ProgressBar {
     match len {
@@ -182,10 +182,56 @@ fn read_range(path: &Path, format: Option<Format>, range: Shard) -> RangeGames {
     out
 }
 
-/// [`for_each_game`] with the workers reading `ranges` of the file, a batch
-/// of a few ranges per worker at a time: the batch is read in parallel, its
-/// games numbered and its errors placed in the whole file (in order, on
-/// this thread: cheap), then worked on in parallel and sunk in order.
+/// How far the workers may run ahead of the sink, in ranges per worker:
+/// bounds the answers held for writing in order.
+const AHEAD_PER_WORKER: usize = 4;
+
+/// What is known of the ranges while the workers read them: which range is
+/// next, how many games and line feeds each read range holds, and from
+/// those the origin (games and lines before it) of every range whose
+/// earlier ranges are all read.
+struct Progress {
+    next: usize,
+    /// Games and line feeds of each range, once read.
+    sizes: Vec<Option<(usize, usize)>>,
+    /// `origins[r]` for every range `r` up to `origins.len() - 1`.
+    origins: Vec<(usize, usize)>,
+    /// Ranges the sink has written.
+    sunk: usize,
+    /// The sink failed or the file stopped being readable: take no more.
+    stop: bool,
+}
+
+impl Progress {
+    /// Records range `r`'s size and extends the known origins.
+    fn read(&mut self, r: usize, size: (usize, usize)) {
+        self.sizes[r] = Some(size);
+        while self.origins.len() < self.sizes.len() + 1 {
+            let last = self.origins.len() - 1;
+            let Some((games, lines)) = self.sizes[last] else { break };
+            let (g, l) = self.origins[last];
+            self.origins.push((g + games, l + lines));
+        }
+    }
+}
+
+/// One range's answers, in order, for the sink.
+struct RangeDone<R> {
+    range: usize,
+    answers: Vec<R>,
+    games: usize,
+    errors: usize,
+    read_failure: Option<GameFileError>,
+}
+
+/// [`for_each_game`] with the workers reading `ranges` of the file. Each
+/// worker takes the next range, reads it, publishes how many games and
+/// lines it holds, waits until the ranges before it are read (reading is
+/// quick next to the work), then numbers its games, moves its errors to
+/// "counted from the file's start", works on them and hands the answers to
+/// this thread, which writes them in range order. No batch barrier: a slow
+/// game holds up only the writing, and the workers run at most a few
+/// ranges ahead of it.
 fn for_each_game_in_ranges<R: Send>(
     path: &Path,
     format: Option<Format>,
@@ -195,63 +241,134 @@ fn for_each_game_in_ranges<R: Send>(
     mut sink: impl FnMut(R) -> Result<()>,
 ) -> Result<Counts> {
     let bar = progress(ranges.last().map(|r| r.end));
-    let mut counts = Counts {
-        games: 0,
-        errors: 0,
-    };
-    // Line feeds before `lines_counted_to`: counted only when a range has
-    // an error whose line number needs them.
-    let (mut lines_counted_to, mut lines) = (0u64, 0usize);
-    for batch in ranges.chunks(workers * SHARDS_PER_WORKER) {
-        let mut read = Vec::with_capacity(batch.len());
-        parallel::ordered_map(
-            workers,
-            batch.iter().copied(),
-            |range| (range, read_range(path, format, range)),
-            |done| {
-                read.push(done);
-                Ok(())
-            },
-        )?;
-        let mut numbered = Vec::new();
-        let mut read_failure = None;
-        for (range, games) in read {
-            let mut origin = RangeOrigin {
-                games: counts.games,
-                lines: 0,
-                byte: range.start,
+    let progress_state = Mutex::new(Progress {
+        next: 0,
+        sizes: vec![None; ranges.len()],
+        origins: vec![(0, 0)],
+        sunk: 0,
+        stop: false,
+    });
+    let changed = Condvar::new();
+    let ahead = workers * AHEAD_PER_WORKER;
+    let (done_tx, done_rx) = mpsc::channel::<RangeDone<R>>();
+    let worker = |done_tx: mpsc::Sender<RangeDone<R>>| {
+        let lock = || progress_state.lock().unwrap_or_else(|e| e.into_inner());
+        loop {
+            let r = {
+                let mut state = lock();
+                while !state.stop && state.next < ranges.len() && state.next >= state.sunk + ahead
+                {
+                    state = changed.wait(state).unwrap_or_else(|e| e.into_inner());
+                }
+                if state.stop || state.next >= ranges.len() {
+                    return;
+                }
+                state.next += 1;
+                state.next - 1
             };
-            if games.items.iter().any(Result::is_err) || games.read_failure.is_some() {
-                lines += count_lines(path, lines_counted_to, range.start)?;
-                lines_counted_to = range.start;
-                origin.lines = lines;
+            let range = ranges[r];
+            let games = read_range(path, format, range);
+            // A failed count leaves line numbers counted from the range.
+            let lines = count_lines(path, range.start, range.end).unwrap_or(0);
+            let origin = {
+                let mut state = lock();
+                state.read(r, (games.items.len(), lines));
+                changed.notify_all();
+                while !state.stop && state.origins.len() <= r {
+                    state = changed.wait(state).unwrap_or_else(|e| e.into_inner());
+                }
+                if state.stop {
+                    return;
+                }
+                let (games, lines) = state.origins[r];
+                RangeOrigin {
+                    games,
+                    lines,
+                    byte: range.start,
+                }
+            };
+            let count = games.items.len();
+            let mut errors = 0;
+            let answers = games
+                .items
+                .into_iter()
+                .enumerate()
+                .map(|(k, item)| {
+                    let item = item.map_err(|e| {
+                        errors += 1;
+                        e.counted_from_file_start(origin)
+                    });
+                    work(origin.games + k + 1, item)
+                })
+                .collect();
+            let done = RangeDone {
+                range: r,
+                answers,
+                games: count,
+                errors,
+                read_failure: games
+                    .read_failure
+                    .map(|e| e.counted_from_file_start(origin)),
+            };
+            if done_tx.send(done).is_err() {
+                return;
             }
-            for item in games.items {
-                counts.games += 1;
-                let item = item.map_err(|e| {
-                    counts.errors += 1;
-                    e.counted_from_file_start(origin)
-                });
-                numbered.push((counts.games, item));
-            }
-            if let Some(e) = games.read_failure {
-                read_failure = Some(e.counted_from_file_start(origin));
-                break;
-            }
-            bar.set_position(range.end);
         }
-        bar.set_message(format!("{} games", counts.games));
-        parallel::ordered_map(
-            workers,
-            numbered.into_iter(),
-            |(index, item)| work(index, item),
-            &mut sink,
-        )?;
-        if let Some(e) = read_failure {
-            bar.finish_and_clear();
-            return Err(e.into());
+    };
+    thread::scope(|scope| {
+        for _ in 0..workers {
+            let done_tx = done_tx.clone();
+            let worker = &worker;
+            scope.spawn(move || worker(done_tx));
         }
-    }
-    bar.finish_and_clear();
-    Ok(counts)
+        drop(done_tx);
+        let stop = || {
+            let mut state = progress_state.lock().unwrap_or_else(|e| e.into_inner());
+            state.stop = true;
+            changed.notify_all();
+        };
+        let mut counts = Counts {
+            games: 0,
+            errors: 0,
+        };
+        let mut waiting: BTreeMap<usize, RangeDone<R>> = BTreeMap::new();
+        let mut next_to_sink = 0;
+        while next_to_sink < ranges.len() {
+            let Some(done) = waiting.remove(&next_to_sink) else {
+                match done_rx.recv() {
+                    Ok(done) => {
+                        waiting.insert(done.range, done);
+                        continue;
+                    }
+                    Err(_) => {
+                        stop();
+                        bail!("a worker reading {} stopped", path.display());
+                    }
+                }
+            };
+            counts.games += done.games;
+            counts.errors += done.errors;
+            for answer in done.answers {
+                if let Err(e) = sink(answer) {
+                    stop();
+                    return Err(e);
+                }
+            }
+            if let Some(e) = done.read_failure {
+                stop();
+                bar.finish_and_clear();
+                return Err(e.into());
+            }
+            next_to_sink += 1;
+            {
+                let mut state = progress_state.lock().unwrap_or_else(|e| e.into_inner());
+                state.sunk = next_to_sink;
+                changed.notify_all();
+            }
+            bar.set_position(ranges[done.range].end);
+            bar.set_message(format!("{} games", counts.games));
+        }
+        bar.finish_and_clear();
+        Ok(counts)
+    })
 }
