@@ -198,8 +198,17 @@ struct Progress {
     origins: Vec<(usize, usize)>,
     /// Ranges the sink has written.
     sunk: usize,
+    /// Ranges read but not yet worked on: their origin was not known when
+    /// their reading ended.
+    parsed: BTreeMap<usize, RangeGames>,
     /// The sink failed or the file stopped being readable: take no more.
     stop: bool,
+}
+
+/// What a worker does next.
+enum Task {
+    Read(usize),
+    Work(usize, RangeGames, RangeOrigin),
 }
 
 impl Progress {
@@ -225,13 +234,13 @@ struct RangeDone<R> {
 }
 
 /// [`for_each_game`] with the workers reading `ranges` of the file. Each
-/// worker takes the next range, reads it, publishes how many games and
-/// lines it holds, waits until the ranges before it are read (reading is
-/// quick next to the work), then numbers its games, moves its errors to
-/// "counted from the file's start", works on them and hands the answers to
-/// this thread, which writes them in range order. No batch barrier: a slow
-/// game holds up only the writing, and the workers run at most a few
-/// ranges ahead of it.
+/// worker takes the next range, reads it and publishes how many games and
+/// lines it holds. Once the ranges before a range are all read, its origin
+/// is known: a worker numbers its games, moves its errors to "counted from
+/// the file's start", works on them and hands the answers to this thread,
+/// which writes them in range order. No worker waits for another while
+/// there is a range to read or to work on, and the workers run at most a
+/// few ranges ahead of the writing.
 fn for_each_game_in_ranges<R: Send>(
     path: &Path,
     format: Option<Format>,
@@ -246,69 +255,96 @@ fn for_each_game_in_ranges<R: Send>(
         sizes: vec![None; ranges.len()],
         origins: vec![(0, 0)],
         sunk: 0,
+        parsed: BTreeMap::new(),
         stop: false,
     });
     let changed = Condvar::new();
     let ahead = workers * AHEAD_PER_WORKER;
     let (done_tx, done_rx) = mpsc::channel::<RangeDone<R>>();
+    let work_range = |r: usize, games: RangeGames, origin: RangeOrigin| {
+        let count = games.items.len();
+        let mut errors = 0;
+        let answers = games
+            .items
+            .into_iter()
+            .enumerate()
+            .map(|(k, item)| {
+                let item = item.map_err(|e| {
+                    errors += 1;
+                    e.counted_from_file_start(origin)
+                });
+                work(origin.games + k + 1, item)
+            })
+            .collect();
+        RangeDone {
+            range: r,
+            answers,
+            games: count,
+            errors,
+            read_failure: games
+                .read_failure
+                .map(|e| e.counted_from_file_start(origin)),
+        }
+    };
+    let origin_of = |state: &Progress, r: usize| {
+        state.origins.get(r).map(|&(games, lines)| RangeOrigin {
+            games,
+            lines,
+            byte: ranges[r].start,
+        })
+    };
     let worker = |done_tx: mpsc::Sender<RangeDone<R>>| {
         let lock = || progress_state.lock().unwrap_or_else(|e| e.into_inner());
         loop {
-            let r = {
+            // A read range whose origin is now known is worked on first;
+            // else the next range is read (within the bound ahead of the
+            // sink); else wait for one of the two.
+            let task = {
                 let mut state = lock();
-                while !state.stop && state.next < ranges.len() && state.next >= state.sunk + ahead
-                {
+                loop {
+                    if state.stop {
+                        return;
+                    }
+                    let first = state.parsed.keys().next().copied();
+                    if let Some(origin) = first.and_then(|r| origin_of(&state, r)) {
+                        let r = first.expect("a parsed range");
+                        let games = state.parsed.remove(&r).expect("parsed");
+                        break Task::Work(r, games, origin);
+                    }
+                    if state.next < ranges.len() && state.next < state.sunk + ahead {
+                        state.next += 1;
+                        break Task::Read(state.next - 1);
+                    }
+                    if state.next >= ranges.len() && state.parsed.is_empty() {
+                        return;
+                    }
                     state = changed.wait(state).unwrap_or_else(|e| e.into_inner());
                 }
-                if state.stop || state.next >= ranges.len() {
-                    return;
-                }
-                state.next += 1;
-                state.next - 1
             };
-            let range = ranges[r];
-            let games = read_range(path, format, range);
-            // A failed count leaves line numbers counted from the range.
-            let lines = count_lines(path, range.start, range.end).unwrap_or(0);
-            let origin = {
-                let mut state = lock();
-                state.read(r, (games.items.len(), lines));
-                changed.notify_all();
-                while !state.stop && state.origins.len() <= r {
-                    state = changed.wait(state).unwrap_or_else(|e| e.into_inner());
+            let done = match task {
+                Task::Work(r, games, origin) => work_range(r, games, origin),
+                Task::Read(r) => {
+                    let range = ranges[r];
+                    let games = read_range(path, format, range);
+                    // A failed count leaves line numbers counted from the range.
+                    let lines = count_lines(path, range.start, range.end).unwrap_or(0);
+                    let mut state = lock();
+                    state.read(r, (games.items.len(), lines));
+                    changed.notify_all();
+                    match origin_of(&state, r) {
+                        Some(origin) => {
+                            drop(state);
+                            work_range(r, games, origin)
+                        }
+                        None => {
+                            // Not waited for: the worker reads on, and
+                            // whoever is free once the ranges before are
+                            // read works on this one.
+                            state.parsed.insert(r, games);
+                            continue;
+                        }
+                    }
                 }
-                if state.stop {
-                    return;
-                }
-                let (games, lines) = state.origins[r];
-                RangeOrigin {
-                    games,
-                    lines,
-                    byte: range.start,
-                }
-            };
-            let count = games.items.len();
-            let mut errors = 0;
-            let answers = games
-                .items
-                .into_iter()
-                .enumerate()
-                .map(|(k, item)| {
-                    let item = item.map_err(|e| {
-                        errors += 1;
-                        e.counted_from_file_start(origin)
-                    });
-                    work(origin.games + k + 1, item)
-                })
-                .collect();
-            let done = RangeDone {
-                range: r,
-                answers,
-                games: count,
-                errors,
-                read_failure: games
-                    .read_failure
-                    .map(|e| e.counted_from_file_start(origin)),
             };
             if done_tx.send(done).is_err() {
                 return;
