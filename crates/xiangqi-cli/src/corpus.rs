@@ -217,7 +217,9 @@ impl Progress {
         self.sizes[r] = Some(size);
         while self.origins.len() < self.sizes.len() + 1 {
             let last = self.origins.len() - 1;
-            let Some((games, lines)) = self.sizes[last] else { break };
+            let Some((games, lines)) = self.sizes[last] else {
+                break;
+            };
             let (g, l) = self.origins[last];
             self.origins.push((g + games, l + lines));
         }
