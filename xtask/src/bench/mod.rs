@@ -16,6 +16,7 @@ mod jobs;
 mod perft;
 mod strength;
 mod tactics;
+mod uci;
 
 #[derive(Copy, Clone, PartialEq, Eq, clap::ValueEnum)]
 pub enum Kind {

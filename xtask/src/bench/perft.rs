@@ -6,13 +6,13 @@
 //! (process start-up excluded), fairy-stockfish from sending `go perft` to
 //! reading `Nodes searched` (engine initialisation excluded).
 
-use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::time::Instant;
+use std::process::Command;
+use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
 
+use super::uci::Uci;
 use crate::run::{cargo, exec, find_on_path, is_root, output, Steps};
 
 /// Start-position perft counts, to check both programs (R-BOARD-START).
@@ -188,38 +188,17 @@ pub(super) fn fairy_stockfish() -> Result<PathBuf> {
 
 /// One `go perft` in a fresh fairy-stockfish process, timed from the command to the answer.
 fn fsf_perft(bin: &Path, depth: u32) -> Result<Sample> {
-    let mut child = Command::new(bin)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .with_context(|| format!("cannot start {}", bin.display()))?;
-    let mut stdin = child.stdin.take().context("no stdin")?;
-    let mut lines = BufReader::new(child.stdout.take().context("no stdout")?).lines();
-    let mut wait_for = |prefix: &str| -> Result<String> {
-        for line in lines.by_ref() {
-            let line = line?;
-            if line.starts_with(prefix) {
-                return Ok(line);
-            }
-        }
-        bail!("fairy-stockfish exited before printing {prefix:?}")
-    };
-    writeln!(
-        stdin,
-        "uci\nsetoption name UCI_Variant value xiangqi\nisready"
+    let mut fsf = Uci::start(
+        "fairy-stockfish",
+        bin,
+        &[],
+        &["setoption name UCI_Variant value xiangqi"],
     )?;
-    stdin.flush()?;
-    wait_for("readyok")?;
-    writeln!(stdin, "position startpos")?;
+    fsf.send("position startpos")?;
     let start = Instant::now();
-    writeln!(stdin, "go perft {depth}")?;
-    stdin.flush()?;
-    let line = wait_for("Nodes searched")?;
+    fsf.send(&format!("go perft {depth}"))?;
+    let line = fsf.wait_for_line("Nodes searched", Duration::from_secs(3600))?;
     let seconds = start.elapsed().as_secs_f64();
-    writeln!(stdin, "quit")?;
-    drop(stdin);
-    let _ = child.wait();
     let nodes = line
         .rsplit(':')
         .next()

@@ -7,14 +7,12 @@
 //! first move is also compared with the manual's. Prints both counts and
 //! their ratio (the bar of the engine issue: ours ≥ 1.1 × fairy-stockfish).
 
-use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use anyhow::{bail, Context, Result};
 
+use super::uci::Uci;
 use crate::run::{project_root, Steps};
 
 #[derive(clap::Args)]
@@ -99,112 +97,34 @@ struct Answer {
     best: String,
 }
 
-/// A UCI engine process, its output read on a thread so every wait has a
-/// deadline.
-struct Uci {
-    name: &'static str,
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
-}
-
-impl Uci {
-    fn start(name: &'static str, program: &Path, args: &[&str], setup: &[&str]) -> Result<Uci> {
-        let mut child = Command::new(program)
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .with_context(|| format!("cannot start {}", program.display()))?;
-        let stdin = child.stdin.take().context("no stdin")?;
-        let stdout = child.stdout.take().context("no stdout")?;
-        let (tx, lines) = mpsc::channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
+fn solve(engine: &mut Uci, fen: &str, movetime: u64) -> Result<Answer> {
+    engine.send("ucinewgame")?;
+    engine.send("isready")?;
+    engine.wait_for("readyok", Duration::from_secs(10))?;
+    engine.send(&format!("position fen {fen}"))?;
+    engine.send(&format!("go movetime {movetime}"))?;
+    let wait = Duration::from_millis(movetime) + Duration::from_secs(10);
+    let mut mate = None;
+    loop {
+        let line = engine.line(wait)?;
+        let words: Vec<&str> = line.split_whitespace().collect();
+        match words.first() {
+            Some(&"info") => {
+                if let Some(i) = words.iter().position(|w| *w == "score") {
+                    mate = match words.get(i + 1) {
+                        Some(&"mate") => words.get(i + 2).and_then(|n| n.parse().ok()),
+                        _ => None,
+                    };
                 }
             }
-        });
-        let mut engine = Uci {
-            name,
-            child,
-            stdin,
-            lines,
-        };
-        engine.send("uci")?;
-        engine.wait_for("uciok", Duration::from_secs(10))?;
-        for line in setup {
-            engine.send(line)?;
-        }
-        engine.send("isready")?;
-        engine.wait_for("readyok", Duration::from_secs(10))?;
-        Ok(engine)
-    }
-
-    fn send(&mut self, line: &str) -> Result<()> {
-        writeln!(self.stdin, "{line}")
-            .and_then(|()| self.stdin.flush())
-            .with_context(|| format!("{} stopped reading its input", self.name))
-    }
-
-    /// The next line, or an error when none comes within `wait`.
-    fn line(&self, wait: Duration) -> Result<String> {
-        match self.lines.recv_timeout(wait) {
-            Ok(line) => Ok(line),
-            Err(RecvTimeoutError::Timeout) => bail!("{} said nothing for {wait:?}", self.name),
-            Err(RecvTimeoutError::Disconnected) => bail!("{} exited", self.name),
-        }
-    }
-
-    fn wait_for(&self, word: &str, wait: Duration) -> Result<()> {
-        let deadline = Instant::now() + wait;
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            if self.line(left)?.split_whitespace().next() == Some(word) {
-                return Ok(());
+            Some(&"bestmove") => {
+                return Ok(Answer {
+                    mate,
+                    best: words.get(1).unwrap_or(&"").to_string(),
+                })
             }
+            _ => {}
         }
-    }
-
-    fn solve(&mut self, fen: &str, movetime: u64) -> Result<Answer> {
-        self.send("ucinewgame")?;
-        self.send("isready")?;
-        self.wait_for("readyok", Duration::from_secs(10))?;
-        self.send(&format!("position fen {fen}"))?;
-        self.send(&format!("go movetime {movetime}"))?;
-        let wait = Duration::from_millis(movetime) + Duration::from_secs(10);
-        let mut mate = None;
-        loop {
-            let line = self.line(wait)?;
-            let words: Vec<&str> = line.split_whitespace().collect();
-            match words.first() {
-                Some(&"info") => {
-                    if let Some(i) = words.iter().position(|w| *w == "score") {
-                        mate = match words.get(i + 1) {
-                            Some(&"mate") => words.get(i + 2).and_then(|n| n.parse().ok()),
-                            _ => None,
-                        };
-                    }
-                }
-                Some(&"bestmove") => {
-                    return Ok(Answer {
-                        mate,
-                        best: words.get(1).unwrap_or(&"").to_string(),
-                    })
-                }
-                _ => {}
-            }
-        }
-    }
-}
-
-impl Drop for Uci {
-    fn drop(&mut self) {
-        let _ = self.send("quit");
-        let _ = self.child.wait();
     }
 }
 
@@ -251,7 +171,7 @@ fn compare(ours_bin: &Path, fsf_bin: &Path, positions: &[Position], movetime: u6
         let mut answers: [Option<Answer>; 2] = [None, None];
         for which in order {
             let engine = if which == 0 { &mut ours } else { &mut fsf };
-            let mut answer = engine.solve(&position.fen, movetime)?;
+            let mut answer = solve(engine, &position.fen, movetime)?;
             if which == 1 {
                 answer.best = iccs_from_ranks10(&answer.best);
             }
