@@ -48,7 +48,7 @@ fn progress(len: Option<u64>) -> ProgressBar {
 }
 
 /// Opens `path` (`-`: standard input) as a game file, with its size.
-pub fn open_games(path: &Path, format: Option<Format>) -> Result<(Games, Option<u64>)> {
+fn open_games(path: &Path, format: Option<Format>) -> Result<(Games, Option<u64>)> {
     if path.as_os_str() == "-" {
         let games = Games::from_reader(io::stdin(), format, Default::default())?;
         return Ok((games, None));
