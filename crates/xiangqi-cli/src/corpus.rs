@@ -11,13 +11,13 @@
 use std::collections::BTreeMap;
 use std::io;
 use std::path::Path;
-use std::sync::{mpsc, Condvar, Mutex};
+use std::sync::{Condvar, Mutex, MutexGuard};
 use std::thread;
 
 use anyhow::{bail, Result};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use xiangqi_gamefile::{
-    count_lines, shards, Format, Game, GameFileError, Games, RangeOrigin, Shard,
+    shards, Format, Game, GameFileError, Games, RangeOrigin, Shard, ShardReader,
 };
 
 use crate::parallel;
@@ -154,20 +154,31 @@ impl Iterator for IndexedGames {
 }
 
 /// The games of one range as its reader yields them (errors counted from
-/// the range's start), and the read failure that ended them early, if any.
+/// the range's start), the line feeds the range holds, and the read
+/// failure that ended the games early, if any.
 struct RangeGames {
     items: Vec<Result<Game, GameFileError>>,
+    line_feeds: usize,
     read_failure: Option<GameFileError>,
 }
 
-fn read_range(path: &Path, format: Option<Format>, range: Shard) -> RangeGames {
+/// Reads `range` with a worker's reader of the file (or the error that
+/// opening it gave).
+fn read_range(reader: &mut Result<ShardReader, GameFileError>, range: Shard) -> RangeGames {
     let mut out = RangeGames {
         items: Vec::new(),
+        line_feeds: 0,
         read_failure: None,
     };
-    match Games::open_range(path, format, range.start, range.end) {
-        Ok(games) => {
-            for item in games {
+    let shard = match reader {
+        Ok(reader) => reader.read(range),
+        Err(e) => Err(e.clone()),
+    };
+    match shard {
+        Ok(shard) => {
+            // A failed read leaves the lines after it counted from the range.
+            out.line_feeds = shard.line_feeds;
+            for item in shard.games {
                 match item {
                     Err(e) if e.is_io() => {
                         out.read_failure = Some(e);
@@ -186,11 +197,12 @@ fn read_range(path: &Path, format: Option<Format>, range: Shard) -> RangeGames {
 /// bounds the answers held for writing in order.
 const AHEAD_PER_WORKER: usize = 4;
 
-/// What is known of the ranges while the workers read them: which range is
-/// next, how many games and line feeds each read range holds, and from
-/// those the origin (games and lines before it) of every range whose
-/// earlier ranges are all read.
-struct Progress {
+/// What is known of the ranges while they are read: which range is next,
+/// how many games and line feeds each read range holds, and from those the
+/// origin (games and lines before it) of every range whose earlier ranges
+/// are all read; the ranges read but not worked on, and those worked on but
+/// not yet written.
+struct RangeState<R> {
     next: usize,
     /// Games and line feeds of each range, once read.
     sizes: Vec<Option<(usize, usize)>>,
@@ -201,7 +213,12 @@ struct Progress {
     /// Ranges read but not yet worked on: their origin was not known when
     /// their reading ended.
     parsed: BTreeMap<usize, RangeGames>,
-    /// The sink failed or the file stopped being readable: take no more.
+    /// Ranges worked on, for the sink.
+    done: BTreeMap<usize, RangeDone<R>>,
+    /// Threads waiting for a change: nobody is woken when nobody waits.
+    waiting: usize,
+    /// The sink failed, the file stopped being readable or a worker died:
+    /// take no more.
     stop: bool,
 }
 
@@ -211,7 +228,7 @@ enum Task {
     Work(usize, RangeGames, RangeOrigin),
 }
 
-impl Progress {
+impl<R> RangeState<R> {
     /// Records range `r`'s size and extends the known origins.
     fn read(&mut self, r: usize, size: (usize, usize)) {
         self.sizes[r] = Some(size);
@@ -224,6 +241,34 @@ impl Progress {
             self.origins.push((g + games, l + lines));
         }
     }
+
+    fn origin(&self, ranges: &[Shard], r: usize) -> Option<RangeOrigin> {
+        self.origins.get(r).map(|&(games, lines)| RangeOrigin {
+            games,
+            lines,
+            byte: ranges[r].start,
+        })
+    }
+
+    /// A read range whose origin is now known, else the next range to read
+    /// (no further than `ahead` ranges past the sink).
+    fn next_task(&mut self, ranges: &[Shard], ahead: usize) -> Option<Task> {
+        let first = self.parsed.keys().next().copied();
+        if let Some((r, origin)) = first.and_then(|r| Some((r, self.origin(ranges, r)?))) {
+            let games = self.parsed.remove(&r).expect("parsed");
+            return Some(Task::Work(r, games, origin));
+        }
+        if self.next < ranges.len() && self.next < self.sunk + ahead {
+            self.next += 1;
+            return Some(Task::Read(self.next - 1));
+        }
+        None
+    }
+
+    /// Every range is taken: a worker has nothing left to do.
+    fn all_taken(&self, ranges: &[Shard]) -> bool {
+        self.next >= ranges.len() && self.parsed.is_empty()
+    }
 }
 
 /// One range's answers, in order, for the sink.
@@ -235,14 +280,58 @@ struct RangeDone<R> {
     read_failure: Option<GameFileError>,
 }
 
+/// The state the workers share, and the signal of its changes.
+struct Shared<R> {
+    state: Mutex<RangeState<R>>,
+    changed: Condvar,
+}
+
+impl<R> Shared<R> {
+    fn lock(&self) -> MutexGuard<'_, RangeState<R>> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn wait<'a>(&self, mut state: MutexGuard<'a, RangeState<R>>) -> MutexGuard<'a, RangeState<R>> {
+        state.waiting += 1;
+        let mut state = self.changed.wait(state).unwrap_or_else(|e| e.into_inner());
+        state.waiting -= 1;
+        state
+    }
+
+    fn changed(&self, state: &RangeState<R>) {
+        if state.waiting > 0 {
+            self.changed.notify_all();
+        }
+    }
+
+    fn stop(&self) {
+        let mut state = self.lock();
+        state.stop = true;
+        self.changed(&state);
+    }
+}
+
+/// Stops everyone when a worker dies (a panic), so that nobody waits for
+/// what it held.
+struct StopOnPanic<'a, R>(&'a Shared<R>);
+
+impl<R> Drop for StopOnPanic<'_, R> {
+    fn drop(&mut self) {
+        if thread::panicking() {
+            self.0.stop();
+        }
+    }
+}
+
 /// [`for_each_game`] with the workers reading `ranges` of the file. Each
 /// worker takes the next range, reads it and publishes how many games and
 /// lines it holds. Once the ranges before a range are all read, its origin
 /// is known: a worker numbers its games, moves its errors to "counted from
-/// the file's start", works on them and hands the answers to this thread,
-/// which writes them in range order. No worker waits for another while
-/// there is a range to read or to work on, and the workers run at most a
-/// few ranges ahead of the writing.
+/// the file's start" and works on them. The calling thread is one of the
+/// workers, and writes the ranges worked on in order whenever the next one
+/// is there: `jobs` threads in all, so none waits for a core. No worker
+/// waits while there is a range to read or to work on, and the workers run
+/// at most a few ranges ahead of the writing.
 fn for_each_game_in_ranges<R: Send>(
     path: &Path,
     format: Option<Format>,
@@ -252,17 +341,20 @@ fn for_each_game_in_ranges<R: Send>(
     mut sink: impl FnMut(R) -> Result<()>,
 ) -> Result<Counts> {
     let bar = progress(ranges.last().map(|r| r.end));
-    let progress_state = Mutex::new(Progress {
-        next: 0,
-        sizes: vec![None; ranges.len()],
-        origins: vec![(0, 0)],
-        sunk: 0,
-        parsed: BTreeMap::new(),
-        stop: false,
-    });
-    let changed = Condvar::new();
+    let shared = Shared {
+        state: Mutex::new(RangeState {
+            next: 0,
+            sizes: vec![None; ranges.len()],
+            origins: vec![(0, 0)],
+            sunk: 0,
+            parsed: BTreeMap::new(),
+            done: BTreeMap::new(),
+            waiting: 0,
+            stop: false,
+        }),
+        changed: Condvar::new(),
+    };
     let ahead = workers * AHEAD_PER_WORKER;
-    let (done_tx, done_rx) = mpsc::channel::<RangeDone<R>>();
     let work_range = |r: usize, games: RangeGames, origin: RangeOrigin| {
         let count = games.items.len();
         let mut errors = 0;
@@ -288,120 +380,109 @@ fn for_each_game_in_ranges<R: Send>(
                 .map(|e| e.counted_from_file_start(origin)),
         }
     };
-    let origin_of = |state: &Progress, r: usize| {
-        state.origins.get(r).map(|&(games, lines)| RangeOrigin {
-            games,
-            lines,
-            byte: ranges[r].start,
-        })
+    // Does a task; the answers, unless the range waits for its origin.
+    let run = |task: Task, reader: &mut Result<ShardReader, GameFileError>| match task {
+        Task::Work(r, games, origin) => Some(work_range(r, games, origin)),
+        Task::Read(r) => {
+            let games = read_range(reader, ranges[r]);
+            let mut state = shared.lock();
+            state.read(r, (games.items.len(), games.line_feeds));
+            shared.changed(&state);
+            match state.origin(ranges, r) {
+                Some(origin) => {
+                    drop(state);
+                    Some(work_range(r, games, origin))
+                }
+                None => {
+                    // Not waited for: whoever is free once the ranges
+                    // before are read works on this one.
+                    state.parsed.insert(r, games);
+                    None
+                }
+            }
+        }
     };
-    let worker = |done_tx: mpsc::Sender<RangeDone<R>>| {
-        let lock = || progress_state.lock().unwrap_or_else(|e| e.into_inner());
+    let helper = || {
+        let _stop_on_panic = StopOnPanic(&shared);
+        let mut reader = ShardReader::open(path, format);
         loop {
-            // A read range whose origin is now known is worked on first;
-            // else the next range is read (within the bound ahead of the
-            // sink); else wait for one of the two.
             let task = {
-                let mut state = lock();
+                let mut state = shared.lock();
                 loop {
-                    if state.stop {
+                    if state.stop || state.all_taken(ranges) {
                         return;
                     }
-                    let first = state.parsed.keys().next().copied();
-                    if let Some(origin) = first.and_then(|r| origin_of(&state, r)) {
-                        let r = first.expect("a parsed range");
-                        let games = state.parsed.remove(&r).expect("parsed");
-                        break Task::Work(r, games, origin);
+                    if let Some(task) = state.next_task(ranges, ahead) {
+                        break task;
                     }
-                    if state.next < ranges.len() && state.next < state.sunk + ahead {
-                        state.next += 1;
-                        break Task::Read(state.next - 1);
-                    }
-                    if state.next >= ranges.len() && state.parsed.is_empty() {
-                        return;
-                    }
-                    state = changed.wait(state).unwrap_or_else(|e| e.into_inner());
+                    state = shared.wait(state);
                 }
             };
-            let done = match task {
-                Task::Work(r, games, origin) => work_range(r, games, origin),
-                Task::Read(r) => {
-                    let range = ranges[r];
-                    let games = read_range(path, format, range);
-                    // A failed count leaves line numbers counted from the range.
-                    let lines = count_lines(path, range.start, range.end).unwrap_or(0);
-                    let mut state = lock();
-                    state.read(r, (games.items.len(), lines));
-                    changed.notify_all();
-                    match origin_of(&state, r) {
-                        Some(origin) => {
-                            drop(state);
-                            work_range(r, games, origin)
-                        }
-                        None => {
-                            // Not waited for: the worker reads on, and
-                            // whoever is free once the ranges before are
-                            // read works on this one.
-                            state.parsed.insert(r, games);
-                            continue;
-                        }
-                    }
-                }
-            };
-            if done_tx.send(done).is_err() {
-                return;
+            if let Some(done) = run(task, &mut reader) {
+                let mut state = shared.lock();
+                state.done.insert(done.range, done);
+                shared.changed(&state);
             }
         }
     };
     thread::scope(|scope| {
-        for _ in 0..workers {
-            let done_tx = done_tx.clone();
-            let worker = &worker;
-            scope.spawn(move || worker(done_tx));
+        for _ in 1..workers {
+            scope.spawn(helper);
         }
-        drop(done_tx);
-        let stop = || {
-            let mut state = progress_state.lock().unwrap_or_else(|e| e.into_inner());
-            state.stop = true;
-            changed.notify_all();
-        };
+        let mut reader = ShardReader::open(path, format);
         let mut counts = Counts {
             games: 0,
             errors: 0,
         };
-        let mut waiting: BTreeMap<usize, RangeDone<R>> = BTreeMap::new();
         let mut next_to_sink = 0;
         while next_to_sink < ranges.len() {
-            let Some(done) = waiting.remove(&next_to_sink) else {
-                match done_rx.recv() {
-                    Ok(done) => {
-                        waiting.insert(done.range, done);
-                        continue;
+            // The next range in order if it is done, else a task, else wait.
+            let step = {
+                let mut state = shared.lock();
+                loop {
+                    if let Some(done) = state.done.remove(&next_to_sink) {
+                        break Ok(done);
                     }
-                    Err(_) => {
-                        stop();
+                    if state.stop {
+                        drop(state);
                         bail!("a worker reading {} stopped", path.display());
                     }
+                    if let Some(task) = state.next_task(ranges, ahead) {
+                        break Err(task);
+                    }
+                    state = shared.wait(state);
                 }
+            };
+            let done = match step {
+                Ok(done) => done,
+                Err(task) => match run(task, &mut reader) {
+                    Some(done) if done.range == next_to_sink => done,
+                    Some(done) => {
+                        let mut state = shared.lock();
+                        state.done.insert(done.range, done);
+                        continue;
+                    }
+                    None => continue,
+                },
             };
             counts.games += done.games;
             counts.errors += done.errors;
             for answer in done.answers {
                 if let Err(e) = sink(answer) {
-                    stop();
+                    shared.stop();
                     return Err(e);
                 }
             }
             if let Some(e) = done.read_failure {
-                stop();
+                shared.stop();
                 bar.finish_and_clear();
                 return Err(e.into());
             }
             next_to_sink += 1;
             {
-                let mut state = progress_state.lock().unwrap_or_else(|e| e.into_inner());
+                let mut state = shared.lock();
                 state.sunk = next_to_sink;
-                changed.notify_all();
+                shared.changed(&state);
             }
             bar.set_position(ranges[done.range].end);
             bar.set_message(format!("{} games", counts.games));

@@ -1,12 +1,12 @@
 //! Opening a game file of any format and iterating over its games.
 
 use std::fs::File;
-use std::io::{self, BufRead, BufReader, Cursor, Read, Seek, SeekFrom};
+use std::io::{self, BufRead, BufReader, Cursor, Read};
 use std::path::{Path, PathBuf};
 
 use crate::pgn::PgnReader;
 use crate::wxf::WxfReader;
-use crate::{Game, ReaderOptions};
+use crate::{Game, ReaderOptions, Shard, ShardReader};
 
 use crate::ccbridge::{read_cbf, read_cbr, Library};
 use crate::error::{ErrorKind, GameFileError, Location};
@@ -18,7 +18,7 @@ pub const MAX_WHOLE_FILE_LEN: u64 = 256 << 20;
 /// How much of a file sniffing looks at, at most.
 const SNIFF_LEN: usize = 64 << 10;
 
-type Source = Box<dyn BufRead + Send>;
+pub(crate) type Source = Box<dyn BufRead + Send>;
 
 enum Inner {
     Pgn(Box<PgnReader<Source>>),
@@ -62,10 +62,7 @@ impl Games {
         };
         let file = File::open(path).map_err(|e| with_file(io_error(&e)))?;
         let mut games = Games::with_buffer(file, 1 << 18, format, options).map_err(with_file)?;
-        games.file = Some(path.to_owned());
-        if let Inner::Single(Some(Err(e))) = &mut games.inner {
-            e.file = Some(path.to_owned());
-        }
+        games.set_file(path);
         Ok(games)
     }
 
@@ -74,45 +71,16 @@ impl Games {
     /// `format` `None` sniffs it from the start of the file. A binary or XML
     /// file is one game (or library): the range starting at 0 reads it whole,
     /// any other holds no game. Errors count games and lines from the
-    /// start of the range.
+    /// start of the range. To read many ranges of one file, open it once
+    /// with [`ShardReader`](crate::ShardReader).
     pub fn open_range(
         path: impl AsRef<Path>,
         format: Option<Format>,
         start: u64,
         end: u64,
     ) -> Result<Games, GameFileError> {
-        let path = path.as_ref();
-        let with_file = |mut e: GameFileError| {
-            e.file = Some(path.to_owned());
-            e
-        };
-        let mut file = BufReader::new(File::open(path).map_err(|e| with_file(io_error(&e)))?);
-        let format = match format {
-            Some(f) => f,
-            None => Format::sniff(&read_head(&mut file).map_err(|e| with_file(io_error(&e)))?),
-        };
-        let end = end.max(start);
-        let range_len = if format.is_binary() || format == Format::Cbf {
-            if start == 0 {
-                u64::MAX
-            } else {
-                0
-            }
-        } else {
-            end - start
-        };
-        file.seek(SeekFrom::Start(start))
-            .map_err(|e| with_file(io_error(&e)))?;
-        let src = file.into_inner().take(range_len);
-        // No bigger a buffer than the range: many small ranges are read at once.
-        let buffer = range_len.clamp(8 << 10, 1 << 18) as usize;
-        let mut games = Games::with_buffer(src, buffer, Some(format), ReaderOptions::default())
-            .map_err(with_file)?;
-        if range_len == 0 {
-            games.inner = Inner::Single(None);
-        }
-        games.file = Some(path.to_owned());
-        Ok(games)
+        let mut reader = ShardReader::open(path, format)?;
+        Ok(reader.read(Shard { start, end })?.games)
     }
 
     /// Reads games from `src` (a file, standard input, a buffer). A text
@@ -125,7 +93,21 @@ impl Games {
         Games::with_buffer(src, SNIFF_LEN, format, options)
     }
 
-    fn with_buffer(
+    /// Names the file the games were read from, in them and in the error
+    /// of a single-game format that could not be read.
+    pub(crate) fn set_file(&mut self, path: &Path) {
+        self.file = Some(path.to_owned());
+        if let Inner::Single(Some(Err(e))) = &mut self.inner {
+            e.file = Some(path.to_owned());
+        }
+    }
+
+    /// Makes these games none (a shard of a binary file past its start).
+    pub(crate) fn hold_nothing(&mut self) {
+        self.inner = Inner::Single(None);
+    }
+
+    pub(crate) fn with_buffer(
         src: impl Read + Send + 'static,
         buffer: usize,
         format: Option<Format>,
@@ -134,7 +116,15 @@ impl Games {
         let mut src = BufReader::with_capacity(buffer, src);
         let head = read_head(&mut src).map_err(|e| io_error(&e))?;
         let format = format.unwrap_or_else(|| Format::sniff(&head));
-        let source: Source = Box::new(Cursor::new(head).chain(src));
+        Games::from_source(Box::new(Cursor::new(head).chain(src)), format, options)
+    }
+
+    /// The games of `source`, read in `format`.
+    pub(crate) fn from_source(
+        source: Source,
+        format: Format,
+        options: ReaderOptions,
+    ) -> Result<Games, GameFileError> {
         let limits = &options.limits;
         let at_byte = |(offset, kind)| GameFileError::at_byte(1, offset, kind);
         let inner = match format {

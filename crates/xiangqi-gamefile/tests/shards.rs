@@ -6,7 +6,9 @@ use std::path::PathBuf;
 use xiangqi_core::{MoveList, Position, SplitMix64};
 use xiangqi_gamefile::pgn::read_str;
 use xiangqi_gamefile::wxf::{write_wxf, WxfWriteOptions};
-use xiangqi_gamefile::{count_lines, shards, Format, Game, Games, RangeOrigin};
+use xiangqi_gamefile::{
+    count_lines, shards, Format, Game, GameFileError, Games, RangeOrigin, ShardReader,
+};
 
 /// A PGN corpus of random games with odd boundaries: CRLF and LF lines,
 /// several or no blank lines between games, tags on one line, comments
@@ -77,20 +79,38 @@ fn whole_and_sharded(path: &PathBuf, n: usize) -> (Vec<Item>, Vec<Item>) {
     assert_eq!(parts.first().unwrap().start, 0);
     assert_eq!(parts.last().unwrap().end, len);
     assert!(parts.windows(2).all(|w| w[0].end == w[1].start));
+    // One reader for every shard, read last to first: a shard's games do
+    // not depend on what the reader read before.
+    let mut reader = ShardReader::open(path, None).unwrap();
+    let mut read: Vec<(Vec<Result<Game, GameFileError>>, usize)> = parts
+        .iter()
+        .rev()
+        .map(|&s| {
+            let shard = reader.read(s).unwrap();
+            assert_eq!(shard.line_feeds, count_lines(path, s.start, s.end).unwrap());
+            (shard.games.collect(), shard.line_feeds)
+        })
+        .collect();
+    read.reverse();
     let mut sharded: Vec<Item> = Vec::new();
     let mut lines = 0;
-    for s in &parts {
+    for (s, (games, line_feeds)) in parts.iter().zip(read) {
         let origin = RangeOrigin {
             games: sharded.len(),
             lines,
             byte: s.start,
         };
-        sharded.extend(
-            Games::open_range(path, None, s.start, s.end)
-                .unwrap()
-                .map(|item| item.map_err(|e| e.counted_from_file_start(origin).to_string())),
-        );
-        lines += count_lines(path, s.start, s.end).unwrap();
+        let opened: Vec<Item> = Games::open_range(path, None, s.start, s.end)
+            .unwrap()
+            .map(|item| item.map_err(|e| e.counted_from_file_start(origin).to_string()))
+            .collect();
+        let items: Vec<Item> = games
+            .into_iter()
+            .map(|item| item.map_err(|e| e.counted_from_file_start(origin).to_string()))
+            .collect();
+        assert_eq!(items, opened, "open_range and ShardReader agree");
+        sharded.extend(items);
+        lines += line_feeds;
     }
     assert_eq!(lines, count_lines(path, 0, len).unwrap());
     (whole, sharded)

@@ -3,6 +3,12 @@
 //! corpus of real games: the master games of the reference corpus's CBL
 //! libraries, converted to PGN by the CLI and repeated `--copies` times.
 //! The outputs of every run must agree byte for byte.
+//!
+//! Beside them it times N independent `--jobs 1` processes at once, each on
+//! the whole corpus: the throughput this machine gives N copies of the work
+//! that share nothing, the ceiling of any `--jobs N` on it. A shared
+//! virtual machine gives less than N times one core (other tenants, clock
+//! boost for one busy core), and this shows how much less in the same run.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -103,8 +109,13 @@ fn count_games(corpus: &Path) -> Result<usize> {
         .count())
 }
 
-/// One timed run: wall seconds, and stdout, stderr and status to compare.
-fn timed(bin: &Path, command: &[&str], corpus: &Path, jobs: usize) -> Result<(f64, Vec<u8>)> {
+/// One timed run: wall seconds; stdout, stderr and status to compare; the exit code.
+fn timed(
+    bin: &Path,
+    command: &[&str],
+    corpus: &Path,
+    jobs: usize,
+) -> Result<(f64, Vec<u8>, Option<i32>)> {
     let mut cmd = Command::new(bin);
     cmd.args(command)
         .arg(corpus)
@@ -116,7 +127,7 @@ fn timed(bin: &Path, command: &[&str], corpus: &Path, jobs: usize) -> Result<(f6
     let mut seen = out.stdout;
     seen.extend_from_slice(&out.stderr);
     seen.extend_from_slice(format!("{:?}", out.status.code()).as_bytes());
-    Ok((seconds, seen))
+    Ok((seconds, seen, out.status.code()))
 }
 
 fn compare(
@@ -127,14 +138,32 @@ fn compare(
     args: &Options,
 ) -> Result<()> {
     let name = command.join(" ");
-    let mut times = [Vec::new(), Vec::new()];
+    let mut times = [Vec::new(), Vec::new(), Vec::new()];
     let mut first: Option<Vec<u8>> = None;
+    // The exit code of `--jobs 1`, which the runs side by side must give too.
+    let mut one_code: Option<Option<i32>> = None;
     for run in 0..args.jobs_runs {
-        // Alternate which goes first so drift (other load) hits both alike.
-        let order = if run % 2 == 0 { [0, 1] } else { [1, 0] };
+        // Rotate which goes first so drift (other load) hits all alike.
+        let order = [[0, 1, 2], [1, 2, 0], [2, 0, 1]][run % 3];
         for which in order {
+            if which == 2 {
+                let (seconds, codes) = timed_together(bin, command, corpus, args.jobs_max)?;
+                if let Some(code) = codes.iter().find(|&&c| Some(c) != one_code) {
+                    bail!("{name} --jobs 1 exited with {code:?} beside another, alone with {one_code:?}");
+                }
+                eprintln!(
+                    "run {}/{}  {name}: {} --jobs 1 processes at once: {seconds:.3} s, {:.0} games/s",
+                    run + 1,
+                    args.jobs_runs,
+                    args.jobs_max,
+                    (args.jobs_max * games) as f64 / seconds
+                );
+                times[2].push(seconds);
+                continue;
+            }
             let jobs = if which == 0 { 1 } else { args.jobs_max };
-            let (seconds, seen) = timed(bin, command, corpus, jobs)?;
+            let (seconds, seen, code) = timed(bin, command, corpus, jobs)?;
+            one_code.get_or_insert(code);
             match &first {
                 None => first = Some(seen),
                 Some(want) if *want != seen => {
@@ -167,5 +196,44 @@ fn compare(
         games as f64 / many
     );
     println!("  ratio     {:.2}x", one / many);
+    let together = super::median(times[2].clone());
+    let ceiling = args.jobs_max as f64 * one / together;
+    println!(
+        "  {} --jobs 1 processes at once: {together:.3} s, {:.0} games/s, {ceiling:.2}x (the machine's ceiling)",
+        args.jobs_max,
+        (args.jobs_max * games) as f64 / together
+    );
+    println!(
+        "  --jobs {} reaches {:.0} % of that ceiling",
+        args.jobs_max,
+        100.0 * one / many / ceiling
+    );
     Ok(())
+}
+
+/// `n` `--jobs 1` runs of `command` at once, each on the whole corpus:
+/// wall seconds until the last ends, and their exit codes.
+fn timed_together(
+    bin: &Path,
+    command: &[&str],
+    corpus: &Path,
+    n: usize,
+) -> Result<(f64, Vec<Option<i32>>)> {
+    let start = Instant::now();
+    let mut children = Vec::new();
+    for _ in 0..n {
+        let mut cmd = Command::new(bin);
+        cmd.args(command)
+            .arg(corpus)
+            .args(["--jobs", "1"])
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null());
+        children.push(cmd.spawn().with_context(|| describe(&cmd))?);
+    }
+    let mut codes = Vec::new();
+    for mut child in children {
+        codes.push(child.wait()?.code());
+    }
+    Ok((start.elapsed().as_secs_f64(), codes))
 }
