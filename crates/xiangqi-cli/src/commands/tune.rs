@@ -49,6 +49,10 @@ pub struct Args {
     /// Header lines for `--write-current`.
     #[arg(long)]
     note: Vec<String>,
+    /// Threads playing the self-play and match games (0: one per core); the
+    /// games and the data are the same for any number.
+    #[arg(long, default_value_t = 0)]
+    threads: usize,
 }
 
 fn bar(len: u64, what: &str) -> ProgressBar {
@@ -91,6 +95,10 @@ pub fn run(args: Args) -> Result<()> {
         nodes: args.nodes,
         seed: args.seed,
         opening_plies: args.opening_plies,
+        threads: match args.threads {
+            0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+            n => n,
+        },
         ..SelfPlay::default()
     };
     let progress = bar(args.games as u64, "self-play");

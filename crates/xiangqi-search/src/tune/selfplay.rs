@@ -1,5 +1,13 @@
 //! Seeded self-play at a fixed node count: balanced random openings, games
-//! played to the end, quiet positions labelled with the result.
+//! played to the end, quiet positions labelled with the result. The
+//! openings are drawn first, one after another from the seed; the games are
+//! then played on `threads` threads, each with its own engines, cleared
+//! before every game, so a game depends only on its opening and the data is
+//! the same for any number of threads.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc;
+use std::thread;
 
 use xiangqi_core::{MoveList, PieceKind, Position, SplitMix64};
 
@@ -20,6 +28,9 @@ pub struct SelfPlay {
     pub balanced_cp: i32,
     /// Games longer than this are drawn.
     pub max_plies: usize,
+    /// Threads playing games at once (at least one is used); the games do
+    /// not depend on it.
+    pub threads: usize,
 }
 
 impl Default for SelfPlay {
@@ -31,6 +42,7 @@ impl Default for SelfPlay {
             opening_plies: 6,
             balanced_cp: 150,
             max_plies: 300,
+            threads: 1,
         }
     }
 }
@@ -151,6 +163,54 @@ fn play_game(
     GameResult::Draw
 }
 
+/// Runs `play(state, index)` for every index below `count` on `threads`
+/// threads, each with its own `state()`, and returns the answers in index
+/// order; `progress` sees each answer as it comes (in any order).
+fn play_all<S, T: Send>(
+    count: usize,
+    threads: usize,
+    state: impl Fn() -> S + Sync,
+    play: impl Fn(&mut S, usize) -> T + Sync,
+    mut progress: impl FnMut(&T),
+) -> Vec<T> {
+    let next = AtomicUsize::new(0);
+    let (tx, rx) = mpsc::channel();
+    let mut answers: Vec<Option<T>> = (0..count).map(|_| None).collect();
+    thread::scope(|scope| {
+        for _ in 0..threads.clamp(1, count.max(1)) {
+            let tx = tx.clone();
+            let (next, state, play) = (&next, &state, &play);
+            scope.spawn(move || {
+                let mut s = state();
+                loop {
+                    let index = next.fetch_add(1, Ordering::Relaxed);
+                    if index >= count || tx.send((index, play(&mut s, index))).is_err() {
+                        return;
+                    }
+                }
+            });
+        }
+        drop(tx);
+        for (index, answer) in rx {
+            progress(&answer);
+            answers[index] = Some(answer);
+        }
+    });
+    answers
+        .into_iter()
+        .map(|a| a.expect("every index is played"))
+        .collect()
+}
+
+/// `n` balanced random openings from `config.seed`, in order.
+fn openings(config: &SelfPlay, n: usize) -> Vec<Position> {
+    let mut rng = SplitMix64::new(config.seed);
+    let mut probe = Engine::new(4);
+    (0..n)
+        .map(|_| opening(&mut rng, config, &mut probe))
+        .collect()
+}
+
 /// Plays `config.games` self-play games with `weights` and returns the quiet
 /// positions after the opening, labelled with their game's result. Calls
 /// `progress(games done, positions so far)` after each game.
@@ -159,32 +219,47 @@ pub fn generate(
     weights: &Weights,
     mut progress: impl FnMut(usize, usize),
 ) -> Vec<Sample> {
-    let mut rng = SplitMix64::new(config.seed);
-    let mut probe = Engine::new(4);
-    let mut red = Engine::new(8);
-    let mut black = Engine::new(8);
-    for e in [&mut probe, &mut red, &mut black] {
-        e.set_weights(weights.clone());
-    }
-    let mut samples = Vec::new();
-    for game in 0..config.games {
-        let start = opening(&mut rng, config, &mut probe);
-        let mut seen: Vec<Position> = Vec::new();
-        let result = play_game(
-            &start,
-            [&mut red, &mut black],
-            config.nodes,
-            config.max_plies,
-            |p| {
-                if is_quiet(p) {
-                    seen.push(p.clone());
-                }
-            },
-        );
-        samples.extend(seen.into_iter().map(|position| Sample { position, result }));
-        progress(game + 1, samples.len());
-    }
-    samples
+    let starts = openings(config, config.games);
+    let engines = || {
+        let mut red = Engine::new(8);
+        let mut black = Engine::new(8);
+        red.set_weights(weights.clone());
+        black.set_weights(weights.clone());
+        (red, black)
+    };
+    let (mut done, mut positions) = (0, 0);
+    let games = play_all(
+        config.games,
+        config.threads,
+        engines,
+        |(red, black), game| {
+            let mut seen: Vec<Position> = Vec::new();
+            let result = play_game(
+                &starts[game],
+                [red, black],
+                config.nodes,
+                config.max_plies,
+                |p| {
+                    if is_quiet(p) {
+                        seen.push(p.clone());
+                    }
+                },
+            );
+            (seen, result)
+        },
+        |(seen, _)| {
+            done += 1;
+            positions += seen.len();
+            progress(done, positions);
+        },
+    );
+    games
+        .into_iter()
+        .flat_map(|(seen, result)| {
+            seen.into_iter()
+                .map(move |position| Sample { position, result })
+        })
+        .collect()
 }
 
 /// Wins, draws and losses of the first weight table of a match.
@@ -207,35 +282,51 @@ pub fn play_match(
     b: &Weights,
     mut progress: impl FnMut(usize, &MatchTally),
 ) -> MatchTally {
-    let mut rng = SplitMix64::new(config.seed);
-    let mut probe = Engine::new(4);
-    let mut first = Engine::new(8);
-    let mut second = Engine::new(8);
-    first.set_weights(a.clone());
-    second.set_weights(b.clone());
+    let starts = openings(config, config.games.div_ceil(2));
+    let engines = || {
+        let mut first = Engine::new(8);
+        let mut second = Engine::new(8);
+        first.set_weights(a.clone());
+        second.set_weights(b.clone());
+        (first, second)
+    };
     let mut tally = MatchTally::default();
-    for pair in 0..config.games.div_ceil(2) {
-        let start = opening(&mut rng, config, &mut probe);
-        for swap in [false, true] {
+    let mut done = 0;
+    // Game 2k and 2k + 1 play opening k, the second with colours swapped.
+    play_all(
+        starts.len() * 2,
+        config.threads,
+        engines,
+        |(first, second), game| {
+            let swap = game % 2 == 1;
             let engines = if swap {
-                [&mut second, &mut first]
+                [second, first]
             } else {
-                [&mut first, &mut second]
+                [first, second]
             };
-            let result = play_game(&start, engines, config.nodes, config.max_plies, |_| {});
-            let a_points = if swap {
+            let result = play_game(
+                &starts[game / 2],
+                engines,
+                config.nodes,
+                config.max_plies,
+                |_| {},
+            );
+            if swap {
                 1.0 - result.red_points()
             } else {
                 result.red_points()
-            };
+            }
+        },
+        |&a_points| {
             match a_points {
                 p if p > 0.75 => tally.wins += 1,
                 p if p < 0.25 => tally.losses += 1,
                 _ => tally.draws += 1,
             }
-            progress(pair * 2 + 1 + swap as usize, &tally);
-        }
-    }
+            done += 1;
+            progress(done, &tally);
+        },
+    );
     tally
 }
 
@@ -261,6 +352,52 @@ mod tests {
         assert!(a.iter().all(|s| is_quiet(&s.position)));
         let other = generate(&SelfPlay { seed: 2, ..config }, &w, |_, _| {});
         assert_ne!(a, other);
+    }
+
+    #[test]
+    fn self_play_data_does_not_depend_on_the_threads() {
+        let config = SelfPlay {
+            games: 5,
+            nodes: 300,
+            max_plies: 40,
+            ..SelfPlay::default()
+        };
+        let w = Weights::default();
+        let one = generate(&config, &w, |_, _| {});
+        let mut calls = 0;
+        let three = generate(
+            &SelfPlay {
+                threads: 3,
+                ..config.clone()
+            },
+            &w,
+            |done, _| {
+                calls += 1;
+                assert!(done <= 5);
+            },
+        );
+        assert_eq!(calls, 5);
+        assert_eq!(one, three);
+        let m1 = play_match(
+            &SelfPlay {
+                games: 4,
+                ..config.clone()
+            },
+            &w,
+            &Weights::default(),
+            |_, _| {},
+        );
+        let m2 = play_match(
+            &SelfPlay {
+                games: 4,
+                threads: 2,
+                ..config
+            },
+            &w,
+            &Weights::default(),
+            |_, _| {},
+        );
+        assert_eq!(m1, m2);
     }
 
     #[test]
