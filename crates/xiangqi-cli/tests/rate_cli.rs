@@ -4,22 +4,8 @@
 use assert_cmd::Command;
 use serde_json::Value;
 
-fn game(red: &str, black: &str, result: &str, tags: &str) -> String {
-    format!("[Red \"{red}\"]\n[Black \"{black}\"]\n[Result \"{result}\"]\n{tags}\n{result}\n\n")
-}
-
-#[test]
-fn ratings_of_a_known_corpus() {
-    // A scores 3/4 against B: 400·log10(3) ≈ 190.85 Elo apart.
-    let mut text = String::new();
-    text += &game("A", "B", "1-0", "");
-    text += &game("B", "A", "0-1", "");
-    text += &game("A", "B", "1-0", "");
-    text += &game("B", "A", "1-0", "");
-    // Red flags before moving: cancelled, not rated (R-CLOCK-CANCEL).
-    text += &game("B", "A", "0-1", "[Termination \"time forfeit\"]");
-    let path = std::env::temp_dir().join(format!("xiangqi-rate-{}.pgn", std::process::id()));
-    std::fs::write(&path, text).unwrap();
+/// `xiangqi rate FILE --prior-draws 0 --json`: its JSON, once it succeeded.
+fn rate_json(path: &std::path::Path) -> Value {
     let out = Command::cargo_bin("xiangqi")
         .unwrap()
         .args([
@@ -36,7 +22,26 @@ fn ratings_of_a_known_corpus() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+fn game(red: &str, black: &str, result: &str, tags: &str) -> String {
+    format!("[Red \"{red}\"]\n[Black \"{black}\"]\n[Result \"{result}\"]\n{tags}\n{result}\n\n")
+}
+
+#[test]
+fn ratings_of_a_known_corpus() {
+    // A scores 3/4 against B: 400·log10(3) ≈ 190.85 Elo apart.
+    let mut text = String::new();
+    text += &game("A", "B", "1-0", "");
+    text += &game("B", "A", "0-1", "");
+    text += &game("A", "B", "1-0", "");
+    text += &game("B", "A", "1-0", "");
+    // Red flags before moving: cancelled, not rated (R-CLOCK-CANCEL).
+    text += &game("B", "A", "0-1", "[Termination \"time forfeit\"]");
+    let path = std::env::temp_dir().join(format!("xiangqi-rate-{}.pgn", std::process::id()));
+    std::fs::write(&path, text).unwrap();
+    let v = rate_json(&path);
     assert_eq!(v["rated_games"], 4);
     assert_eq!(v["unrated"]["cancelled"], 1);
     let players = v["players"].as_array().unwrap();
@@ -83,24 +88,8 @@ fn ratings_of_a_wxf_file() {
     .concat();
     let path = std::env::temp_dir().join(format!("xiangqi-rate-{}.wxf", std::process::id()));
     std::fs::write(&path, text).unwrap();
-    let out = Command::cargo_bin("xiangqi")
-        .unwrap()
-        .args([
-            "rate",
-            path.to_str().unwrap(),
-            "--prior-draws",
-            "0",
-            "--json",
-        ])
-        .output()
-        .unwrap();
+    let v = rate_json(&path);
     std::fs::remove_file(&path).ok();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["rated_games"], 4, "{v}");
     let players = v["players"].as_array().unwrap();
     assert_eq!(players[0]["name"], "A");

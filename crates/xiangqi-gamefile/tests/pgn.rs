@@ -180,16 +180,12 @@ fn round_trip_of_a_long_random_game_with_crowded_soldiers() {
     // A playout long enough for tandem pieces, written in fsf WXF (two-digit forms).
     let mut pos = xiangqi_core::Position::startpos();
     let mut game = Game::default();
-    let mut seed = 77u64;
+    let mut rng = xiangqi_core::SplitMix64::new(77);
     for _ in 0..200 {
         let moves = pos.legal_move_vec();
-        if moves.is_empty() {
+        let Some(&m) = rng.choose(&moves) else {
             break;
-        }
-        seed = seed
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        let m = moves[(seed >> 33) as usize % moves.len()];
+        };
         game.mainline.moves.push(xiangqi_gamefile::Node::new(m));
         pos.make_move(m);
     }
