@@ -84,6 +84,8 @@ pub(crate) struct Searcher<'a> {
     /// Per-ply move, ordering-score and PV buffers (no zeroing per node).
     stack: &'a mut SearchStack,
     pv_len: [usize; MAX_PLY + 1],
+    /// Static evaluation per ply of the current path (-INFINITY when in check).
+    evals: [i32; MAX_PLY + 1],
     lmr: [[u8; 64]; 64],
 }
 
@@ -131,6 +133,7 @@ impl<'a> Searcher<'a> {
             iteration_best: None,
             stack,
             pv_len: [0; MAX_PLY + 1],
+            evals: [-INFINITY; MAX_PLY + 1],
             lmr,
         }
     }
@@ -392,6 +395,8 @@ impl<'a> Searcher<'a> {
         } else {
             hit.map_or_else(|| self.evaluate(), |h| h.eval)
         };
+        self.evals[ply] = static_eval;
+        let improving = improving(&self.evals, ply, static_eval);
 
         if !pv_node && !in_check && ply > 0 {
             // Reverse futility: far above beta at low depth.
@@ -465,7 +470,6 @@ impl<'a> Searcher<'a> {
         let mut quiets_tried: [Move; 64] = [self.stack.lists[ply][0]; 64];
         let mut quiet_count = 0usize;
         let mut searched = 0usize;
-        let futility_base = static_eval + 100 + 110 * depth;
 
         for i in 0..n {
             let mv = self.pick(ply, i, n);
@@ -477,9 +481,19 @@ impl<'a> Searcher<'a> {
             let quiet = !capture && !gives_check;
 
             if quiet && !in_check && ply > 0 && searched > 0 && best > -MATE_BOUND {
-                // Late-move pruning and futility pruning at the frontier.
-                let lmp_limit = 3 + (depth * depth) as usize * 2;
-                if depth <= 3 && (quiet_count >= lmp_limit || futility_base <= alpha) {
+                // Late-move pruning, and futility pruning at the depth the
+                // move would be reduced to.
+                let full_limit = 3 + (depth * depth) as usize * 2;
+                let lmp_limit = if improving {
+                    full_limit
+                } else {
+                    full_limit / 2 + 1
+                };
+                let lmr_depth =
+                    depth - 1 - self.lmr[(depth as usize).min(63)][searched.min(63)] as i32;
+                if (depth <= 6 && quiet_count >= lmp_limit)
+                    || (lmr_depth <= 5 && static_eval + 100 + 110 * lmr_depth.max(0) <= alpha)
+                {
                     self.pop();
                     self.pos.unmake_move(mv, undo);
                     continue;
@@ -661,5 +675,42 @@ impl<'a> Searcher<'a> {
                 .store(key, best_move, to_tt(best, ply), static_eval, 0, bound);
         }
         best
+    }
+}
+
+/// The static evaluation `static_eval` at `ply` rose since the side's previous
+/// move: above `evals[ply - 2]`, or `evals[ply - 4]` when the position two
+/// plies up was in check (`-INFINITY`, no evaluation); true when neither is
+/// known, false when in check now. Pruning is bolder where the side's
+/// position is getting worse.
+fn improving(evals: &[i32], ply: usize, static_eval: i32) -> bool {
+    if static_eval == -INFINITY {
+        return false;
+    }
+    let earlier = [2, 4]
+        .into_iter()
+        .filter(|&back| back <= ply)
+        .map(|back| evals[ply - back])
+        .find(|&e| e != -INFINITY);
+    earlier.map_or(true, |e| static_eval > e)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn improving_compares_with_the_same_side_two_or_four_plies_up() {
+        let evals = [10, -5, 30, -INFINITY, -INFINITY, 7];
+        // Two plies up (ply 2: 30).
+        assert!(improving(&evals, 4, 31));
+        assert!(!improving(&evals, 4, 30));
+        // Two plies up was in check: four plies up (ply 1: -5).
+        assert!(improving(&evals, 5, 0));
+        assert!(!improving(&evals, 5, -6));
+        // Nothing known before: improving; in check now: not.
+        assert!(improving(&evals, 1, -100));
+        assert!(improving(&[-INFINITY; 4], 3, 0));
+        assert!(!improving(&evals, 2, -INFINITY));
     }
 }

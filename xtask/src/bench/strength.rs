@@ -2,7 +2,8 @@
 //! `--threads N` search threads) and Debian's fairy-stockfish single-threaded,
 //! or (`--opponent self`) our own engine with one thread; a fixed time per move,
 //! random balanced openings played with both colours (seeded, so every run
-//! and every version gets the same openings), one game at a time. Prints the
+//! and every version gets the same openings), one game at a time unless
+//! `--concurrency` says otherwise. Prints the
 //! runner's summary: W/D/L, score, Elo ± 95% error, results by colour.
 //!
 //! fairy-stockfish is found (or installed) by the same function as the perft
@@ -42,6 +43,11 @@ pub struct Options {
     /// to measure what more threads gain).
     #[arg(long, value_enum, default_value_t = Opponent::FairyStockfish)]
     opponent: Opponent,
+    /// Games played at once. With one thread per engine, J games keep at
+    /// most J searches running (one engine of each game thinks at a time),
+    /// so J up to the number of cores gives every search a core of its own.
+    #[arg(long, default_value_t = 1)]
+    concurrency: u32,
 }
 
 /// Who our engine plays against.
@@ -55,8 +61,12 @@ pub enum Opponent {
 }
 
 pub fn run(args: &Options, steps: &mut Steps) -> Result<()> {
-    if args.games == 0 || args.tc == 0 || args.threads == 0 {
-        bail!("--games, --tc and --threads must be at least 1");
+    if args.games == 0 || args.tc == 0 || args.threads == 0 || args.concurrency == 0 {
+        bail!("--games, --tc, --threads and --concurrency must be at least 1");
+    }
+    if args.threads > 1 && args.concurrency > 1 {
+        // The engine with more threads needs every core while it thinks.
+        bail!("--threads above 1 needs --concurrency 1");
     }
     let ours = super::release_cli(steps)?;
     if args.opponent == Opponent::Itself {
@@ -121,7 +131,7 @@ fn match_command(ours: &Path, fsf: Option<&Path>, args: &Options) -> Result<Comm
         .args(["--tc", &args.tc.to_string()])
         .args(["--random-openings", &args.opening_plies.to_string()])
         .args(["--seed", &args.seed.to_string()])
-        .args(["--concurrency", "1"]);
+        .args(["--concurrency", &args.concurrency.to_string()]);
     if let Some(pgn) = &args.pgn {
         cmd.arg("--pgn").arg(pgn);
     }
@@ -160,6 +170,7 @@ mod tests {
             pgn: None,
             threads: 1,
             opponent: Opponent::FairyStockfish,
+            concurrency: 1,
         };
         let cmd = match_command(
             Path::new("/t/xiangqi"),
@@ -197,5 +208,16 @@ mod tests {
             .collect();
         assert_eq!(words[2], "/t/xiangqi uci,option=Threads=2,name=xiangqi-2t");
         assert_eq!(words[4], "/t/xiangqi uci,option=Threads=1,name=xiangqi-1t");
+        let two_at_once = Options {
+            concurrency: 2,
+            pgn: None,
+            ..args
+        };
+        let cmd = match_command(Path::new("/t/xiangqi"), None, &two_at_once).unwrap();
+        let words: Vec<String> = cmd
+            .get_args()
+            .map(|a| a.to_string_lossy().into_owned())
+            .collect();
+        assert!(words.windows(2).any(|w| w == ["--concurrency", "2"]));
     }
 }
