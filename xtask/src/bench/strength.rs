@@ -160,6 +160,12 @@ fn spec_word(path: &Path) -> Result<String> {
 mod tests {
     use super::*;
 
+    fn words_of(cmd: &Command) -> Vec<String> {
+        cmd.get_args()
+            .map(|a| a.to_string_lossy().into_owned())
+            .collect()
+    }
+
     #[test]
     fn match_command_puts_our_engine_first() {
         let args = Options {
@@ -178,10 +184,7 @@ mod tests {
             &args,
         )
         .unwrap();
-        let words: Vec<String> = cmd
-            .get_args()
-            .map(|a| a.to_string_lossy().into_owned())
-            .collect();
+        let words = words_of(&cmd);
         assert_eq!(
             words[..5],
             [
@@ -202,10 +205,7 @@ mod tests {
             ..args
         };
         let cmd = match_command(Path::new("/t/xiangqi"), None, &threads).unwrap();
-        let words: Vec<String> = cmd
-            .get_args()
-            .map(|a| a.to_string_lossy().into_owned())
-            .collect();
+        let words = words_of(&cmd);
         assert_eq!(words[2], "/t/xiangqi uci,option=Threads=2,name=xiangqi-2t");
         assert_eq!(words[4], "/t/xiangqi uci,option=Threads=1,name=xiangqi-1t");
         let two_at_once = Options {
@@ -214,10 +214,7 @@ mod tests {
             ..args
         };
         let cmd = match_command(Path::new("/t/xiangqi"), None, &two_at_once).unwrap();
-        let words: Vec<String> = cmd
-            .get_args()
-            .map(|a| a.to_string_lossy().into_owned())
-            .collect();
+        let words = words_of(&cmd);
         assert!(words.windows(2).any(|w| w == ["--concurrency", "2"]));
     }
 }
