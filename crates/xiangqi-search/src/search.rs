@@ -475,14 +475,12 @@ impl<'a> Searcher<'a> {
             let mv = self.pick(ply, i, n);
             let capture = self.pos.piece_at(mv.to()).is_some();
             let killer = self.heur.is_killer(ply, mv);
-            let undo = self.pos.make_move(mv);
-            self.push(Some(mv), capture);
-            let gives_check = self.path.last().is_some_and(|e| e.gave_check);
-            let quiet = !capture && !gives_check;
 
-            if quiet && !in_check && ply > 0 && searched > 0 && best > -MATE_BOUND {
+            if !capture && !in_check && ply > 0 && searched > 0 && best > -MATE_BOUND {
                 // Late-move pruning, and futility pruning at the depth the
-                // move would be reduced to.
+                // move would be reduced to; never a check. Decided before the
+                // move is made: a pruned move costs one check test, not a
+                // make and unmake.
                 let full_limit = 3 + (depth * depth) as usize * 2;
                 let lmp_limit = if improving {
                     full_limit
@@ -491,14 +489,18 @@ impl<'a> Searcher<'a> {
                 };
                 let lmr_depth =
                     depth - 1 - self.lmr[(depth as usize).min(63)][searched.min(63)] as i32;
-                if (depth <= 6 && quiet_count >= lmp_limit)
-                    || (lmr_depth <= 5 && static_eval + 100 + 110 * lmr_depth.max(0) <= alpha)
+                if ((depth <= 6 && quiet_count >= lmp_limit)
+                    || (lmr_depth <= 5 && static_eval + 100 + 110 * lmr_depth.max(0) <= alpha))
+                    && !self.pos.gives_check(mv)
                 {
-                    self.pop();
-                    self.pos.unmake_move(mv, undo);
                     continue;
                 }
             }
+
+            let undo = self.pos.make_move(mv);
+            self.push(Some(mv), capture);
+            let gives_check = self.path.last().is_some_and(|e| e.gave_check);
+            let quiet = !capture && !gives_check;
 
             let new_depth = depth - 1;
             let mut score;
