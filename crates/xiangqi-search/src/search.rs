@@ -475,6 +475,8 @@ impl<'a> Searcher<'a> {
             let mv = self.pick(ply, i, n);
             let capture = self.pos.piece_at(mv.to()).is_some();
             let killer = self.heur.is_killer(ply, mv);
+            // The late-move reduction of this move, before its adjustments.
+            let base_reduction = self.lmr[(depth as usize).min(63)][searched.min(63)] as i32;
 
             if !capture && !in_check && ply > 0 && searched > 0 && best > -MATE_BOUND {
                 // Late-move pruning, and futility pruning at the depth the
@@ -487,8 +489,7 @@ impl<'a> Searcher<'a> {
                 } else {
                     full_limit / 2 + 1
                 };
-                let lmr_depth =
-                    depth - 1 - self.lmr[(depth as usize).min(63)][searched.min(63)] as i32;
+                let lmr_depth = depth - 1 - base_reduction;
                 if ((depth <= 6 && quiet_count >= lmp_limit)
                     || (lmr_depth <= 5 && static_eval + 100 + 110 * lmr_depth.max(0) <= alpha))
                     && !self.pos.gives_check(mv)
@@ -509,7 +510,7 @@ impl<'a> Searcher<'a> {
             } else {
                 let mut r = 0;
                 if depth >= 3 && searched >= 2 && quiet && !in_check && ply > 0 {
-                    r = self.lmr[(depth as usize).min(63)][searched.min(63)] as i32;
+                    r = base_reduction;
                     if pv_node {
                         r -= 1;
                     }
