@@ -246,17 +246,50 @@ impl Position {
     /// assert!(pos.attackers(g5, Color::Black).contains(e7));
     /// ```
     pub fn attackers(&self, sq: Square, by: Color) -> SquareSet {
+        self.attackers_within(sq, by, self.occupied())
+    }
+
+    /// [`Position::attackers`] on a board where only the points of
+    /// `occupied` hold pieces: pieces outside it are gone (taken), and the
+    /// lines, cannon screens, horse legs and elephant eyes are read from
+    /// `occupied`. This is what a static exchange needs: take the pieces that
+    /// have captured on `sq` off `occupied`, and the pieces behind them (a
+    /// chariot behind a chariot, a cannon whose screen changed) come into view.
+    /// Points of `occupied` that hold no piece count as blockers only.
+    ///
+    /// ```
+    /// use xiangqi_core::{Color, Position, Square, SquareSet};
+    /// // Two red chariots on the e-file behind each other: the second one
+    /// // attacks e5 once the first has gone.
+    /// let pos = Position::from_fen("5k3/9/9/9/4p4/9/9/4R4/4R4/3K5 w").unwrap();
+    /// let (e5, e2, e1) = (Square::E5, Square::E2, Square::E1);
+    /// assert_eq!(pos.attackers(e5, Color::Red), SquareSet::from_iter([e2]));
+    /// let mut occupied = pos.occupied();
+    /// occupied.remove(e2);
+    /// assert_eq!(pos.attackers_within(e5, Color::Red, occupied), SquareSet::from_iter([e1]));
+    /// ```
+    pub fn attackers_within(&self, sq: Square, by: Color, occupied: SquareSet) -> SquareSet {
         let i = sq.index();
+        let occ = occupied.0;
         let general = self.board[i] == code(by.opposite(), PieceKind::General);
-        let occ = self.occupancy();
-        let mut found = attackers::<false>(&self.attack_sets(by), occ, i, general);
+        let mut sets = self.attack_sets(by);
+        for set in [
+            &mut sets.chariots,
+            &mut sets.cannons,
+            &mut sets.horses,
+            &mut sets.soldiers,
+            &mut sets.general,
+        ] {
+            *set &= occ;
+        }
+        let mut found = attackers::<false>(&sets, occ, i, general);
         // Advisors and elephants never reach the other general, so the check
         // test leaves them out; their steps are symmetric, so the points they
         // reach from `sq` are the points they attack `sq` from.
         found |= ADVISOR_DESTS[i] & self.bb[code(by, PieceKind::Advisor) as usize];
         found |= ELEPHANT.dests[i][pattern(&ELEPHANT, i, occ)]
             & self.bb[code(by, PieceKind::Elephant) as usize];
-        SquareSet(found)
+        SquareSet(found & occ)
     }
 
     /// True when `by` attacks `sq` (see [`Position::attackers`]).

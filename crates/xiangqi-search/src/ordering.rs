@@ -3,6 +3,7 @@
 use xiangqi_core::{Color, Move, Position};
 
 use crate::eval::piece_value;
+use crate::see::see_below;
 
 pub(crate) const MAX_PLY: usize = 128;
 const HISTORY_MAX: i32 = 1 << 14;
@@ -97,8 +98,9 @@ impl Heuristics {
             } else if let Some(victim) = pos.piece_at(mv.to()) {
                 let attacker = pos.piece_at(mv.from()).map_or(0, |p| piece_value(p.kind));
                 let gain = piece_value(victim.kind) * 16 - attacker / 16;
-                // A capture of a cheaper piece that is defended is likely a loss.
-                if piece_value(victim.kind) < attacker && pos.is_attacked(mv.to(), !us) {
+                // A capture of a cheaper piece goes after the quiet moves
+                // when it loses material by static exchange.
+                if see_below(pos, mv, 0) {
                     BAD_CAPTURE + gain
                 } else {
                     GOOD_CAPTURE + gain

@@ -10,6 +10,7 @@ use crate::eval::{evaluate_with, piece_value, Weights};
 use crate::ordering::{mvv_lva, pick, Heuristics, MAX_PLY};
 use crate::repetition::{CyclePly, RepetitionJudge, RepetitionOutcome};
 use crate::score::{from_tt, to_tt, INFINITY, MATE, MATE_BOUND};
+use crate::see::see_below;
 use crate::time::TimeBudget;
 use crate::tt::{Bound, TranspositionTable};
 
@@ -175,8 +176,8 @@ impl<'a> Searcher<'a> {
         v
     }
 
-    fn push(&mut self, mv: Option<Move>, capture: bool) {
-        let gave_check = mv.is_some() && self.pos.is_check();
+    /// Enters the position after `mv` (None: a null move), which `gave_check`.
+    fn push(&mut self, mv: Option<Move>, capture: bool, gave_check: bool) {
         let last = self.path.last().map_or(0, |e| e.reversible);
         let reversible = if capture || mv.is_none() { 0 } else { last + 1 };
         self.path.push(PathEntry {
@@ -324,7 +325,7 @@ impl<'a> Searcher<'a> {
     /// Negamax alpha-beta with principal-variation search. `ply` 0 is the root.
     pub(crate) fn search(
         &mut self,
-        mut depth: i32,
+        depth: i32,
         ply: usize,
         mut alpha: i32,
         mut beta: i32,
@@ -366,9 +367,6 @@ impl<'a> Searcher<'a> {
             }
         }
 
-        if in_check && ply < 2 * MAX_PLY / 3 {
-            depth += 1;
-        }
         if depth <= 0 {
             return self.qsearch(ply, alpha, beta);
         }
@@ -419,7 +417,7 @@ impl<'a> Searcher<'a> {
             {
                 let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(2);
                 let undo = self.pos.make_null_move();
-                self.push(None, false);
+                self.push(None, false, false);
                 let v = -self.search(depth - 1 - r, ply + 1, -beta, -beta + 1, false);
                 self.pop();
                 self.pos.unmake_null_move(undo);
@@ -474,6 +472,7 @@ impl<'a> Searcher<'a> {
         for i in 0..n {
             let mv = self.pick(ply, i, n);
             let capture = self.pos.piece_at(mv.to()).is_some();
+            let gives_check = self.pos.gives_check(mv);
             let killer = self.heur.is_killer(ply, mv);
             // The late-move reduction of this move, before its adjustments.
             let base_reduction = self.lmr[(depth as usize).min(63)][searched.min(63)] as i32;
@@ -490,20 +489,24 @@ impl<'a> Searcher<'a> {
                     full_limit / 2 + 1
                 };
                 let lmr_depth = depth - 1 - base_reduction;
-                if ((depth <= 6 && quiet_count >= lmp_limit)
-                    || (lmr_depth <= 5 && static_eval + 100 + 110 * lmr_depth.max(0) <= alpha))
-                    && !self.pos.gives_check(mv)
+                if !gives_check
+                    && ((depth <= 6 && quiet_count >= lmp_limit)
+                        || (lmr_depth <= 5 && static_eval + 100 + 110 * lmr_depth.max(0) <= alpha))
                 {
                     continue;
                 }
             }
 
+            // Check extension, for checks that do not lose material by
+            // static exchange (a check that hangs its piece is seldom more
+            // than a spite check).
+            let extension =
+                i32::from(gives_check && ply < 2 * MAX_PLY / 3 && !see_below(&self.pos, mv, 0));
             let undo = self.pos.make_move(mv);
-            self.push(Some(mv), capture);
-            let gives_check = self.path.last().is_some_and(|e| e.gave_check);
+            self.push(Some(mv), capture, gives_check);
             let quiet = !capture && !gives_check;
 
-            let new_depth = depth - 1;
+            let new_depth = depth - 1 + extension;
             let mut score;
             if searched == 0 {
                 score = -self.search(new_depth, ply + 1, -beta, -alpha, true);
@@ -645,6 +648,12 @@ impl<'a> Searcher<'a> {
                     .map_or(0, |p| piece_value(p.kind));
                 // Delta pruning: even winning this piece cannot reach alpha.
                 if stand_pat + gain + 200 < alpha {
+                    continue;
+                }
+                // A capture that loses material by static exchange cannot
+                // raise the stand-pat score (only a capture of a cheaper
+                // piece can lose).
+                if see_below(&self.pos, mv, 0) {
                     continue;
                 }
             }
