@@ -272,17 +272,9 @@ impl Position {
         let i = sq.index();
         let occ = occupied.0;
         let general = self.board[i] == code(by.opposite(), PieceKind::General);
-        let mut sets = self.attack_sets(by);
-        for set in [
-            &mut sets.chariots,
-            &mut sets.cannons,
-            &mut sets.horses,
-            &mut sets.soldiers,
-            &mut sets.general,
-        ] {
-            *set &= occ;
-        }
-        let mut found = attackers::<false>(&sets, occ, i, general);
+        // Pieces taken off need not be taken out of the sets: a slider off
+        // `occ` is never a blocker, and the last mask drops the steppers.
+        let mut found = attackers::<false>(&self.attack_sets(by), occ, i, general);
         // Advisors and elephants never reach the other general, so the check
         // test leaves them out; their steps are symmetric, so the points they
         // reach from `sq` are the points they attack `sq` from.

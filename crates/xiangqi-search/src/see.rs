@@ -8,13 +8,13 @@
 //! ([`Position::attackers_within`]), so a chariot behind a chariot, a cannon
 //! whose screen has gone or appeared, an unblocked horse leg or elephant eye
 //! all come into view at the right moment. Pins are not looked at (a
-//! pinned piece counts as a recapture), as in every engine's exchange
-//! evaluator; the general joins the exchange only as its last capture, onto
+//! pinned piece counts as a recapture), as in most engines' exchange
+//! evaluators; the general joins the exchange only as its last capture, onto
 //! a point nothing attacks any more and off the other general's open file.
 //! On random games it agrees with playing the exchange out by legal
 //! captures in more than 99 % of the captures (tested).
 
-use xiangqi_core::{geometry, Color, Move, PieceKind, Position, Square, SquareSet};
+use xiangqi_core::{geometry, Color, Move, MoveList, PieceKind, Position, Square, SquareSet};
 
 use crate::eval::piece_value;
 
@@ -120,7 +120,7 @@ pub fn is_quiet(pos: &Position) -> bool {
     if pos.is_check() {
         return false;
     }
-    let mut captures = xiangqi_core::MoveList::new();
+    let mut captures = MoveList::new();
     pos.legal_captures(&mut captures);
     captures.iter().all(|&mv| see(pos, mv) <= 0)
 }
@@ -235,7 +235,7 @@ mod tests {
 #[cfg(test)]
 mod agreement {
     use super::*;
-    use xiangqi_core::{MoveList, SplitMix64};
+    use xiangqi_core::SplitMix64;
 
     /// The exchange played out for real with legal captures only (pins and
     /// the facing generals included): slow, exact, the reference.
