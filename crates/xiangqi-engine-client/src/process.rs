@@ -50,6 +50,42 @@ impl TrafficLog {
     }
 }
 
+/// Attempts at starting a program that is "busy" (ETXTBSY), and the pause
+/// before the first retry (doubled each time, about 1.3 s in all).
+const BUSY_ATTEMPTS: u32 = 7;
+const BUSY_FIRST_PAUSE: Duration = Duration::from_millis(20);
+
+/// Starts the program of `spec`. A program file that was just written can
+/// be briefly "busy": a process forked by another thread of this program
+/// while the file was open for writing holds that descriptor until it
+/// execs. The condition clears by itself, so it is retried before failing.
+fn spawn_retrying_busy(spec: &EngineSpec) -> std::io::Result<Child> {
+    let mut pause = BUSY_FIRST_PAUSE;
+    let mut attempt = 1;
+    loop {
+        let started = Command::new(&spec.argv[0])
+            .args(&spec.argv[1..])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn();
+        match started {
+            Err(e) if is_busy_program(&e) && attempt < BUSY_ATTEMPTS => {
+                thread::sleep(pause);
+                pause *= 2;
+                attempt += 1;
+            }
+            other => return other,
+        }
+    }
+}
+
+/// ETXTBSY ("text file busy"), 26 on Linux, the BSDs and macOS; matched by
+/// number because `ErrorKind::ExecutableFileBusy` is newer than our MSRV.
+fn is_busy_program(e: &std::io::Error) -> bool {
+    cfg!(unix) && e.raw_os_error() == Some(26)
+}
+
 /// A running engine process: lines in, lines out, deadlines.
 pub struct Wire {
     child: Child,
@@ -65,16 +101,10 @@ pub struct Wire {
 impl Wire {
     /// Starts the program of `spec` with piped stdin/stdout (stderr dropped).
     pub fn spawn(spec: &EngineSpec, log: Option<&TrafficLog>) -> Result<Wire, EngineError> {
-        let mut child = Command::new(&spec.argv[0])
-            .args(&spec.argv[1..])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .map_err(|source| EngineError::Spawn {
-                command: spec.command.clone(),
-                source,
-            })?;
+        let mut child = spawn_retrying_busy(spec).map_err(|source| EngineError::Spawn {
+            command: spec.command.clone(),
+            source,
+        })?;
         let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
             let _ = child.kill();
             return Err(EngineError::Died {

@@ -161,6 +161,35 @@ fn death_mid_search_is_reported() {
     assert_eq!(e.code(), "crash");
 }
 
+/// A program file still open for writing somewhere cannot be executed
+/// (ETXTBSY). Forked children of a multi-threaded program hold such
+/// descriptors for a moment, so the client waits the condition out.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_briefly_busy_program_file_still_starts() {
+    let path = fake("busy", UCI, "echo 'bestmove h2e2'");
+    let writer = std::fs::OpenOptions::new()
+        .append(true)
+        .open(&path)
+        .unwrap();
+    let busy = std::process::Command::new(&path).spawn();
+    assert_eq!(
+        busy.err().and_then(|e| e.raw_os_error()),
+        Some(26),
+        "the file open for writing makes the program busy"
+    );
+    let closer = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(100));
+        drop(writer);
+    });
+    let mut engine = Engine::start(&spec(&path, Protocol::Uci), None).unwrap();
+    closer.join().unwrap();
+    assert_eq!(
+        search(&mut engine, 5000).unwrap().best_move.to_string(),
+        "h2e2"
+    );
+}
+
 #[test]
 fn handshake_silence_and_missing_program() {
     let path = fake("mute", "never) ;;", ":");
