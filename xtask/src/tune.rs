@@ -1,6 +1,7 @@
 //! `cargo xtask tune`: fits the evaluation weights with `xiangqi tune`
-//! (seeded fixed-node self-play, quiet positions, Texel's fit, a match of the
-//! fitted weights against the committed ones) from the release CLI.
+//! (seeded fixed-node self-play, quiet positions, optionally a stronger
+//! engine's scores of them, Texel's fit, a match of the fitted weights
+//! against the committed ones) from the release CLI.
 //!
 //! The fitted table goes to `target/tune/default_weights.rs`; with
 //! `--install` it replaces the committed
@@ -37,6 +38,16 @@ pub struct Args {
     /// Write the result over the committed weights file.
     #[arg(long)]
     install: bool,
+    /// A stronger engine that scores every data position (`xiangqi tune
+    /// --teacher`), e.g. "/usr/games/fairy-stockfish,option=Threads=1".
+    #[arg(long)]
+    teacher: Option<String>,
+    /// Depth of the teacher's search of each position.
+    #[arg(long, default_value_t = 8)]
+    teacher_depth: u32,
+    /// Share of the teacher's winning chance in each target.
+    #[arg(long, default_value_t = 0.75)]
+    teacher_weight: f64,
 }
 
 /// The `xiangqi tune` command line.
@@ -57,6 +68,11 @@ fn tune_command(cli: &std::path::Path, args: &Args) -> Command {
         .args(["--match-games", &args.match_games.to_string()])
         .arg("--out")
         .arg(out);
+    if let Some(teacher) = &args.teacher {
+        cmd.args(["--teacher", teacher])
+            .args(["--teacher-depth", &args.teacher_depth.to_string()])
+            .args(["--teacher-weight", &args.teacher_weight.to_string()]);
+    }
     cmd
 }
 
@@ -88,6 +104,9 @@ mod tests {
             epochs: 5,
             match_games: 0,
             install: true,
+            teacher: Some("fsf,option=Threads=1".into()),
+            teacher_depth: 6,
+            teacher_weight: 0.5,
         };
         let cmd = tune_command(std::path::Path::new("/t/xiangqi"), &args);
         let words: Vec<String> = cmd
@@ -96,6 +115,11 @@ mod tests {
             .collect();
         assert_eq!(words[0], "tune");
         assert!(words.windows(2).any(|w| w == ["--seed", "4"]));
-        assert!(words.last().unwrap().ends_with(WEIGHTS_FILE));
+        assert!(words.iter().any(|w| w.ends_with(WEIGHTS_FILE)));
+        assert!(words
+            .windows(2)
+            .any(|w| w == ["--teacher", "fsf,option=Threads=1"]));
+        assert!(words.windows(2).any(|w| w == ["--teacher-depth", "6"]));
+        assert!(words.windows(2).any(|w| w == ["--teacher-weight", "0.5"]));
     }
 }

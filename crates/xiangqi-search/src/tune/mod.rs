@@ -1,6 +1,7 @@
 //! Fitting the evaluation: labelled positions from seeded self-play
 //! ([`generate`]), a quiet-position filter ([`crate::is_quiet`]), Texel's
 //! logistic fit of the weights with a fitted scaling constant ([`fit`]),
+//! optionally towards a stronger engine's scores of the same positions,
 //! and fixed-node matches between two weight tables ([`play_match`]).
 //! `cargo xtask tune` drives it through `xiangqi tune` and writes the result
 //! with [`crate::weights_source`].
@@ -8,5 +9,7 @@
 mod selfplay;
 mod texel;
 
-pub use selfplay::{generate, play_match, GameResult, MatchTally, Sample, SelfPlay};
+pub use selfplay::{
+    generate, play_match, GameResult, MatchTally, Sample, SelfPlay, TEACHER_MATE_CP,
+};
 pub use texel::{fit, mean_squared_error, FitOptions, FitReport};

@@ -76,7 +76,13 @@ pub struct Sample {
     pub position: Position,
     /// The result of the game it was played in.
     pub result: GameResult,
+    /// A stronger engine's score of the position, in centipawns from Red's
+    /// point of view (mates as ±[`TEACHER_MATE_CP`]), when one was asked.
+    pub teacher_cp: Option<i32>,
 }
+
+/// The centipawns a teacher's mate score stands for.
+pub const TEACHER_MATE_CP: i32 = 2_000;
 
 /// A random opening of `plies` plies that a short search finds balanced.
 fn opening(rng: &mut SplitMix64, config: &SelfPlay, probe: &mut Engine) -> Position {
@@ -256,8 +262,11 @@ pub fn generate(
     games
         .into_iter()
         .flat_map(|(seen, result)| {
-            seen.into_iter()
-                .map(move |position| Sample { position, result })
+            seen.into_iter().map(move |position| Sample {
+                position,
+                result,
+                teacher_cp: None,
+            })
         })
         .collect()
 }

@@ -2,6 +2,14 @@
 //! evaluation predicts the game results of quiet positions, by full-batch
 //! Adam gradient descent on the mean squared error; the curve's scaling
 //! constant is fitted first (golden-section search) and again at the end.
+//!
+//! With a teacher (a stronger engine's scores of the positions), the target
+//! of a position is a blend of its game result and the teacher's winning
+//! chance, `sigmoid(k_teacher · score)`, with `k_teacher` fitted so that
+//! the teacher's scores best predict the results: the teacher's scale need
+//! not be ours. Results of self-play at a few thousand nodes are noisy
+//! labels (a won position is often lost later by a blunder); a deeper
+//! search's opinion of the position itself is a far less noisy one.
 
 use crate::eval::weights::GROUPS;
 use crate::{trace, Trace, Weights};
@@ -18,6 +26,9 @@ pub struct FitOptions {
     /// Pull of each weight towards its starting value (L2), against
     /// overfitting weights that few positions see (piece-square points).
     pub l2: f64,
+    /// Share of the teacher's winning chance in the target of positions
+    /// that have a teacher's score (0: results only, 1: teacher only).
+    pub teacher_weight: f64,
 }
 
 impl Default for FitOptions {
@@ -26,6 +37,7 @@ impl Default for FitOptions {
             epochs: 300,
             learning_rate: 1.0,
             l2: 1e-7,
+            teacher_weight: 0.0,
         }
     }
 }
@@ -45,6 +57,10 @@ pub struct FitReport {
     pub error_after: f64,
     /// Positions fitted.
     pub positions: usize,
+    /// Positions whose target blends in a teacher's score.
+    pub taught: usize,
+    /// Scaling constant fitted to the teacher's scores (when any was blended in).
+    pub k_teacher: Option<f64>,
 }
 
 fn sigmoid(k: f64, e: f64) -> f64 {
@@ -64,20 +80,64 @@ pub fn mean_squared_error(data: &[(Trace, f64)], weights: &[f64], k: f64) -> f64
     total / data.len().max(1) as f64
 }
 
-/// The scaling constant minimising the error for `weights` (golden-section search).
-fn fit_k(data: &[(Trace, f64)], weights: &[f64]) -> f64 {
+/// The argument in `[1e-4, 0.05]` minimising `error` (golden-section search;
+/// the errors here are unimodal in the scaling constant).
+fn golden_section(error: impl Fn(f64) -> f64) -> f64 {
     let (mut lo, mut hi) = (1e-4f64, 0.05f64);
     let ratio = (5f64.sqrt() - 1.0) / 2.0;
     for _ in 0..60 {
         let a = hi - ratio * (hi - lo);
         let b = lo + ratio * (hi - lo);
-        if mean_squared_error(data, weights, a) < mean_squared_error(data, weights, b) {
+        if error(a) < error(b) {
             hi = b;
         } else {
             lo = a;
         }
     }
     (lo + hi) / 2.0
+}
+
+/// The scaling constant minimising the error for `weights`.
+fn fit_k(data: &[(Trace, f64)], weights: &[f64]) -> f64 {
+    golden_section(|k| mean_squared_error(data, weights, k))
+}
+
+/// The scaling constant with which the teacher's scores best predict the
+/// results, over `(score, Red's points)` pairs.
+fn fit_teacher_k(pairs: &[(f64, f64)]) -> f64 {
+    golden_section(|k| {
+        pairs
+            .iter()
+            .map(|&(cp, r)| (r - sigmoid(k, cp)).powi(2))
+            .sum::<f64>()
+    })
+}
+
+/// Each sample's target: its result, blended with the teacher's winning
+/// chance where there is a teacher's score and a weight for it.
+fn targets(samples: &[Sample], teacher_weight: f64) -> (Vec<f64>, Option<f64>) {
+    let pairs: Vec<(f64, f64)> = samples
+        .iter()
+        .filter_map(|s| {
+            s.teacher_cp
+                .map(|cp| (f64::from(cp), s.result.red_points()))
+        })
+        .collect();
+    let results = samples.iter().map(|s| s.result.red_points());
+    if teacher_weight <= 0.0 || pairs.is_empty() {
+        return (results.collect(), None);
+    }
+    let k = fit_teacher_k(&pairs);
+    let blended = samples
+        .iter()
+        .map(|s| {
+            let r = s.result.red_points();
+            s.teacher_cp.map_or(r, |cp| {
+                teacher_weight * sigmoid(k, f64::from(cp)) + (1.0 - teacher_weight) * r
+            })
+        })
+        .collect();
+    (blended, Some(k))
 }
 
 /// Fits the linear weights of `start` to `samples` (the palace-attack
@@ -89,9 +149,12 @@ pub fn fit(
     options: &FitOptions,
     mut progress: impl FnMut(usize, f64),
 ) -> FitReport {
+    let teacher_weight = options.teacher_weight.clamp(0.0, 1.0);
+    let (target, k_teacher) = targets(samples, teacher_weight);
     let data: Vec<(Trace, f64)> = samples
         .iter()
-        .map(|s| (trace(&s.position, start), s.result.red_points()))
+        .zip(target)
+        .map(|(s, t)| (trace(&s.position, start), t))
         .collect();
     let initial: Vec<f64> = start.values().iter().map(|&v| f64::from(v)).collect();
     let mut trainable = vec![false; initial.len()];
@@ -143,13 +206,89 @@ pub fn fit(
         k_after,
         error_before,
         positions: data.len(),
+        taught: if k_teacher.is_some() {
+            samples.iter().filter(|s| s.teacher_cp.is_some()).count()
+        } else {
+            0
+        },
+        k_teacher,
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tune::{generate, SelfPlay};
+    use crate::tune::{generate, GameResult, SelfPlay};
+    use xiangqi_core::Position;
+
+    #[test]
+    fn the_teacher_scale_is_recovered_from_its_predictions() {
+        let k0 = 0.004;
+        let pairs: Vec<(f64, f64)> = (-60..=60)
+            .map(|i| {
+                let cp = f64::from(i) * 10.0;
+                (cp, sigmoid(k0, cp))
+            })
+            .collect();
+        let k = fit_teacher_k(&pairs);
+        assert!((k - k0).abs() < k0 * 0.01, "{k}");
+    }
+
+    #[test]
+    fn targets_blend_results_with_the_teacher_only_where_it_scored() {
+        let sample = |result, teacher_cp| Sample {
+            position: Position::startpos(),
+            result,
+            teacher_cp,
+        };
+        let samples = [
+            sample(GameResult::RedWins, Some(0)),
+            sample(GameResult::BlackWins, None),
+            sample(GameResult::Draw, Some(-300)),
+            sample(GameResult::BlackWins, Some(-500)),
+        ];
+        let (plain, k) = targets(&samples, 0.0);
+        assert_eq!(plain, [1.0, 0.0, 0.5, 0.0]);
+        assert_eq!(k, None);
+        let (blended, k) = targets(&samples, 0.5);
+        let k = k.expect("a teacher scale");
+        assert!(k > 0.0);
+        assert!((blended[0] - 0.75).abs() < 1e-12, "{blended:?}");
+        assert_eq!(blended[1], 0.0);
+        let expected = 0.5 * sigmoid(k, -300.0) + 0.25;
+        assert!((blended[2] - expected).abs() < 1e-12, "{blended:?}");
+    }
+
+    #[test]
+    fn a_fit_towards_a_teacher_reports_what_it_blended() {
+        let config = SelfPlay {
+            games: 2,
+            nodes: 300,
+            max_plies: 40,
+            ..SelfPlay::default()
+        };
+        let start = Weights::default();
+        let mut samples = generate(&config, &start, |_, _| {});
+        // A "teacher" that values the position as twice our evaluation.
+        let taught = samples.len() / 2;
+        for s in samples.iter_mut().take(taught) {
+            let mover = crate::evaluate_with(&s.position, &start);
+            let red = match s.position.side_to_move() {
+                xiangqi_core::Color::Red => mover,
+                xiangqi_core::Color::Black => -mover,
+            };
+            s.teacher_cp = Some(2 * red);
+        }
+        let options = FitOptions {
+            epochs: 5,
+            teacher_weight: 0.5,
+            ..FitOptions::default()
+        };
+        let r = fit(&samples, &start, &options, |_, _| {});
+        assert_eq!(r.taught, taught);
+        assert!(r.k_teacher.is_some());
+        assert!(r.error_after <= r.error_before + 1e-9, "{r:?}");
+    }
 
     #[test]
     fn a_fit_does_not_raise_the_error_and_keeps_fixed_weights() {

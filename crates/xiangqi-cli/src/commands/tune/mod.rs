@@ -4,14 +4,18 @@
 //! Steps, each with progress on stderr: seeded self-play at fixed nodes from
 //! balanced random openings; the quiet positions of those games (not in
 //! check, no capture winning material by static exchange); Texel's logistic
-//! fit with a fitted scaling constant (Adam); a fixed-node match of the
+//! fit with a fitted scaling constant (Adam), optionally towards a stronger
+//! engine's scores of the positions (`--teacher`); a fixed-node match of the
 //! fitted weights against the starting ones. `--write-current` only writes
 //! the committed weights with a header (to regenerate the file).
+
+mod teacher;
 
 use std::path::PathBuf;
 
 use anyhow::{bail, Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
+use xiangqi_engine_client::EngineSpec;
 use xiangqi_search::tune::{fit, generate, play_match, FitOptions, MatchTally, SelfPlay};
 use xiangqi_search::{weights_source, Weights};
 
@@ -53,6 +57,18 @@ pub struct Args {
     /// games and the data are the same for any number.
     #[arg(long, default_value_t = 0)]
     threads: usize,
+    /// A stronger engine scoring every data position, as for `xiangqi
+    /// match --engine` (e.g. "fairy-stockfish,option=Threads=1"); one
+    /// process per thread.
+    #[arg(long)]
+    teacher: Option<String>,
+    /// Depth of the teacher's search of each position.
+    #[arg(long, default_value_t = 8)]
+    teacher_depth: u32,
+    /// Share of the teacher's winning chance in each target (the rest is the
+    /// game result); used with `--teacher`.
+    #[arg(long, default_value_t = 0.75)]
+    teacher_weight: f64,
 }
 
 fn bar(len: u64, what: &str) -> ProgressBar {
@@ -90,6 +106,17 @@ pub fn run(args: Args) -> Result<()> {
     if args.games == 0 || args.nodes == 0 {
         bail!("--games and --nodes must be positive");
     }
+    if !(0.0..=1.0).contains(&args.teacher_weight) {
+        bail!("--teacher-weight must lie between 0 and 1");
+    }
+    if args.teacher.is_some() && args.teacher_depth == 0 {
+        bail!("--teacher-depth must be positive");
+    }
+    // Kept as typed as well, so the weights file records the options too.
+    let teacher = match &args.teacher {
+        Some(text) => Some((text.as_str(), text.parse::<EngineSpec>()?)),
+        None => None,
+    };
     let config = SelfPlay {
         games: args.games,
         nodes: args.nodes,
@@ -102,7 +129,7 @@ pub fn run(args: Args) -> Result<()> {
         ..SelfPlay::default()
     };
     let progress = bar(args.games as u64, "self-play");
-    let samples = generate(&config, &start, |done, positions| {
+    let mut samples = generate(&config, &start, |done, positions| {
         progress.set_position(done as u64);
         progress.set_message(format!("{positions} quiet positions"));
     });
@@ -117,9 +144,31 @@ pub fn run(args: Args) -> Result<()> {
         args.seed,
         args.nodes
     );
+    if let Some((_, spec)) = &teacher {
+        let progress = bar(samples.len() as u64, "teacher");
+        teacher::label(
+            &mut samples,
+            spec,
+            args.teacher_depth,
+            config.threads,
+            |done| progress.set_position(done as u64),
+        )?;
+        progress.finish_and_clear();
+        println!(
+            "teacher: {} scored {} positions at depth {}",
+            spec.command,
+            samples.len(),
+            args.teacher_depth
+        );
+    }
     let options = FitOptions {
         epochs: args.epochs,
         learning_rate: args.learning_rate,
+        teacher_weight: if args.teacher.is_some() {
+            args.teacher_weight
+        } else {
+            0.0
+        },
         ..FitOptions::default()
     };
     let progress = bar(args.epochs as u64, "fit");
@@ -137,10 +186,22 @@ pub fn run(args: Args) -> Result<()> {
         report.positions,
         args.epochs
     );
-    let command = format!(
+    if let Some(k) = report.k_teacher {
+        println!(
+            "targets: {} of {} positions blend the teacher's winning chance (weight {}, teacher's K {:.6})",
+            report.taught, report.positions, args.teacher_weight, k
+        );
+    }
+    let mut command = format!(
         "xiangqi tune --games {} --nodes {} --seed {} --opening-plies {} --epochs {} --learning-rate {}",
         args.games, args.nodes, args.seed, args.opening_plies, args.epochs, args.learning_rate
     );
+    if let Some((typed, _)) = &teacher {
+        command.push_str(&format!(
+            " --teacher \"{typed}\" --teacher-depth {} --teacher-weight {}",
+            args.teacher_depth, args.teacher_weight
+        ));
+    }
     let mut header = vec![
         format!("fitted by `{command}`"),
         format!(

@@ -1,0 +1,91 @@
+//! `xiangqi tune --teacher`: a second engine scores the data's positions and
+//! the fit blends its scores in; a teacher that cannot answer stops the run
+//! with an error naming the problem.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn temp_path(name: &str) -> PathBuf {
+    std::env::temp_dir().join(format!("xiangqi-tune-{}-{name}", std::process::id()))
+}
+
+fn tune(extra: &[&str], out: &std::path::Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_xiangqi"))
+        .args(["tune", "--games", "2", "--nodes", "300", "--epochs", "3"])
+        .args(["--match-games", "0", "--threads", "2", "--out"])
+        .arg(out)
+        .args(extra)
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn our_engine_as_teacher_scores_every_position() {
+    let out_file = temp_path("taught.rs");
+    let teacher = format!("{} uci", env!("CARGO_BIN_EXE_xiangqi"));
+    let out = tune(
+        &[
+            "--teacher",
+            &teacher,
+            "--teacher-depth",
+            "2",
+            "--teacher-weight",
+            "0.5",
+        ],
+        &out_file,
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let positions: usize = stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("data: 2 games, "))
+        .and_then(|l| l.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no data line: {stdout}"));
+    assert!(positions > 0);
+    assert!(
+        stdout.contains(&format!("scored {positions} positions at depth 2")),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains(&format!(
+            "targets: {positions} of {positions} positions blend"
+        )),
+        "{stdout}"
+    );
+    let written = std::fs::read_to_string(&out_file).unwrap();
+    assert!(
+        written.contains("--teacher-depth 2 --teacher-weight 0.5"),
+        "{written}"
+    );
+    let _ = std::fs::remove_file(out_file);
+}
+
+#[test]
+fn a_teacher_that_cannot_start_or_a_bad_weight_is_an_error() {
+    let out_file = temp_path("never.rs");
+    let out = tune(&["--teacher", "/nonexistent/teacher"], &out_file);
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("cannot start the teacher"), "{stderr}");
+    let out = tune(
+        &[
+            "--teacher",
+            "/nonexistent/teacher",
+            "--teacher-weight",
+            "1.5",
+        ],
+        &out_file,
+    );
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("--teacher-weight must lie between 0 and 1"),
+        "{stderr}"
+    );
+    assert!(!out_file.exists());
+}
