@@ -117,3 +117,24 @@ fn no_legal_move_is_a_loss_without_a_move() {
     let r = Engine::new(1).search(&pos, &[], &Limits::depth(3), |_| {});
     assert_eq!((r.best_move, r.score), (None, Score::Mate(0)));
 }
+
+#[test]
+fn a_ladder_of_checks_with_forced_replies_is_seen_beyond_the_depth() {
+    // Two chariots mate in 3 (a0a9 e9e8 b1b8 e8e7 a9a7), five plies, and
+    // every black reply is forced. Checks and single replies to check are
+    // extended, so a depth-2 search sees the whole ladder.
+    let pos = Position::from_fen("4k4/9/9/9/9/9/9/9/1R7/R2K5 w - - 0 1").unwrap();
+    let mut engine = Engine::new(8);
+    let r = engine.search(&pos, &[], &Limits::depth(2), |_| {});
+    assert_eq!(r.score, Score::Mate(3), "pv {:?}", r.pv);
+    let mut end = pos.clone();
+    for (i, &m) in r.pv.iter().enumerate() {
+        if i % 2 == 1 {
+            let mut replies = MoveList::new();
+            end.legal_moves(&mut replies);
+            assert_eq!(replies.len(), 1, "black's reply {m} is not forced");
+        }
+        end.play(m).unwrap();
+    }
+    assert!(end.is_checkmate(), "pv {:?} does not mate", r.pv);
+}
