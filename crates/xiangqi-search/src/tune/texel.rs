@@ -123,21 +123,20 @@ fn targets(samples: &[Sample], teacher_weight: f64) -> (Vec<f64>, Option<f64>) {
                 .map(|cp| (f64::from(cp), s.result.red_points()))
         })
         .collect();
-    let results = samples.iter().map(|s| s.result.red_points());
-    if teacher_weight <= 0.0 || pairs.is_empty() {
-        return (results.collect(), None);
-    }
-    let k = fit_teacher_k(&pairs);
-    let blended = samples
+    let k = (teacher_weight > 0.0 && !pairs.is_empty()).then(|| fit_teacher_k(&pairs));
+    let target = samples
         .iter()
         .map(|s| {
             let r = s.result.red_points();
-            s.teacher_cp.map_or(r, |cp| {
-                teacher_weight * sigmoid(k, f64::from(cp)) + (1.0 - teacher_weight) * r
-            })
+            match (k, s.teacher_cp) {
+                (Some(k), Some(cp)) => {
+                    teacher_weight * sigmoid(k, f64::from(cp)) + (1.0 - teacher_weight) * r
+                }
+                _ => r,
+            }
         })
         .collect();
-    (blended, Some(k))
+    (target, k)
 }
 
 /// Fits the linear weights of `start` to `samples` (the palace-attack
