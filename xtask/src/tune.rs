@@ -48,6 +48,9 @@ pub struct Args {
     /// Share of the teacher's winning chance in each target.
     #[arg(long, default_value_t = 0.75)]
     teacher_weight: f64,
+    /// Fit only these weight groups, comma-separated (`xiangqi tune --fit-only`).
+    #[arg(long)]
+    fit_only: Option<String>,
 }
 
 /// The `xiangqi tune` command line.
@@ -72,6 +75,9 @@ fn tune_command(cli: &std::path::Path, args: &Args) -> Command {
         cmd.args(["--teacher", teacher])
             .args(["--teacher-depth", &args.teacher_depth.to_string()])
             .args(["--teacher-weight", &args.teacher_weight.to_string()]);
+    }
+    if let Some(groups) = &args.fit_only {
+        cmd.args(["--fit-only", groups]);
     }
     cmd
 }
@@ -107,6 +113,7 @@ mod tests {
             teacher: Some("fsf,option=Threads=1".into()),
             teacher_depth: 6,
             teacher_weight: 0.5,
+            fit_only: Some("mobility,tempo".into()),
         };
         let cmd = tune_command(std::path::Path::new("/t/xiangqi"), &args);
         let words: Vec<String> = cmd
@@ -121,5 +128,8 @@ mod tests {
             .any(|w| w == ["--teacher", "fsf,option=Threads=1"]));
         assert!(words.windows(2).any(|w| w == ["--teacher-depth", "6"]));
         assert!(words.windows(2).any(|w| w == ["--teacher-weight", "0.5"]));
+        assert!(words
+            .windows(2)
+            .any(|w| w == ["--fit-only", "mobility,tempo"]));
     }
 }

@@ -1,6 +1,6 @@
 //! The alpha-beta search proper: principal-variation search with a
 //! transposition table, null-move pruning, late-move reductions, futility
-//! pruning, razoring, check extensions and a quiescence search.
+//! pruning, razoring, check and singular extensions and a quiescence search.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
@@ -16,6 +16,8 @@ use crate::tt::{Bound, TranspositionTable};
 
 /// Plies without capture after which the game is drawn (R-DRAW-NOCAPTURE).
 const NO_CAPTURE_LIMIT: u32 = 120;
+/// Remaining depth from which the hash move is tested for a singular extension.
+const SINGULAR_DEPTH: i32 = 8;
 
 /// Entries of the evaluation cache of the main search thread (a power of two).
 pub(crate) const EVAL_CACHE_SIZE: usize = 1 << 16;
@@ -87,6 +89,8 @@ pub(crate) struct Searcher<'a> {
     pv_len: [usize; MAX_PLY + 1],
     /// Static evaluation per ply of the current path (-INFINITY when in check).
     evals: [i32; MAX_PLY + 1],
+    /// The move left out at each ply by a singular-extension test (None: none).
+    excluded: [Option<Move>; MAX_PLY + 1],
     lmr: [[u8; 64]; 64],
 }
 
@@ -135,6 +139,7 @@ impl<'a> Searcher<'a> {
             stack,
             pv_len: [0; MAX_PLY + 1],
             evals: [-INFINITY; MAX_PLY + 1],
+            excluded: [None; MAX_PLY + 1],
             lmr,
         }
     }
@@ -374,7 +379,10 @@ impl<'a> Searcher<'a> {
         let key = self.pos.hash();
         let hit = self.tt.probe(key);
         let mut hash_move = hit.and_then(|h| h.mv);
-        if let Some(h) = hit {
+        // A singular-extension test searches this node without one move: the
+        // table's result for the node (with that move) does not answer it.
+        let excluded = self.excluded[ply];
+        if let Some(h) = hit.filter(|_| excluded.is_none()) {
             let score = from_tt(h.score, ply);
             if !pv_node && ply > 0 && h.depth >= depth {
                 let usable = match h.bound {
@@ -396,7 +404,7 @@ impl<'a> Searcher<'a> {
         self.evals[ply] = static_eval;
         let improving = improving(&self.evals, ply, static_eval);
 
-        if !pv_node && !in_check && ply > 0 {
+        if !pv_node && !in_check && ply > 0 && excluded.is_none() {
             // Reverse futility: far above beta at low depth.
             if depth <= 6 && static_eval - 90 * depth >= beta && beta.abs() < MATE_BOUND {
                 return static_eval;
@@ -439,6 +447,44 @@ impl<'a> Searcher<'a> {
             hash_move = self.tt.probe(key).and_then(|h| h.mv);
         }
 
+        // Singular extension: when the hash move's stored lower bound stands
+        // far above every other move (a search at half depth without it
+        // fails low against that bound minus 2·depth), the hash move is
+        // searched one ply deeper; when even the others reach beta, the node
+        // is cut (multi-cut). Runs before this ply's move list is built: the
+        // test reuses the ply's buffers.
+        let mut singular_move = None;
+        if let (Some(h), Some(hm)) = (hit, hash_move) {
+            let tt_score = from_tt(h.score, ply);
+            if ply > 0
+                && depth >= SINGULAR_DEPTH
+                && excluded.is_none()
+                && h.mv == Some(hm)
+                && matches!(h.bound, Bound::Lower | Bound::Exact)
+                && h.depth >= depth - 3
+                && tt_score.abs() < MATE_BOUND
+            {
+                let singular_beta = tt_score - 2 * depth;
+                self.excluded[ply] = Some(hm);
+                let v = self.search(
+                    (depth - 1) / 2,
+                    ply,
+                    singular_beta - 1,
+                    singular_beta,
+                    false,
+                );
+                self.excluded[ply] = None;
+                if self.stopped {
+                    return 0;
+                }
+                if v < singular_beta {
+                    singular_move = Some(hm);
+                } else if singular_beta >= beta {
+                    return singular_beta;
+                }
+            }
+        }
+
         let list = &mut self.stack.lists[ply];
         if ply == 0 {
             list.clear();
@@ -471,6 +517,9 @@ impl<'a> Searcher<'a> {
 
         for i in 0..n {
             let mv = self.pick(ply, i, n);
+            if excluded == Some(mv) {
+                continue;
+            }
             let capture = self.pos.piece_at(mv.to()).is_some();
             let gives_check = self.pos.gives_check(mv);
             let killer = self.heur.is_killer(ply, mv);
@@ -502,8 +551,10 @@ impl<'a> Searcher<'a> {
             // a forced reply to check costs no depth, so a ladder of checks
             // is seen to its end. Measured on the manual's mates and in
             // play (docs/engine.md, "checks and forced replies").
-            let extension =
-                i32::from((gives_check || (in_check && n == 1)) && ply < 2 * MAX_PLY / 3);
+            let extension = i32::from(
+                (gives_check || (in_check && n == 1) || singular_move == Some(mv))
+                    && ply < 2 * MAX_PLY / 3,
+            );
             let undo = self.pos.make_move(mv);
             self.push(Some(mv), capture, gives_check);
             let quiet = !capture && !gives_check;
@@ -566,6 +617,11 @@ impl<'a> Searcher<'a> {
             }
         }
 
+        if excluded.is_some() {
+            // Only the left-out move was legal (it is singular), or every
+            // other move fell below alpha; the table keeps the full node's result.
+            return if searched == 0 { alpha } else { best };
+        }
         let bound = if best >= beta {
             Bound::Lower
         } else if best > original_alpha {

@@ -29,6 +29,10 @@ pub struct FitOptions {
     /// Share of the teacher's winning chance in the target of positions
     /// that have a teacher's score (0: results only, 1: teacher only).
     pub teacher_weight: f64,
+    /// Names of the weight groups to fit (see `GROUPS`); empty: every
+    /// linear group. The others keep their starting values, so a new term
+    /// can be fitted on little data without moving the tables around it.
+    pub only: Vec<String>,
 }
 
 impl Default for FitOptions {
@@ -38,6 +42,7 @@ impl Default for FitOptions {
             learning_rate: 1.0,
             l2: 1e-7,
             teacher_weight: 0.0,
+            only: Vec::new(),
         }
     }
 }
@@ -157,7 +162,8 @@ pub fn fit(
         .collect();
     let initial: Vec<f64> = start.values().iter().map(|&v| f64::from(v)).collect();
     let mut trainable = vec![false; initial.len()];
-    for g in GROUPS.iter().filter(|g| g.linear) {
+    let chosen = |name: &str| options.only.is_empty() || options.only.iter().any(|o| o == name);
+    for g in GROUPS.iter().filter(|g| g.linear && chosen(g.name)) {
         trainable[g.offset..g.offset + g.len].fill(true);
     }
     let k = fit_k(&data, &initial);
@@ -313,5 +319,38 @@ mod tests {
             let range = g.offset..g.offset + g.len;
             assert_eq!(r.weights.values()[range.clone()], start.values()[range]);
         }
+    }
+
+    #[test]
+    fn a_fit_limited_to_some_groups_moves_only_those() {
+        let config = SelfPlay {
+            games: 2,
+            nodes: 300,
+            max_plies: 60,
+            ..SelfPlay::default()
+        };
+        let start = Weights::default();
+        let samples = generate(&config, &start, |_, _| {});
+        let options = FitOptions {
+            epochs: 20,
+            only: vec!["tempo".to_string(), "mobility".to_string()],
+            ..FitOptions::default()
+        };
+        let r = fit(&samples, &start, &options, |_, _| {});
+        let moved: Vec<&str> = GROUPS
+            .iter()
+            .filter(|g| {
+                let range = g.offset..g.offset + g.len;
+                r.weights.values()[range.clone()] != start.values()[range]
+            })
+            .map(|g| g.name)
+            .collect();
+        assert!(!moved.is_empty(), "20 epochs at 1 cp a step move something");
+        assert!(
+            moved
+                .iter()
+                .all(|name| options.only.iter().any(|o| o == name)),
+            "{moved:?}"
+        );
     }
 }

@@ -17,6 +17,7 @@ use anyhow::{bail, Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
 use xiangqi_engine_client::EngineSpec;
 use xiangqi_search::tune::{fit, generate, play_match, FitOptions, MatchTally, SelfPlay};
+use xiangqi_search::weights::GROUPS;
 use xiangqi_search::{weights_source, Weights};
 
 use super::matches::elo::{format_elo, format_error, Tally};
@@ -69,6 +70,10 @@ pub struct Args {
     /// game result); used with `--teacher`.
     #[arg(long, default_value_t = 0.75)]
     teacher_weight: f64,
+    /// Fit only these weight groups, comma-separated (e.g.
+    /// "safe_check,safe_mobility"); the rest keep the committed values.
+    #[arg(long, value_delimiter = ',', value_name = "GROUPS")]
+    fit_only: Vec<String>,
 }
 
 fn bar(len: u64, what: &str) -> ProgressBar {
@@ -108,6 +113,15 @@ pub fn run(args: Args) -> Result<()> {
     }
     if !(0.0..=1.0).contains(&args.teacher_weight) {
         bail!("--teacher-weight must lie between 0 and 1");
+    }
+    for name in &args.fit_only {
+        if !GROUPS.iter().any(|g| g.linear && g.name == name) {
+            let names: Vec<&str> = GROUPS.iter().filter(|g| g.linear).map(|g| g.name).collect();
+            bail!(
+                "--fit-only: {name:?} is not a fittable weight group; they are: {}",
+                names.join(", ")
+            );
+        }
     }
     if args.teacher.is_some() && args.teacher_depth == 0 {
         bail!("--teacher-depth must be positive");
@@ -169,6 +183,7 @@ pub fn run(args: Args) -> Result<()> {
         } else {
             0.0
         },
+        only: args.fit_only.clone(),
         ..FitOptions::default()
     };
     let progress = bar(args.epochs as u64, "fit");
@@ -202,6 +217,9 @@ pub fn run(args: Args) -> Result<()> {
             args.teacher_depth, args.teacher_weight
         ));
     }
+    if !args.fit_only.is_empty() {
+        command.push_str(&format!(" --fit-only {}", args.fit_only.join(",")));
+    }
     let mut header = vec![
         format!("fitted by `{command}`"),
         format!(
@@ -213,6 +231,12 @@ pub fn run(args: Args) -> Result<()> {
             report.error_before, report.error_after
         ),
     ];
+    if !args.fit_only.is_empty() {
+        header.push(
+            "the other groups kept the values committed before this fit (see git history)"
+                .to_string(),
+        );
+    }
     if args.match_games > 0 {
         let match_config = SelfPlay {
             games: args.match_games,
