@@ -264,16 +264,21 @@ mod tests {
         assert!((blended[2] - expected).abs() < 1e-12, "{blended:?}");
     }
 
-    #[test]
-    fn a_fit_towards_a_teacher_reports_what_it_blended() {
+    /// Quiet positions of a few short self-play games at 300 nodes a move.
+    fn self_play_samples(games: usize, max_plies: usize) -> Vec<Sample> {
         let config = SelfPlay {
-            games: 2,
+            games,
             nodes: 300,
-            max_plies: 40,
+            max_plies,
             ..SelfPlay::default()
         };
+        generate(&config, &Weights::default(), |_, _| {})
+    }
+
+    #[test]
+    fn a_fit_towards_a_teacher_reports_what_it_blended() {
         let start = Weights::default();
-        let mut samples = generate(&config, &start, |_, _| {});
+        let mut samples = self_play_samples(2, 40);
         // A "teacher" that values the position as twice our evaluation.
         let taught = samples.len() / 2;
         for s in samples.iter_mut().take(taught) {
@@ -297,14 +302,8 @@ mod tests {
 
     #[test]
     fn a_fit_does_not_raise_the_error_and_keeps_fixed_weights() {
-        let config = SelfPlay {
-            games: 4,
-            nodes: 300,
-            max_plies: 60,
-            ..SelfPlay::default()
-        };
         let start = Weights::default();
-        let samples = generate(&config, &start, |_, _| {});
+        let samples = self_play_samples(4, 60);
         let options = FitOptions {
             epochs: 20,
             ..FitOptions::default()
@@ -323,14 +322,8 @@ mod tests {
 
     #[test]
     fn a_fit_limited_to_some_groups_moves_only_those() {
-        let config = SelfPlay {
-            games: 2,
-            nodes: 300,
-            max_plies: 60,
-            ..SelfPlay::default()
-        };
         let start = Weights::default();
-        let samples = generate(&config, &start, |_, _| {});
+        let samples = self_play_samples(2, 60);
         let options = FitOptions {
             epochs: 20,
             only: vec!["tempo".to_string(), "mobility".to_string()],
