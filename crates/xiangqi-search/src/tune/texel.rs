@@ -32,6 +32,8 @@ pub struct FitOptions {
     /// Names of the weight groups to fit (see `GROUPS`); empty: every
     /// linear group. The others keep their starting values, so a new term
     /// can be fitted on little data without moving the tables around it.
+    /// A name that is no linear group selects nothing (`xiangqi tune
+    /// --fit-only` rejects such names before fitting).
     pub only: Vec<String>,
 }
 
