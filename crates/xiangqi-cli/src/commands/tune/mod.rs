@@ -71,7 +71,7 @@ pub struct Args {
     #[arg(long, default_value_t = 0.75)]
     teacher_weight: f64,
     /// Fit only these weight groups, comma-separated (e.g.
-    /// "safe_check,safe_mobility"); the rest keep the committed values.
+    /// "mobility,tempo"); the rest keep the committed values.
     #[arg(long, value_delimiter = ',', value_name = "GROUPS")]
     fit_only: Vec<String>,
 }
