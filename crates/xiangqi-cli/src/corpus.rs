@@ -363,10 +363,12 @@ fn for_each_game_in_ranges<R: Send>(
             .into_iter()
             .enumerate()
             .map(|(k, item)| {
-                let item = item.map_err(|e| {
-                    errors += 1;
-                    e.counted_from_file_start(origin)
-                });
+                let item = item
+                    .map(|game| game.counted_from_file_start(origin))
+                    .map_err(|e| {
+                        errors += 1;
+                        e.counted_from_file_start(origin)
+                    });
                 work(origin.games + k + 1, item)
             })
             .collect();

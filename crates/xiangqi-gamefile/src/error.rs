@@ -7,7 +7,7 @@
 use std::fmt;
 use std::path::PathBuf;
 
-use xiangqi_core::{FenError, PlayError};
+use xiangqi_core::{Color, FenError, PlayError};
 use xiangqi_notation::MoveTextError;
 
 use crate::Format;
@@ -103,6 +103,16 @@ pub enum ErrorKind {
         /// The origin square in ICCS.
         square: String,
     },
+    /// A diagram (a record without moves) whose side not to move is in
+    /// check: read with the side in check to move (a game's error, not a
+    /// broken game).
+    #[error(
+        "the side not to move, {in_check}, is in check: read as a diagram with {in_check} to move"
+    )]
+    DiagramSideToMove {
+        /// The side in check, now the side to move.
+        in_check: Color,
+    },
     /// Variations nest deeper than [`Limits::max_variation_depth`](crate::Limits::max_variation_depth).
     #[error("variations nested deeper than {0}")]
     VariationTooDeep(usize),
@@ -172,6 +182,21 @@ pub enum ErrorKind {
     /// A CBF move value that is not `XY-XY`.
     #[error("bad move value {0:?}")]
     BadMoveValue(String),
+}
+
+impl ErrorKind {
+    /// Whether this error cuts a line rather than breaking the game: move
+    /// text, or a move record, that names a move which cannot be played
+    /// here (no such piece, an impossible, illegal or ambiguous move). The
+    /// game keeps the moves before it ([`Game::errors`](crate::Game::errors));
+    /// text that is no move at all still breaks the game.
+    pub fn cuts_the_line(&self) -> bool {
+        match self {
+            ErrorKind::IllegalMove { .. } | ErrorKind::EmptySquare { .. } => true,
+            ErrorKind::MoveText { error, .. } => !matches!(**error, MoveTextError::Syntax(_)),
+            _ => false,
+        }
+    }
 }
 
 /// An error in a game file: the file, the game, the place and the kind.

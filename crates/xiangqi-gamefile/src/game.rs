@@ -7,6 +7,8 @@ use xiangqi_core::{FenError, Move, PlayError, Position};
 
 use xiangqi_notation::Notation;
 
+use crate::GameFileError;
+
 /// The result of a game (N-PGN `Result`).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum GameResult {
@@ -249,6 +251,13 @@ pub struct Game {
     /// The termination marker at the end of the move text, `None` when the
     /// file had none.
     pub result: Option<GameResult>,
+    /// What was wrong with the record where the reader could still return
+    /// the game: a move that cannot be played cuts its line before it (the
+    /// rest of that line is dropped, the other lines are kept), a diagram's
+    /// side to move corrected. Empty for a clean game. Not part of the
+    /// record itself: not serialised, not written to files.
+    #[cfg_attr(feature = "serde", serde(skip))]
+    pub errors: Vec<GameFileError>,
 }
 
 impl Default for Game {
@@ -258,6 +267,7 @@ impl Default for Game {
             notation: Notation::Iccs,
             mainline: Line::default(),
             result: None,
+            errors: Vec::new(),
         }
     }
 }

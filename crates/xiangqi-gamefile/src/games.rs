@@ -268,9 +268,23 @@ impl Iterator for Games {
             }
         };
         self.index += 1;
-        Some(item.map_err(|mut e| {
+        let place = |mut e: GameFileError| {
             e.file = self.file.clone();
             e
-        }))
+        };
+        Some(match item {
+            Ok(mut game) => {
+                for e in &mut game.errors {
+                    e.file = self.file.clone();
+                    e.game = self.index;
+                }
+                match game.errors.first() {
+                    // Strict reading: a game with any error is a broken game.
+                    Some(first) if self.options.strict => Err(first.clone()),
+                    _ => Ok(game),
+                }
+            }
+            Err(e) => Err(place(e)),
+        })
     }
 }

@@ -40,4 +40,9 @@ pub struct ReaderOptions {
     /// How WXF `11`/`33` are read when the file does not say
     /// (`[WXFStyle "fsf"]`, which our writer adds for that style).
     pub wxf_convention: WxfConvention,
+    /// A game with errors (`Game::errors`: a line cut at a move that
+    /// cannot be played, a diagram's side to move corrected) is a broken
+    /// game: [`Games`](crate::Games) yields its first error instead of it.
+    /// Off by default: such games are returned with their errors.
+    pub strict: bool,
 }

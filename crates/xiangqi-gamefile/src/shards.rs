@@ -15,7 +15,7 @@ use std::path::Path;
 
 use crate::error::{ErrorKind, GameFileError, Location};
 use crate::games::read_head;
-use crate::Format;
+use crate::{Format, Game};
 
 /// A byte range `start..end` of a game file holding whole games.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -40,8 +40,9 @@ impl Shard {
 
 /// What comes before a range of a file: the games, line feeds and bytes
 /// of the ranges ahead of it. The reader of a range counts games and lines
-/// from the range's start; [`GameFileError::counted_from_file_start`] turns
-/// its errors into what a reader of the whole file reports.
+/// from the range's start; [`GameFileError::counted_from_file_start`] and
+/// [`Game::counted_from_file_start`] turn its errors into what a reader of
+/// the whole file reports.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub struct RangeOrigin {
     /// Games in the file before the range.
@@ -64,6 +65,19 @@ impl GameFileError {
             Location::Byte(offset) => *offset += origin.byte,
             Location::File => {}
         }
+        self
+    }
+}
+
+impl Game {
+    /// This game of a range's reader with its errors
+    /// ([`Game::errors`]) counted as the reader of the whole file counts
+    /// them, as [`GameFileError::counted_from_file_start`] does.
+    pub fn counted_from_file_start(mut self, origin: RangeOrigin) -> Game {
+        self.errors = std::mem::take(&mut self.errors)
+            .into_iter()
+            .map(|e| e.counted_from_file_start(origin))
+            .collect();
         self
     }
 }

@@ -4,7 +4,7 @@
 //! for legality on the way. XQF and CBR share this; the lines of any game
 //! (for comparisons and `Game.lines()`) are listed here too.
 
-use crate::{Limits, Line, Node};
+use crate::{Game, GameFileError, Limits, Line, Node};
 use xiangqi_core::{Move, Position};
 
 use crate::bytes::ByteError;
@@ -32,7 +32,11 @@ struct TreeNode {
 }
 
 /// A place in the tree that the next record fills.
+#[derive(Clone)]
 struct Pending {
+    /// The record belongs under a move that could not be played: it is
+    /// read past, never played.
+    dropped: bool,
     /// Index of the parent node (`None`: the root).
     parent: Option<usize>,
     /// The alternative this one follows (`None`: the parent's first reply).
@@ -45,21 +49,54 @@ struct Pending {
     depth: usize,
 }
 
+/// A game's move tree as read: its main line, and the moves that could not
+/// be played, each of which cut its line.
+pub(crate) struct Tree {
+    pub line: Line,
+    /// One error per move that could not be played (`IllegalMove`, at the
+    /// record's offset): that move and the moves after it on its line are
+    /// not in `line`; its alternatives are.
+    pub cuts: Vec<ByteError>,
+}
+
+impl Tree {
+    /// Puts the tree into `game`: its moves after the line's opening
+    /// comments, and as the game's errors `notes` (from the header) then the
+    /// cuts, numbered as game 1 (a library renumbers them).
+    pub(crate) fn into_game(self, game: &mut Game, notes: Vec<ByteError>) {
+        game.mainline.moves = self.line.moves;
+        game.errors.extend(
+            notes
+                .into_iter()
+                .chain(self.cuts)
+                .map(|(offset, kind)| GameFileError::at_byte(1, offset, kind)),
+        );
+    }
+}
+
 /// Builds the main line from `records`, played from `start`; `root_has_next`
 /// says whether the game has any move. Records left over after the tree is
 /// complete are ignored (files pad their last block); `records` returning
 /// `None` ends the tree early.
+///
+/// A move that cannot be played (kill manuals and compositions hold a few)
+/// ends its line: the records of its replies are read past, and its
+/// alternatives take its place (the first one becomes the line's
+/// continuation). Each such move is one entry of [`Tree::cuts`].
 pub(crate) fn build_line(
     start: &Position,
     root_has_next: bool,
     mut records: impl FnMut() -> Result<Option<MoveRecord>, ByteError>,
     limits: &Limits,
-) -> Result<Line, ByteError> {
+) -> Result<Tree, ByteError> {
     let mut nodes: Vec<TreeNode> = Vec::new();
     let mut root_reply = None;
     let mut pending = Vec::new();
+    let mut cuts = Vec::new();
+    let mut records_read = 0usize;
     if root_has_next {
         pending.push(Pending {
+            dropped: false,
             parent: None,
             previous: None,
             position: start.clone(),
@@ -73,21 +110,46 @@ pub(crate) fn build_line(
             // more: the tree ends there, as CCBridge itself reads it.
             break;
         };
+        records_read += 1;
+        if records_read > limits.max_moves_per_game {
+            return Err((
+                record.offset,
+                ErrorKind::TooManyMoves(limits.max_moves_per_game),
+            ));
+        }
+        if slot.dropped {
+            // Under a cut move: its whole subtree is read past.
+            for has_more in [record.has_alternative, record.has_next] {
+                if has_more {
+                    pending.push(Pending {
+                        dropped: true,
+                        ..slot.clone()
+                    });
+                }
+            }
+            continue;
+        }
         let mut after = slot.position.clone();
-        after.play(record.mv).map_err(|error| {
-            (
+        if let Err(error) = after.play(record.mv) {
+            cuts.push((
                 record.offset,
                 ErrorKind::IllegalMove {
                     ply: slot.ply,
                     error,
                 },
-            )
-        })?;
-        if nodes.len() >= limits.max_moves_per_game {
-            return Err((
-                record.offset,
-                ErrorKind::TooManyMoves(limits.max_moves_per_game),
             ));
+            if record.has_alternative {
+                // The alternative stands where the cut move stood.
+                pending.push(slot.clone());
+            }
+            if record.has_next {
+                // Pushed last: the replies' records come first.
+                pending.push(Pending {
+                    dropped: true,
+                    ..slot
+                });
+            }
+            continue;
         }
         let id = nodes.len();
         nodes.push(TreeNode {
@@ -112,6 +174,7 @@ pub(crate) fn build_line(
                 ));
             }
             pending.push(Pending {
+                dropped: false,
                 parent: slot.parent,
                 previous: Some(id),
                 position: slot.position,
@@ -122,6 +185,7 @@ pub(crate) fn build_line(
         if record.has_next {
             // Pushed last: the reply's subtree comes before the alternative.
             pending.push(Pending {
+                dropped: false,
                 parent: Some(id),
                 previous: None,
                 position: after,
@@ -130,7 +194,8 @@ pub(crate) fn build_line(
             });
         }
     }
-    Ok(root_reply.map_or_else(Line::default, |first| line_from(&nodes, first, true)))
+    let line = root_reply.map_or_else(Line::default, |first| line_from(&nodes, first, true));
+    Ok(Tree { line, cuts })
 }
 
 /// The line that starts with node `first` and follows first replies; the

@@ -87,21 +87,79 @@ fn a_huge_comment_length_is_refused_before_allocating() {
     );
 }
 
-#[test]
-fn an_illegal_move_names_the_game_and_ply() {
+/// The sample with Black's first move, h9g7, made the illegal h9h8, and
+/// the offset of that record.
+fn sample_with_an_illegal_reply() -> (Vec<u8>, usize) {
     let mut file = sample_xqf();
-    // The second record after the root is Black's h9g7: make it h9h8.
     let root_len = 8 + "opening".len();
     let second = 1024 + root_len + 8 + "centre".len();
     assert_eq!(file[second], (7 * 10 + 9) + 0x18);
     file[second + 1] = (7 * 10 + 8) + 0x20;
-    let e = read(&file, Format::Xqf).remove(0).unwrap_err();
+    (file, second)
+}
+
+#[test]
+fn an_illegal_move_cuts_its_line_and_is_named_on_the_game() {
+    let (file, second) = sample_with_an_illegal_reply();
+    let game = read(&file, Format::Xqf).remove(0).unwrap();
+    // 1. h2e2 h9h8?? 2. h0g2 i9h9 had the alternative 1... b9c7 2. h0g2
+    // (2. b0c2): the illegal move and its replies are dropped, and its
+    // alternative continues the main line.
+    let lines: Vec<Vec<String>> = xiangqi_gamefile::lines(&game.mainline)
+        .iter()
+        .map(|l| l.iter().map(|m| m.to_string()).collect())
+        .collect();
+    assert_eq!(
+        lines,
+        [vec!["h2e2", "b9c7", "h0g2"], vec!["h2e2", "b9c7", "b0c2"]]
+    );
+    assert_eq!(game.mainline.moves[1].comments(), ["other"]);
+    assert_eq!(game.errors.len(), 1, "{:?}", game.errors);
+    let e = &game.errors[0];
     assert_eq!((e.game, e.location), (1, Location::Byte(second as u64)));
     assert!(
         matches!(e.kind, ErrorKind::IllegalMove { ply: 2, .. }),
         "{e}"
     );
     assert!(e.to_string().starts_with("game 1, byte "), "{e}");
+}
+
+#[test]
+fn strict_reading_makes_a_cut_line_an_error() {
+    let (file, second) = sample_with_an_illegal_reply();
+    let options = xiangqi_gamefile::ReaderOptions {
+        strict: true,
+        ..Default::default()
+    };
+    let e = Games::from_reader(std::io::Cursor::new(file), Some(Format::Xqf), options)
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap_err();
+    assert_eq!((e.game, e.location), (1, Location::Byte(second as u64)));
+    assert!(
+        matches!(e.kind, ErrorKind::IllegalMove { ply: 2, .. }),
+        "{e}"
+    );
+}
+
+#[test]
+fn an_illegal_first_move_without_alternative_leaves_an_empty_line() {
+    let mut file = sample_xqf();
+    // The first record after the root is Red's h2e2: move it from the
+    // empty point e4 instead (it has no alternative).
+    let root_len = 8 + "opening".len();
+    let first = 1024 + root_len;
+    assert_eq!(file[first], (7 * 10 + 2) + 0x18);
+    file[first] = (4 * 10 + 4) + 0x18; // e4: an empty point
+    let game = read(&file, Format::Xqf).remove(0).unwrap();
+    assert_eq!(game.plies(), 0);
+    assert_eq!(game.mainline.comments, ["opening"]);
+    assert!(
+        matches!(game.errors[..], [ref e] if matches!(e.kind, ErrorKind::IllegalMove { ply: 1, .. })),
+        "{:?}",
+        game.errors
+    );
 }
 
 fn corpus() -> Option<PathBuf> {
@@ -186,4 +244,33 @@ fn a_comment_starting_like_a_byte_order_mark_survives_xqf() {
         .remove(0)
         .unwrap();
     assert_eq!(back.mainline, cbf.mainline);
+}
+
+/// A mate diagram (示意图): the final position of a mate with the side to
+/// move left unchanged, so the side not to move is in check. It reads with
+/// the side in check to move, and the game says so.
+#[test]
+fn a_diagram_with_the_mated_side_not_to_move_reads_with_it_to_move() {
+    // Black's general on e9, in check from the chariot on e8 (guarded by
+    // the horse).
+    let fen = "4k4/4R4/6N2/9/9/9/9/9/9/4K4 b - - 0 1";
+    let diagram = xiangqi_gamefile::pgn::read_str(&format!("[FEN \"{fen}\"]\n*\n"))
+        .next()
+        .unwrap()
+        .unwrap();
+    let mut file = write_xqf(&diagram).unwrap();
+    // Written with Black to move; the manual's file says Red.
+    assert_eq!(file[50], 1);
+    file[50] = 0;
+    let game = read(&file, Format::Xqf).remove(0).unwrap();
+    assert_eq!(game.start_position().unwrap().to_fen(), fen);
+    assert!(game.start_position().unwrap().is_check());
+    assert!(
+        matches!(
+            &game.errors[..],
+            [e] if e.kind == ErrorKind::DiagramSideToMove { in_check: xiangqi_core::Color::Black }
+        ),
+        "{:?}",
+        game.errors
+    );
 }

@@ -88,7 +88,12 @@ fn torture_file_parses_as_specified() {
     assert_eq!(g2.result, None, "no result token");
     assert_eq!(g2.outcome(), GameResult::Draw, "the Result tag");
 
-    let e3 = results[2].as_ref().unwrap_err();
+    // The illegal move cuts the main line: the game keeps the five moves
+    // before it and names the move in its errors.
+    let g3 = results[2].as_ref().unwrap();
+    assert_eq!(g3.plies(), 5);
+    assert_eq!(g3.errors.len(), 1, "{:?}", g3.errors);
+    let e3 = &g3.errors[0];
     assert_eq!((e3.game, e3.line_column()), (3, Some((23, 9))), "{e3}");
     let ErrorKind::MoveText { ply_name, error } = &e3.kind else {
         panic!("{e3}")
@@ -150,7 +155,7 @@ fn gbk_text_is_detected() {
 fn round_trip_in_every_notation_keeps_variations_and_comments() {
     let data = torture();
     let games: Vec<Game> = PgnReader::new(&data[..]).filter_map(Result::ok).collect();
-    assert_eq!(games.len(), 4);
+    assert_eq!(games.len(), 5);
     let fsf = Style {
         wxf: WxfStyle::fsf(),
         ..Style::default()
@@ -169,6 +174,8 @@ fn round_trip_in_every_notation_keeps_variations_and_comments() {
                 let back = back[0].as_ref().unwrap_or_else(|e| panic!("{e}\n{text}"));
                 let mut expected = game.clone();
                 expected.notation = notation;
+                // A game's errors (the cut of torture game 3) are not written.
+                expected.errors.clear();
                 assert_eq!(back, &expected, "{notation}:\n{text}");
             }
         }
@@ -358,17 +365,23 @@ fn variant_xiangqi_files_number_ranks_from_one() {
 
     // The same text without the tag is ICCS: a4a5 is then a soldier's move
     // from a4, which is empty at the start.
-    let plain = read_str("1. a4a5 *\n").next().unwrap();
-    assert!(plain.is_err(), "{plain:?}");
+    let plain = read_str("1. a4a5 *\n").next().unwrap().unwrap();
+    assert_eq!(plain.plies(), 0);
+    assert!(
+        matches!(&plain.errors[..], [e] if matches!(e.kind, ErrorKind::MoveText { .. })),
+        "{plain:?}"
+    );
     let tagged = read_str("[Variant \"xiangqi\"]\n1. a4a5 *\n")
         .next()
         .unwrap();
     assert_eq!(tagged.unwrap().moves().next(), Some(mv("a3a4")));
 
-    let err = read_str("[Variant \"xiangqi\"]\n1. h2e2 *\n")
+    let cut = read_str("[Variant \"xiangqi\"]\n1. h2e2 *\n")
         .next()
         .unwrap()
-        .unwrap_err();
+        .unwrap();
+    assert_eq!(cut.plies(), 0);
+    let err = &cut.errors[0];
     assert!(
         matches!(
             &err.kind,
@@ -418,9 +431,12 @@ fn compact_vietnamese_round_trips_through_its_tag() {
     );
 
     let untagged = written.replace("[VietnameseStyle \"short\"]\n", "");
+    // Read as WXF, P2-5 names no move: the main line is cut at once.
+    let as_wxf = read_str(&untagged).next().unwrap().unwrap();
+    assert_eq!(as_wxf.plies(), 0, "P2-5 read as WXF");
     assert!(
-        read_str(&untagged).next().unwrap().is_err(),
-        "P2-5 read as WXF"
+        matches!(&as_wxf.errors[..], [e] if matches!(e.kind, ErrorKind::MoveText { .. })),
+        "{as_wxf:?}"
     );
 }
 
@@ -449,4 +465,90 @@ fn damaged_pgn_gives_errors_not_panics() {
         let results: Vec<_> = PgnReader::new(&data[..]).collect();
         assert!(results.len() <= 40);
     }
+}
+
+/// The main line and each variation of `game`, in ICCS, as `lines()` lists them.
+fn iccs_lines(game: &Game) -> Vec<String> {
+    xiangqi_gamefile::lines(&game.mainline)
+        .iter()
+        .map(|l| {
+            l.iter()
+                .map(|m| m.to_string())
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .collect()
+}
+
+#[test]
+fn a_move_that_cannot_be_played_cuts_only_its_own_line() {
+    // Game 1: the variation's second move is illegal (h0h5 is no horse
+    // move): the variation keeps its first move, the main line goes on
+    // after its `)`. Everything in the cut part is read past, nested
+    // variations and a comment holding `)` over two lines included.
+    // Game 2: the main line's third move names no piece: the main line
+    // ends before it, with its later variations. Game 3 is read as usual.
+    let text = "[Event \"1\"]\n\
+        1. h2e2 (1. b2e2 h9g7 2. h0h5 {a comment ) over\ntwo lines} b9c7 (2... a9a8 (2... i9i8)) 3. a0a1) h9g7 2. h0g2 *\n\n\
+        [Event \"2\"]\n1. h2e2 h9g7 2. C9.5 (2. h0g2 b9c7) b9c7 *\n\n\
+        [Event \"3\"]\n1. h2e2 *\n";
+    let games: Vec<Game> = read_str(text).map(Result::unwrap).collect();
+    assert_eq!(games.len(), 3);
+
+    assert_eq!(iccs_lines(&games[0]), ["h2e2 h9g7 h0g2", "b2e2 h9g7"]);
+    let [cut] = &games[0].errors[..] else {
+        panic!("{:?}", games[0].errors)
+    };
+    assert_eq!((cut.game, cut.line_column()), (1, Some((2, 26))), "{cut}");
+    assert!(
+        matches!(&cut.kind, ErrorKind::MoveText { ply_name, error }
+            if ply_name == "2." && matches!(**error, MoveTextError::Illegal { .. })),
+        "{cut}"
+    );
+
+    assert_eq!(iccs_lines(&games[1]), ["h2e2 h9g7"]);
+    let [cut] = &games[1].errors[..] else {
+        panic!("{:?}", games[1].errors)
+    };
+    assert_eq!((cut.game, cut.line_column()), (2, Some((6, 17))), "{cut}");
+    assert_eq!(games[1].result, Some(GameResult::Unknown));
+
+    assert!(games[2].errors.is_empty());
+    assert_eq!(games[2].tag("Event"), Some("3"));
+}
+
+#[test]
+fn ambiguous_and_missing_pieces_cut_but_text_that_is_no_move_breaks_the_game() {
+    // Two red chariots on file 9 (a0, a4), no front/rear marker: R9+1 fits both.
+    let ambiguous = "[FEN \"3k5/9/9/9/9/R8/9/9/4K4/R8 w - - 0 1\"]\n1. R9+1 *\n";
+    let game = read_str(ambiguous).next().unwrap().unwrap();
+    assert_eq!(game.plies(), 0);
+    assert!(
+        matches!(&game.errors[..], [e] if matches!(&e.kind, ErrorKind::MoveText { error, .. }
+            if matches!(**error, MoveTextError::Ambiguous { .. }))),
+        "{:?}",
+        game.errors
+    );
+    let broken = read_str("1. h2e2 ##!! *\n").next().unwrap();
+    assert!(broken.is_err(), "{broken:?}");
+}
+
+#[test]
+fn strict_reading_refuses_a_cut_game() {
+    let text = "[Event \"1\"]\n1. h2e2 h9g7 2. a0a9 *\n\n[Event \"2\"]\n1. h2e2 *\n";
+    let options = ReaderOptions {
+        strict: true,
+        ..ReaderOptions::default()
+    };
+    let games: Vec<_> =
+        xiangqi_gamefile::Games::from_reader(std::io::Cursor::new(text), None, options)
+            .unwrap()
+            .collect();
+    assert_eq!(games.len(), 2);
+    let e = games[0].as_ref().unwrap_err();
+    assert_eq!((e.game, e.line_column()), (1, Some((2, 17))), "{e}");
+    assert!(games[1].is_ok());
+    // Not strict: the same game with its error.
+    let lenient: Vec<_> = read_str(text).collect();
+    assert_eq!(lenient[0].as_ref().unwrap().plies(), 2);
 }

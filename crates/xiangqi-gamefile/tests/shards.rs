@@ -12,7 +12,8 @@ use xiangqi_gamefile::{
 
 /// A PGN corpus of random games with odd boundaries: CRLF and LF lines,
 /// several or no blank lines between games, tags on one line, comments
-/// with `[%eval …]` at a line start, a game without tags, a broken game.
+/// with `[%eval …]` at a line start, a game without tags, a game cut at an
+/// illegal move, a broken game.
 fn odd_pgn(games: usize, seed: u64) -> String {
     let mut rng = SplitMix64::new(seed);
     let mut text = String::new();
@@ -45,7 +46,10 @@ fn odd_pgn(games: usize, seed: u64) -> String {
             position.make_move(mv);
         }
         if index % 13 == 7 {
-            text.push_str("a0a9 ");
+            text.push_str("a0a9 "); // illegal: cuts the main line
+        }
+        if index % 17 == 3 {
+            text.push_str("x9x9 "); // no move: a broken game
         }
         text.push('*');
         for _ in 0..=gap {
@@ -100,14 +104,15 @@ fn whole_and_sharded(path: &PathBuf, n: usize) -> (Vec<Item>, Vec<Item>) {
             lines,
             byte: s.start,
         };
+        let from_file_start = |item: Result<Game, GameFileError>| {
+            item.map(|game| game.counted_from_file_start(origin))
+                .map_err(|e| e.counted_from_file_start(origin).to_string())
+        };
         let opened: Vec<Item> = Games::open_range(path, None, s.start, s.end)
             .unwrap()
-            .map(|item| item.map_err(|e| e.counted_from_file_start(origin).to_string()))
+            .map(from_file_start)
             .collect();
-        let items: Vec<Item> = games
-            .into_iter()
-            .map(|item| item.map_err(|e| e.counted_from_file_start(origin).to_string()))
-            .collect();
+        let items: Vec<Item> = games.into_iter().map(from_file_start).collect();
         assert_eq!(items, opened, "open_range and ShardReader agree");
         sharded.extend(items);
         lines += line_feeds;
@@ -123,6 +128,12 @@ fn pgn_shards_hold_every_game_once() {
     for n in [1, 2, 3, 7, 16, 299, 300, 1000] {
         let (whole, sharded) = whole_and_sharded(&path, n);
         assert!(whole.len() >= 300, "{} items", whole.len());
+        assert!(
+            whole
+                .iter()
+                .any(|item| item.as_ref().is_ok_and(|g| !g.errors.is_empty())),
+            "the corpus has games cut at an illegal move"
+        );
         assert!(
             whole.iter().any(|item| item.is_err()),
             "the corpus has broken games"

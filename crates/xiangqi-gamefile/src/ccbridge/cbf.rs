@@ -7,7 +7,7 @@
 use crate::{Game, Limits, Node};
 use xiangqi_core::{Move, Position, Square};
 
-use crate::error::ErrorKind;
+use crate::error::{ErrorKind, GameFileError};
 use crate::xqf::finish_game;
 
 /// Head fields and the PGN tags they become.
@@ -110,8 +110,6 @@ pub(crate) fn read_cbf(text: &str, limits: &Limits) -> Result<Game, (usize, usiz
             continue;
         }
         let (line, column) = at(node);
-        let mv = parse_move(value)
-            .ok_or_else(|| (line, column, ErrorKind::BadMoveValue(value.to_owned())))?;
         if game.mainline.moves.len() >= limits.max_moves_per_game {
             return Err((
                 line,
@@ -119,10 +117,24 @@ pub(crate) fn read_cbf(text: &str, limits: &Limits) -> Result<Game, (usize, usiz
                 ErrorKind::TooManyMoves(limits.max_moves_per_game),
             ));
         }
+        // A move that cannot be read or played ends the line (the format
+        // has no variations): the game keeps the moves before it.
         let ply = game.mainline.moves.len() + 1;
-        position
-            .play(mv)
-            .map_err(|error| (line, column, ErrorKind::IllegalMove { ply, error }))?;
+        let played = match parse_move(value) {
+            None => Err(ErrorKind::BadMoveValue(value.to_owned())),
+            Some(mv) => position
+                .play(mv)
+                .map(|_| mv)
+                .map_err(|error| ErrorKind::IllegalMove { ply, error }),
+        };
+        let mv = match played {
+            Ok(mv) => mv,
+            Err(kind) => {
+                game.errors
+                    .push(GameFileError::at_text(1, line, column, kind));
+                break;
+            }
+        };
         let mut move_node = Node::new(mv);
         if let Some(text) = comment(node)? {
             move_node.comments_mut().push(text);

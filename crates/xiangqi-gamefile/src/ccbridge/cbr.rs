@@ -5,12 +5,12 @@
 //! zero bytes end the records.
 
 use crate::{Game, Limits};
-use xiangqi_core::{Move, Position, Square};
+use xiangqi_core::{Move, Square};
 
 use crate::bytes::{utf16_field, ByteCursor, ByteError};
 use crate::error::ErrorKind;
 use crate::tree::{build_line, MoveRecord};
-use crate::xqf::{board_fen, finish_game};
+use crate::xqf::{finish_game, start_position};
 use crate::Format;
 
 pub(crate) const MAGIC: &[u8; 16] = b"CCBridge Record\0";
@@ -99,8 +99,6 @@ pub(crate) fn read_cbr(data: &[u8], base: u64, limits: &Limits) -> Result<Game, 
         board[sq.index()] = Some(letter);
     }
     let red_to_move = u16::from_le_bytes([header[SIDE_TO_MOVE], header[SIDE_TO_MOVE + 1]]) == 1;
-    let start = Position::from_fen(&board_fen(&board, red_to_move))
-        .map_err(|e| (base + BOARD as u64, ErrorKind::BadPosition(Box::new(e))))?;
 
     // The opening comment: a flag word, then the comment when it is set.
     let opening = if cursor.i32_le("the opening comment flag")? != 0 {
@@ -119,6 +117,14 @@ pub(crate) fn read_cbr(data: &[u8], base: u64, limits: &Limits) -> Result<Game, 
         )
     })?;
     let first_is_move = first != [0; 4];
+    let mut notes = Vec::new();
+    let start = start_position(
+        &board,
+        red_to_move,
+        first_is_move,
+        base + BOARD as u64,
+        &mut notes,
+    )?;
     let mut records = || -> Result<Option<MoveRecord>, ByteError> {
         let offset = cursor.offset();
         // Four zero bytes end the records; the file must hold them.
@@ -139,11 +145,12 @@ pub(crate) fn read_cbr(data: &[u8], base: u64, limits: &Limits) -> Result<Game, 
             comment,
         }))
     };
-    game.mainline = build_line(&start, first_is_move, &mut records, limits)?;
+    let tree = build_line(&start, first_is_move, &mut records, limits)?;
     if let Some(comment) = opening {
         game.mainline.comments.push(comment);
     }
     let result = super::result(header[RESULT].into());
+    tree.into_game(&mut game, notes);
     finish_game(&mut game, &start, result);
     Ok(game)
 }

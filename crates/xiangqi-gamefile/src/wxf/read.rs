@@ -156,6 +156,11 @@ struct Builder {
     /// A comment still open: its text so far and the line it opened on.
     comment: Option<(String, usize)>,
     result: Option<GameResult>,
+    /// The moves were cut at a move that cannot be played: the rest are
+    /// read past (a WXF game has no variations).
+    cut: bool,
+    /// The move that cut the moves (`Game::errors`).
+    errors: Vec<GameFileError>,
 }
 
 impl Builder {
@@ -173,6 +178,8 @@ impl Builder {
             mainline: Line::default(),
             comment: None,
             result: None,
+            cut: false,
+            errors: Vec::new(),
         }
     }
 
@@ -192,6 +199,7 @@ impl Builder {
             notation: self.notation.unwrap_or(Notation::Wxf),
             mainline: self.mainline,
             result: self.result,
+            errors: self.errors,
         }
     }
 
@@ -397,6 +405,9 @@ impl Builder {
     }
 
     fn add_comment(&mut self, comment: String) {
+        if self.cut {
+            return; // a comment on moves that are dropped
+        }
         match self.mainline.moves.last_mut() {
             Some(node) => node.comments_mut().push(comment),
             None => self.mainline.comments.push(comment),
@@ -436,6 +447,9 @@ impl Builder {
                 return Ok(());
             }
         }
+        if self.cut {
+            return Ok(()); // after the move that cut the moves
+        }
         let core = word.trim_end_matches(['!', '?']);
         let suffix = &word[core.len()..];
         let Ok(nag) = suffix_nag(suffix) else {
@@ -466,13 +480,22 @@ impl Builder {
             },
             ..Style::default()
         };
-        let mv = parse_with(&self.pos, &core, self.notation, &style).map_err(|error| {
-            let kind = ErrorKind::MoveText {
-                ply_name: ply_name(&self.pos),
-                error: Box::new(error),
-            };
-            self.skip(line_no, text, start, kind)
-        })?;
+        let mv = match parse_with(&self.pos, &core, self.notation, &style) {
+            Ok(mv) => mv,
+            Err(error) => {
+                let kind = ErrorKind::MoveText {
+                    ply_name: ply_name(&self.pos),
+                    error: Box::new(error),
+                };
+                if kind.cuts_the_line() {
+                    let error = self.err(line_no, column(text, start), kind);
+                    self.errors.push(*error);
+                    self.cut = true;
+                    return Ok(());
+                }
+                return Err(self.skip(line_no, text, start, kind));
+            }
+        };
         if self.notation.is_none() {
             // No FORMAT line: the notation of the first move holds for the game.
             self.notation = xiangqi_notation::detect(&core);

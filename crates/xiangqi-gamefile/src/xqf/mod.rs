@@ -21,7 +21,7 @@ mod keys;
 mod read;
 mod write;
 
-pub(crate) use read::{board_fen, finish_game, read_xqf};
+pub(crate) use read::{finish_game, read_xqf, start_position};
 pub use write::{write_xqf, XqfWriteError};
 
 /// Where the header's fields are.

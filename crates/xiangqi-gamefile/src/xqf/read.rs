@@ -1,7 +1,7 @@
 //! Reading one XQF file.
 
 use crate::{Game, GameResult, Limits};
-use xiangqi_core::{Move, Position, Square};
+use xiangqi_core::{FenError, Move, Position, Square};
 use xiangqi_notation::Notation;
 
 use super::keys::Keys;
@@ -188,6 +188,30 @@ pub(crate) fn board_fen(board: &[Option<u8>; 90], red_to_move: bool) -> String {
     fen
 }
 
+/// The start position of a binary record's board, `offset` being where the
+/// board is in the file. A diagram (a record without moves) whose side not
+/// to move is in check shows a mate after the mating move, with the side to
+/// move left as it was (示意图 in manuals): it is read with the side in check
+/// to move, and `notes` gets a `DiagramSideToMove` error saying so.
+pub(crate) fn start_position(
+    board: &[Option<u8>; 90],
+    red_to_move: bool,
+    has_moves: bool,
+    offset: u64,
+    notes: &mut Vec<ByteError>,
+) -> Result<Position, ByteError> {
+    let bad_position = |e| (offset, ErrorKind::BadPosition(Box::new(e)));
+    match Position::from_fen(&board_fen(board, red_to_move)) {
+        Err(FenError::OpponentInCheck(in_check)) if !has_moves => {
+            let start =
+                Position::from_fen(&board_fen(board, !red_to_move)).map_err(bad_position)?;
+            notes.push((offset, ErrorKind::DiagramSideToMove { in_check }));
+            Ok(start)
+        }
+        other => other.map_err(bad_position),
+    }
+}
+
 /// Sets the tags every binary format shares: the start position when it is
 /// not the standard one, and the result.
 pub(crate) fn finish_game(game: &mut Game, start: &Position, result: GameResult) {
@@ -281,14 +305,20 @@ pub(crate) fn read_xqf(data: &[u8], limits: &Limits) -> Result<Game, ByteError> 
         .map_or(header[layout::BLACK_TO_MOVE] != 1, |letter| {
             letter.is_ascii_uppercase()
         });
-    let fen = board_fen(&board, red_to_move);
-    let start = Position::from_fen(&fen)
-        .map_err(|e| (layout::PIECES as u64, ErrorKind::BadPosition(Box::new(e))))?;
+    let mut notes = Vec::new();
+    let start = start_position(
+        &board,
+        red_to_move,
+        !records.is_empty(),
+        layout::PIECES as u64,
+        &mut notes,
+    )?;
     let mut records = records.into_iter();
-    game.mainline = build_line(&start, root_flags.has_next, || Ok(records.next()), limits)?;
+    let tree = build_line(&start, root_flags.has_next, || Ok(records.next()), limits)?;
     if let Some(comment) = root_comment {
         game.mainline.comments.push(comment);
     }
+    tree.into_game(&mut game, notes);
     finish_game(&mut game, &start, result);
     Ok(game)
 }

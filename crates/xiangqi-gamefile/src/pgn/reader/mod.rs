@@ -3,6 +3,7 @@
 //! shared text loop ([`TextReader`]) splits the file into games; this module
 //! reads one game ([`Builder`]), its tokens in `tokens` and its moves in `moves`.
 
+mod cut;
 mod moves;
 mod tokens;
 
@@ -180,6 +181,11 @@ struct Builder {
     plies_hint: usize,
     /// The result token that ended the move text.
     result: Option<GameResult>,
+    /// Reading past a line cut at a move that cannot be played: how many
+    /// variations opened inside the cut part are still open.
+    cut: Option<usize>,
+    /// The moves that cut their lines (`Game::errors`).
+    errors: Vec<GameFileError>,
 }
 impl Builder {
     fn new(options: ReaderOptions, game: usize, plies_hint: usize) -> Builder {
@@ -198,6 +204,8 @@ impl Builder {
             comment: None,
             early_comments: Vec::new(),
             result: None,
+            cut: None,
+            errors: Vec::new(),
         }
     }
 
@@ -251,10 +259,14 @@ impl Builder {
             notation: self.notation.unwrap_or(Notation::Iccs),
             mainline,
             result: self.result,
+            errors: self.errors,
         })
     }
 
     fn push_comment(&mut self, text: String) {
+        if self.cut.is_some() {
+            return; // a comment on moves that are dropped
+        }
         match self.stack.last_mut() {
             None => self.early_comments.push(text),
             Some(frame) => match frame.line.moves.last_mut() {

@@ -112,6 +112,9 @@ impl Builder {
         if i == 0 && bytes.first() == Some(&b'%') {
             return Ok(Fed::More); // escape line
         }
+        if self.cut.is_some() {
+            return self.feed_cut(line_no, text, i);
+        }
         while i < bytes.len() {
             let b = bytes[i];
             // Branches, not a `match` on the class: its jump table was
@@ -162,6 +165,9 @@ impl Builder {
                     return Ok(Fed::Ended((rest < text.len()).then_some(rest)));
                 }
                 i = self.read_word(text, i, end, line_no)?;
+                if self.cut.is_some() {
+                    return self.feed_cut(line_no, text, i);
+                }
                 continue;
             }
             let col = Col::At(text, i);
@@ -389,7 +395,14 @@ impl Builder {
                 ErrorKind::BadAnnotation(suffix.into()),
             ));
         };
-        let (mv, consumed_to) = self.resolve_move(text, i, core, end, line_no)?;
+        let (mv, consumed_to) = match self.resolve_move(text, i, core, end, line_no) {
+            Ok(found) => found,
+            Err(Failure::Skip(error, _)) if error.kind.cuts_the_line() => {
+                self.cut_line(*error);
+                return Ok(end);
+            }
+            Err(failure) => return Err(failure),
+        };
         if self.moves >= self.options.limits.max_moves_per_game {
             return Err(self.err(
                 line_no,
