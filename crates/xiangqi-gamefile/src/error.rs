@@ -170,6 +170,8 @@ pub enum ErrorKind {
     /// A move text that is not a legal move here.
     #[error("move {ply_name}: {error}")]
     MoveText {
+        /// 1-based ply from the start position along its line.
+        ply: usize,
         /// Move number and side, e.g. `12.` or `12...`.
         ply_name: String,
         /// Why (a syntax error, no such piece, illegal with the core's

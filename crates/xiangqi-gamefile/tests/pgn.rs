@@ -95,7 +95,7 @@ fn torture_file_parses_as_specified() {
     assert_eq!(g3.errors.len(), 1, "{:?}", g3.errors);
     let e3 = &g3.errors[0];
     assert_eq!((e3.game, e3.line_column()), (3, Some((23, 9))), "{e3}");
-    let ErrorKind::MoveText { ply_name, error } = &e3.kind else {
+    let ErrorKind::MoveText { ply_name, error, .. } = &e3.kind else {
         panic!("{e3}")
     };
     assert_eq!(ply_name, "3...");
@@ -501,7 +501,7 @@ fn a_move_that_cannot_be_played_cuts_only_its_own_line() {
     };
     assert_eq!((cut.game, cut.line_column()), (1, Some((2, 26))), "{cut}");
     assert!(
-        matches!(&cut.kind, ErrorKind::MoveText { ply_name, error }
+        matches!(&cut.kind, ErrorKind::MoveText { ply: 3, ply_name, error }
             if ply_name == "2." && matches!(**error, MoveTextError::Illegal { .. })),
         "{cut}"
     );
@@ -511,6 +511,7 @@ fn a_move_that_cannot_be_played_cuts_only_its_own_line() {
         panic!("{:?}", games[1].errors)
     };
     assert_eq!((cut.game, cut.line_column()), (2, Some((6, 17))), "{cut}");
+    assert!(matches!(cut.kind, ErrorKind::MoveText { ply: 3, .. }), "{cut}");
     assert_eq!(games[1].result, Some(GameResult::Unknown));
 
     assert!(games[2].errors.is_empty());

@@ -484,6 +484,7 @@ impl Builder {
             Ok(mv) => mv,
             Err(error) => {
                 let kind = ErrorKind::MoveText {
+                    ply: self.mainline.moves.len() + 1,
                     ply_name: ply_name(&self.pos),
                     error: Box::new(error),
                 };

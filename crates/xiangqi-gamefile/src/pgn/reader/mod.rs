@@ -148,6 +148,8 @@ struct Frame {
     last_move: Option<Move>,
     last_undo: Option<Undo>,
     opened_at: usize,
+    /// Ply of the line's first move from the start position.
+    first_ply: usize,
 }
 
 /// The standard start position, set up once: most games have no FEN tag,
@@ -300,6 +302,7 @@ impl Builder {
             last_move: None,
             last_undo: None,
             opened_at: line,
+            first_ply: 1,
         });
         Ok(())
     }

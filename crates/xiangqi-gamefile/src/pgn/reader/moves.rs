@@ -206,11 +206,13 @@ impl Builder {
     }
 
     pub(super) fn move_err(&self, line: usize, column: Col<'_>, error: MoveTextError) -> Failure {
+        let frame = self.stack.last().expect("started");
         self.err(
             line,
             column,
             ErrorKind::MoveText {
-                ply_name: ply_name(&self.stack.last().expect("started").pos),
+                ply: frame.first_ply + frame.line.moves.len(),
+                ply_name: ply_name(&frame.pos),
                 error: Box::new(error),
             },
         )

@@ -225,12 +225,15 @@ impl Builder {
                     };
                     let mut pos = parent.pos.clone();
                     pos.unmake_move(mv, undo);
+                    // The variation replaces the parent's last move.
+                    let first_ply = parent.first_ply + parent.line.moves.len() - 1;
                     self.stack.push(Frame {
                         line: Line::default(),
                         pos,
                         last_move: None,
                         last_undo: None,
                         opened_at: line_no,
+                        first_ply,
                     });
                     i += 1;
                 }
