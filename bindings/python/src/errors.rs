@@ -49,6 +49,7 @@ fn located_pgn_error(text: String, place: Option<(usize, usize, usize)>, message
         line: Some(line),
         column: Some(column),
         offset: None,
+        ply: None,
     });
     placed_pgn_error(text, place, message)
 }
@@ -60,18 +61,21 @@ struct Place {
     line: Option<usize>,
     column: Option<usize>,
     offset: Option<u64>,
+    /// The 1-based ply along its line of a move that could not be read.
+    ply: Option<usize>,
 }
 
 fn placed_pgn_error(text: String, place: Option<Place>, message: String) -> PyErr {
     Python::attach(|py| {
         let err = PgnError::new_err(text);
         let value = err.value(py);
-        let (game, line, column, offset) = match place {
-            Some(p) => (Some(p.game), p.line, p.column, p.offset),
-            None => (None, None, None, None),
+        let (game, line, column, offset, ply) = match place {
+            Some(p) => (Some(p.game), p.line, p.column, p.offset, p.ply),
+            None => (None, None, None, None, None),
         };
         let set = value
             .setattr("game", game)
+            .and_then(|()| value.setattr("ply", ply))
             .and_then(|()| value.setattr("line", line))
             .and_then(|()| value.setattr("column", column))
             .and_then(|()| value.setattr("offset", offset))
@@ -172,29 +176,27 @@ impl ToPyErr for xiangqi_notation::ParseMoveError {
 
 impl ToPyErr for xiangqi_gamefile::GameFileError {
     fn to_py_err(&self) -> PyErr {
-        use xiangqi_gamefile::Location;
+        use xiangqi_gamefile::{ErrorKind, Location};
         if self.is_io() {
             return pyo3::exceptions::PyOSError::new_err(self.to_string());
         }
-        let place = match self.location {
-            Location::Text { line, column } => Place {
-                game: self.game,
-                line: Some(line),
-                column: Some(column),
-                offset: None,
-            },
-            Location::Byte(offset) => Place {
-                game: self.game,
-                line: None,
-                column: None,
-                offset: Some(offset),
-            },
-            Location::File => Place {
-                game: self.game,
-                line: None,
-                column: None,
-                offset: None,
-            },
+        let ply = match &self.kind {
+            ErrorKind::IllegalMove { ply, .. }
+            | ErrorKind::EmptySquare { ply, .. }
+            | ErrorKind::MoveText { ply, .. } => Some(*ply),
+            _ => None,
+        };
+        let (line, column, offset) = match self.location {
+            Location::Text { line, column } => (Some(line), Some(column), None),
+            Location::Byte(offset) => (None, None, Some(offset)),
+            Location::File => (None, None, None),
+        };
+        let place = Place {
+            game: self.game,
+            line,
+            column,
+            offset,
+            ply,
         };
         placed_pgn_error(self.to_string(), Some(place), self.kind.to_string())
     }

@@ -14,7 +14,7 @@ use pyo3::types::{PyBytes, PyDict, PyString, PyTuple};
 use xiangqi_core::Position;
 use xiangqi_gamefile::pgn::{self, WriteOptions};
 use xiangqi_gamefile::wxf::{self, write_wxf, WxfWriteOptions};
-use xiangqi_gamefile::{Format, GameFileError, Games, NodePath};
+use xiangqi_gamefile::{Format, GameFileError, Games, NodePath, ReaderOptions};
 use xiangqi_gamefile::{Game, GameResult, Line, Node, UnknownResult};
 use xiangqi_notation::{WxfConvention, WxfStyle};
 
@@ -97,14 +97,45 @@ fn open_source(source: &Bound<'_, PyAny>) -> PyResult<Source> {
     )))
 }
 
-/// The next game, or the next broken game unless `skip_errors` (a failed
-/// read is never skipped).
-fn next_game(games: &mut Games, skip_errors: bool) -> Option<Result<Game, GameFileError>> {
-    loop {
-        match games.next()? {
-            Err(e) if skip_errors && !e.is_io() => continue,
-            other => return Some(other),
+/// What `read_games` does with a game that could not be read.
+#[derive(Copy, Clone, PartialEq, Eq)]
+enum OnError {
+    /// It comes out as a `Game` without moves whose `errors` say why.
+    Keep,
+    /// It is left out.
+    Skip,
+    /// Iterating raises `PgnError` there (and may go on after it).
+    Raise,
+}
+
+impl OnError {
+    fn parse(errors: Option<&str>, strict: bool) -> PyResult<OnError> {
+        match errors {
+            // Strict reading is for raising: a game with any error raises.
+            None if strict => Ok(OnError::Raise),
+            None | Some("keep") => Ok(OnError::Keep),
+            Some("skip") => Ok(OnError::Skip),
+            Some("raise") => Ok(OnError::Raise),
+            Some(other) => Err(PyValueError::new_err(format!(
+                "errors={other:?}: expected 'keep', 'skip' or 'raise'"
+            ))),
         }
+    }
+}
+
+/// The next item of `games` as `read_games` hands it out (a failed read of
+/// the file is never kept or skipped: it raises).
+fn next_game(games: &mut Games, on_error: OnError) -> Option<Result<Game, GameFileError>> {
+    loop {
+        return match games.next()? {
+            Err(e) if e.is_io() => Some(Err(e)),
+            Err(_) if on_error == OnError::Skip => continue,
+            Err(e) if on_error == OnError::Keep => Some(Ok(Game {
+                errors: vec![e],
+                ..Game::default()
+            })),
+            other => Some(other),
+        };
     }
 }
 
@@ -112,7 +143,9 @@ fn next_game(games: &mut Games, skip_errors: bool) -> Option<Result<Game, GameFi
 #[pyclass(module = "xiangqi.pgn", name = "GameIterator")]
 pub struct PyGameIterator {
     games: Mutex<Games>,
-    skip_errors: bool,
+    on_error: OnError,
+    /// The file the games come from, for `Game.source`.
+    source: Option<String>,
 }
 
 #[pymethods]
@@ -127,11 +160,11 @@ impl PyGameIterator {
                 .games
                 .lock()
                 .map_err(|_| "the game reader was poisoned by an earlier panic")?;
-            Ok::<_, &str>(next_game(&mut games, self.skip_errors))
+            Ok::<_, &str>(next_game(&mut games, self.on_error))
         });
         match next.map_err(pyo3::exceptions::PyRuntimeError::new_err)? {
             None => Err(PyStopIteration::new_err(())),
-            Some(Ok(game)) => Ok(PyGame(game)),
+            Some(Ok(game)) => Ok(PyGame(game, self.source.clone())),
             Some(Err(e)) => Err(e.to_py_err()),
         }
     }
@@ -159,31 +192,42 @@ pub fn format_arg(format: &str) -> PyResult<Option<Format>> {
 /// holding PGN (UTF-8 or GBK), a WXF game file (`FORMAT WXF … START{ … }END`),
 /// XQF, or CCBridge's CBF, CBR or CBL. `format="auto"` (the default) tells
 /// them apart by the first bytes; `"pgn"`, `"wxf"`, `"xqf"`, `"cbf"`,
-/// `"cbr"` and `"cbl"` say which. A broken game raises `PgnError` (with
-/// `game`, `line`, `column`, `offset` and `message`); with `errors="skip"`
-/// broken games are skipped instead. `start` and `end` (byte offsets, for
-/// a path only) read the games of that range of the file, one of `shards`.
+/// `"cbr"` and `"cbl"` say which.
+///
+/// Every game comes out, as python-chess reads: a move that cannot be
+/// played ends its line, and the game keeps the moves before it and lists
+/// the problem in `Game.errors` (`PgnError`s with `game`, `ply`, `line`,
+/// `column`, `offset` and `message`). A game that cannot be read at all
+/// comes out without moves, its error in `errors` (`errors="keep"`, the
+/// default); `errors="skip"` leaves it out and `errors="raise"` raises
+/// `PgnError` there. `strict=True` counts any error as a broken game, and
+/// raises unless `errors` says otherwise. `start` and `end` (byte offsets,
+/// for a path only) read the games of that range of the file, one of
+/// `shards`.
 #[pyfunction]
-#[pyo3(signature = (source, *, errors = "raise", format = "auto", start = None, end = None))]
+#[pyo3(signature = (source, *, errors = None, strict = false, format = "auto", start = None, end = None))]
 pub fn read_games(
     source: &Bound<'_, PyAny>,
-    errors: &str,
+    errors: Option<&str>,
+    strict: bool,
     format: &str,
     start: Option<&Bound<'_, PyAny>>,
     end: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<PyGameIterator> {
-    let skip_errors = match errors {
-        "raise" => false,
-        "skip" => true,
-        other => {
-            return Err(PyValueError::new_err(format!(
-                "errors={other:?}: expected 'raise' or 'skip'"
-            )))
-        }
-    };
+    let on_error = OnError::parse(errors, strict)?;
     let format = format_arg(format)?;
+    let options = ReaderOptions {
+        strict,
+        ..ReaderOptions::default()
+    };
+    let path = path_of(source);
+    let iterator = |games: Games| PyGameIterator {
+        games: Mutex::new(games),
+        on_error,
+        source: path.as_ref().map(|p| p.display().to_string()),
+    };
     if start.is_some() || end.is_some() {
-        let path = path_of(source).ok_or_else(|| {
+        let path = path.as_ref().ok_or_else(|| {
             PyTypeError::new_err(format!(
                 "start= and end= read a range of a file: give its path, not {}",
                 type_name(source)
@@ -198,29 +242,23 @@ pub fn read_games(
         }
         let games = source
             .py()
-            .detach(|| Games::open_range(&path, format, start, end))
+            .detach(|| Games::open_range_with(path, format, start, end, options))
             .map_err(|e| e.to_py_err())?;
-        return Ok(PyGameIterator {
-            games: Mutex::new(games),
-            skip_errors,
-        });
+        return Ok(iterator(games));
     }
     let src = open_source(source)?;
     // Sniffing reads the first bytes; the binary formats are read whole.
     let games = source
         .py()
-        .detach(|| Games::from_reader(src, format, Default::default()))
+        .detach(|| Games::from_reader(src, format, options))
         .map_err(|e| e.to_py_err())?;
-    Ok(PyGameIterator {
-        games: Mutex::new(games),
-        skip_errors,
-    })
+    Ok(iterator(games))
 }
 
 /// One game record: headers, main line with comments, result.
 #[pyclass(module = "xiangqi.pgn", name = "Game")]
 #[derive(Clone)]
-pub struct PyGame(pub Game);
+pub struct PyGame(pub Game, pub Option<String>);
 
 impl PyGame {
     fn start(&self) -> PyResult<Position> {
@@ -234,7 +272,7 @@ impl PyGame {
     #[staticmethod]
     fn from_pgn(text: &str) -> PyResult<PyGame> {
         match pgn::read_str(text).next() {
-            Some(Ok(game)) => Ok(PyGame(game)),
+            Some(Ok(game)) => Ok(PyGame(game, None)),
             Some(Err(e)) => Err(to_py(e)),
             None => Err(crate::errors::pgn_error("no game in the PGN text")),
         }
@@ -245,7 +283,7 @@ impl PyGame {
     #[staticmethod]
     fn from_wxf(text: &str) -> PyResult<PyGame> {
         match wxf::read_str(text).next() {
-            Some(Ok(game)) => Ok(PyGame(game)),
+            Some(Ok(game)) => Ok(PyGame(game, None)),
             Some(Err(e)) => Err(to_py(e)),
             None => Err(crate::errors::pgn_error("no game in the WXF text")),
         }
@@ -287,7 +325,7 @@ impl PyGame {
             .map_err(|e: UnknownResult| PyValueError::new_err(e.to_string()))?;
         game.result = Some(parsed);
         game.set_tag("Result", parsed.as_str());
-        Ok(PyGame(game))
+        Ok(PyGame(game, None))
     }
 
     /// The tag pairs, in file order, as a new dict.
@@ -464,6 +502,22 @@ impl PyGame {
         self.0.plies()
     }
 
+    /// What was wrong with the record, as `PgnError`s (`game`, `ply`,
+    /// `line`, `column`, `offset`, `message`): a move that cannot be played
+    /// (its line ends before it), a diagram's side to move corrected, or,
+    /// for a game that could not be read at all, why. Empty for a clean game.
+    #[getter]
+    fn errors(&self) -> Vec<PyErr> {
+        self.0.errors.iter().map(ToPyErr::to_py_err).collect()
+    }
+
+    /// The path of the file the game was read from (`read_games` of a
+    /// path), else `None`.
+    #[getter]
+    fn source(&self) -> Option<String> {
+        self.1.clone()
+    }
+
     fn __repr__(&self) -> String {
         let red = self.0.tag("Red").unwrap_or("?");
         let black = self.0.tag("Black").unwrap_or("?");
@@ -502,6 +556,6 @@ impl PyGame {
             Ok(())
         })
         .map_err(|e| crate::pickle::bad_state(WHAT, e))?;
-        Ok(PyGame(game))
+        Ok(PyGame(game, None))
     }
 }

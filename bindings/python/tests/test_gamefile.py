@@ -67,11 +67,16 @@ def test_every_format_is_sniffed_or_named() -> None:
 def test_a_broken_binary_file_names_the_byte() -> None:
     header = b"XQ\x0a" + bytes(13) + b"\xff" * 32 + bytes(976)
     with pytest.raises(xiangqi.PgnError) as info:
-        next(xiangqi.pgn.read_games(header + b"\x18\x20"))
+        next(xiangqi.pgn.read_games(header + b"\x18\x20", errors="raise"))
     assert (info.value.game, info.value.offset, info.value.line) == (1, 1024, None)
     assert "the file ends inside a move record" in info.value.message
+    # Kept (the default), the broken game comes out without moves.
+    [kept] = list(xiangqi.pgn.read_games(header + b"\x18\x20"))
+    assert len(kept) == 0 and kept.source is None
+    [error] = kept.errors
+    assert (error.game, error.offset) == (1, 1024)
     with pytest.raises(xiangqi.PgnError) as info:
-        next(xiangqi.pgn.read_games(b"XQ\x13" + bytes(1021), format="xqf"))
+        next(xiangqi.pgn.read_games(b"XQ\x13" + bytes(1021), format="xqf", strict=True))
     assert info.value.offset == 2 and "unsupported XQF version 19" in str(info.value)
     with pytest.raises(ValueError, match='format="doc"'):
         xiangqi.pgn.read_games(b"", format="doc")  # type: ignore[arg-type]
@@ -113,3 +118,31 @@ def test_the_tree_walks_like_python_chess() -> None:
     assert empty.variations == [] and empty.lines() == [[]]
     empty.add_variation("h2e2")
     assert [str(m) for m in empty.moves] == ["h2e2"]
+
+
+def test_a_loop_over_a_file_never_stops_at_a_broken_game() -> None:
+    root = corpus()
+    # The GBK PGN ends with a line of `=` signs, which is no game: it comes
+    # out as a game without moves whose error says where, and the loop ends
+    # normally.
+    path = root / "games" / "中炮对列炮黑先平士角炮.pgn"
+    games = [g for g in xiangqi.pgn.read_games(path)]
+    assert [len(g) for g in games] == [23, 0]
+    assert not games[0].errors and games[0].source == str(path)
+    [error] = games[1].errors
+    assert (error.game, error.line, error.column) == (2, 29, 3)
+    with pytest.raises(xiangqi.PgnError):
+        list(xiangqi.pgn.read_games(path, strict=True))
+
+
+def test_a_composition_with_an_illegal_move_keeps_the_legal_part() -> None:
+    path = corpus() / "xqf" / "现代排局" / "寸土必争 红先胜.xqf"
+    [game] = list(xiangqi.pgn.read_games(path))
+    assert len(game) == 5 and game.source == str(path)
+    [error] = game.errors
+    assert (error.game, error.ply) == (1, 6)
+    assert "e8d8" in error.message and error.offset is not None
+    with pytest.raises(xiangqi.PgnError, match="ply 6"):
+        next(xiangqi.pgn.read_games(path, strict=True))
+    with pytest.raises(ValueError, match="errors="):
+        xiangqi.pgn.read_games(path, errors="ignore")  # type: ignore[arg-type]

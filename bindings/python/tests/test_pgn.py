@@ -120,10 +120,21 @@ def test_errors(tmp_path: Path, sample_pgn: Path) -> None:
     broken.write_text(
         '[Event "bad"]\n\n1. h2e2 h2e2 *\n\n' + good, encoding="utf-8"
     )
-    games = xiangqi.pgn.read_games(broken)
+    # 2... h2e2 names no black piece: the game keeps its first move, and
+    # its error says where; the loop goes on with the next games.
+    games = list(xiangqi.pgn.read_games(broken))
+    assert [len(g) for g in games] == [1, 6, 6, 9]
+    [cut] = games[0].errors
+    assert isinstance(cut, xiangqi.PgnError)
+    assert (cut.game, cut.ply, cut.line, cut.column) == (1, 2, 3, 9)
+    assert "game 1, line 3" in str(cut)
+    assert all(not g.errors for g in games[1:])
+    # Strict reading raises at it, as reading did before.
+    strict = xiangqi.pgn.read_games(broken, strict=True)
     with pytest.raises(xiangqi.PgnError, match=r"game 1, line 3"):
-        next(games)
-    assert [len(g) for g in xiangqi.pgn.read_games(broken, errors="skip")] == [6, 6, 9]
+        next(strict)
+    assert [len(g) for g in strict] == [6, 6, 9]
+    assert [len(g) for g in xiangqi.pgn.read_games(broken, strict=True, errors="skip")] == [6, 6, 9]
     with pytest.raises(OSError):
         xiangqi.pgn.read_games(tmp_path / "missing.pgn")
     with pytest.raises(TypeError):

@@ -85,13 +85,16 @@ def test_wxf_format_is_detected_both_ways(sample_wxf: Path, sample_pgn: Path) ->
 
 def test_wxf_file_read_as_pgn_is_an_error(sample_wxf: Path, sample_pgn: Path) -> None:
     with pytest.raises(xiangqi.PgnError) as caught:
-        next(xiangqi.pgn.read_games(sample_wxf, format="pgn"))
+        next(xiangqi.pgn.read_games(sample_wxf, format="pgn", errors="raise"))
     assert (caught.value.game, caught.value.line, caught.value.column) == (1, 1, 1)
     assert "FORMAT" in caught.value.message
     with pytest.raises(xiangqi.PgnError) as caught:
-        next(xiangqi.pgn.read_games(sample_pgn, format="wxf"))
+        next(xiangqi.pgn.read_games(sample_pgn, format="wxf", errors="raise"))
     assert caught.value.game == 1 and caught.value.line == 1
     assert str(caught.value).startswith("game 1, line 1, column 1: ")
+    # Kept (the default), the same game comes out without moves and says why.
+    unread = next(xiangqi.pgn.read_games(sample_wxf, format="pgn"))
+    assert len(unread) == 0 and "FORMAT" in unread.errors[0].message
 
 
 def test_wxf_reading_is_lazy(sample_wxf: Path) -> None:
@@ -196,19 +199,24 @@ def test_wxf_broken_game_has_its_place_and_can_be_skipped(
         "FORMAT  WXF\nEVENT   bad\nSTART{\n 1. C2.5 h8+7   2. H2+3 h8+7\n}END\n\n" + good,
         encoding="utf-8",
     )
-    games = xiangqi.pgn.read_games(broken)
+    # 2... h8+7 names no horse: game 1 keeps its first three moves.
+    cut, *rest = xiangqi.pgn.read_games(broken)
+    assert len(cut) == 3 and [len(g) for g in rest] == [6, 6, 9]
+    [error] = cut.errors
+    assert isinstance(error, ValueError)
+    assert (error.game, error.ply, error.line, error.column) == (1, 4, 4, 25)
+    games = xiangqi.pgn.read_games(broken, strict=True)
     with pytest.raises(xiangqi.PgnError, match=r"^game 1, line 4, column 25: move 2\.\.\.") as caught:
         next(games)
     error = caught.value
-    assert isinstance(error, ValueError)
     assert (error.game, error.line, error.column) == (1, 4, 25)
     assert error.message.startswith('move 2...: "h8+7"') and error.message in str(error)
     # The reader goes on after the broken game's }END.
     assert [len(g) for g in games] == [6, 6, 9]
-    assert [len(g) for g in xiangqi.pgn.read_games(broken, errors="skip")] == [6, 6, 9]
+    assert [len(g) for g in xiangqi.pgn.read_games(broken, strict=True, errors="skip")] == [6, 6, 9]
     unclosed = b"FORMAT WXF\nSTART{\n 1. C2.5\n" + good.encode("utf-8")
     with pytest.raises(xiangqi.PgnError, match=r"expected \}END") as caught:
-        next(xiangqi.pgn.read_games(unclosed))
+        next(xiangqi.pgn.read_games(unclosed, errors="raise"))
     assert caught.value.game == 1
     skipped = list(xiangqi.pgn.read_games(unclosed, errors="skip"))
     assert [len(g) for g in skipped] == [6, 6, 9]
@@ -217,9 +225,10 @@ def test_wxf_broken_game_has_its_place_and_can_be_skipped(
 def test_pgn_errors_have_the_same_attributes(sample_pgn: Path) -> None:
     text = '[Event "bad"]\n\n1. h2e2 h2e2 *\n\n' + sample_pgn.read_text(encoding="utf-8")
     with pytest.raises(xiangqi.PgnError) as caught:
-        next(xiangqi.pgn.read_games(text.encode("utf-8")))
+        next(xiangqi.pgn.read_games(text.encode("utf-8"), strict=True))
     error = caught.value
     assert (error.game, error.line) == (1, 3) and error.column >= 1
+    assert next(xiangqi.pgn.read_games(text.encode("utf-8"))).errors[0].args == error.args
     assert str(error) == f"game 1, line 3, column {error.column}: {error.message}"
     with pytest.raises(xiangqi.PgnError) as caught:
         xiangqi.pgn.Game.from_pgn("")

@@ -79,7 +79,18 @@ impl Games {
         start: u64,
         end: u64,
     ) -> Result<Games, GameFileError> {
-        let mut reader = ShardReader::open(path, format)?;
+        Games::open_range_with(path, format, start, end, ReaderOptions::default())
+    }
+
+    /// [`Games::open_range`] with reader options (limits, strictness).
+    pub fn open_range_with(
+        path: impl AsRef<Path>,
+        format: Option<Format>,
+        start: u64,
+        end: u64,
+        options: ReaderOptions,
+    ) -> Result<Games, GameFileError> {
+        let mut reader = ShardReader::open_with(path, format, options)?;
         Ok(reader.read(Shard { start, end })?.games)
     }
 

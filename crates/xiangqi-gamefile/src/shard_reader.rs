@@ -23,6 +23,7 @@ pub struct ShardReader {
     path: PathBuf,
     file: File,
     format: Format,
+    options: ReaderOptions,
 }
 
 /// The games of one shard, and the line feeds it holds (what its lines add
@@ -41,6 +42,15 @@ impl ShardReader {
         path: impl AsRef<Path>,
         format: Option<Format>,
     ) -> Result<ShardReader, GameFileError> {
+        ShardReader::open_with(path, format, ReaderOptions::default())
+    }
+
+    /// [`ShardReader::open`] with reader options (limits, strictness).
+    pub fn open_with(
+        path: impl AsRef<Path>,
+        format: Option<Format>,
+        options: ReaderOptions,
+    ) -> Result<ShardReader, GameFileError> {
         let path = path.as_ref().to_owned();
         let with_file = |e: io::Error| file_error(&path, &e);
         let mut file = File::open(&path).map_err(with_file)?;
@@ -48,7 +58,12 @@ impl ShardReader {
             Some(f) => f,
             None => Format::sniff(&read_head(&mut BufReader::new(&mut file)).map_err(with_file)?),
         };
-        Ok(ShardReader { path, file, format })
+        Ok(ShardReader {
+            path,
+            file,
+            format,
+            options,
+        })
     }
 
     /// The format the shards are read in.
@@ -72,7 +87,7 @@ impl ShardReader {
         } else {
             shard.end.saturating_sub(start)
         };
-        let options = ReaderOptions::default();
+        let options = self.options;
         let (games, line_feeds) = if len <= IN_MEMORY_MAX {
             let bytes = read_at(&self.file, start, len as usize).map_err(with_file)?;
             let line_feeds = memchr::memchr_iter(b'\n', &bytes).count();

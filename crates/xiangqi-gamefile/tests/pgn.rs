@@ -95,7 +95,10 @@ fn torture_file_parses_as_specified() {
     assert_eq!(g3.errors.len(), 1, "{:?}", g3.errors);
     let e3 = &g3.errors[0];
     assert_eq!((e3.game, e3.line_column()), (3, Some((23, 9))), "{e3}");
-    let ErrorKind::MoveText { ply_name, error, .. } = &e3.kind else {
+    let ErrorKind::MoveText {
+        ply_name, error, ..
+    } = &e3.kind
+    else {
         panic!("{e3}")
     };
     assert_eq!(ply_name, "3...");
@@ -511,7 +514,10 @@ fn a_move_that_cannot_be_played_cuts_only_its_own_line() {
         panic!("{:?}", games[1].errors)
     };
     assert_eq!((cut.game, cut.line_column()), (2, Some((6, 17))), "{cut}");
-    assert!(matches!(cut.kind, ErrorKind::MoveText { ply: 3, .. }), "{cut}");
+    assert!(
+        matches!(cut.kind, ErrorKind::MoveText { ply: 3, .. }),
+        "{cut}"
+    );
     assert_eq!(games[1].result, Some(GameResult::Unknown));
 
     assert!(games[2].errors.is_empty());

@@ -52,6 +52,7 @@ class EngineTimeoutError(EngineError): ...
 class EngineProtocolError(EngineError): ...
 class PgnError(ValueError):
     game: Optional[int]
+    ply: Optional[int]
     line: Optional[int]
     column: Optional[int]
     offset: Optional[int]
@@ -280,6 +281,10 @@ class Game:
     def add_variation(self, move: _MoveLike, *, comment: str = "") -> GameNode: ...
     def lines(self) -> list[list[Move]]: ...
     def __len__(self) -> int: ...
+    @property
+    def errors(self) -> list[PgnError]: ...
+    @property
+    def source(self) -> Optional[str]: ...
     def __reduce__(self) -> Tuple[Any, ...]: ...
 
 @final
@@ -316,7 +321,8 @@ class GameIterator:
 def read_games(
     source: Union[str, os.PathLike[str], bytes, IO[str], IO[bytes]],
     *,
-    errors: Literal["raise", "skip"] = "raise",
+    errors: Optional[Literal["keep", "skip", "raise"]] = None,
+    strict: bool = False,
     format: Literal["auto", "pgn", "wxf", "xqf", "cbf", "cbr", "cbl"] = "auto",
     start: Optional[int] = None,
     end: Optional[int] = None,

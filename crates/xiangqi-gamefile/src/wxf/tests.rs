@@ -155,7 +155,9 @@ fn several_games_and_recovery_after_a_broken_one() {
     let err = &cut.errors[0];
     assert_eq!((err.game, err.line_column()), (2, Some((8, 17))), "{err}");
     match &err.kind {
-        ErrorKind::MoveText { ply_name, error, .. } => {
+        ErrorKind::MoveText {
+            ply_name, error, ..
+        } => {
             assert_eq!(ply_name, "2.");
             assert!(matches!(**error, MoveTextError::Illegal { .. }), "{error}");
         }
