@@ -6,15 +6,17 @@
 //! the file, and the GIL is released while a path is read.
 
 use std::io::Read;
+use std::path::PathBuf;
 use std::sync::Mutex;
 
 use pyo3::exceptions::{PyStopIteration, PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict, PyString, PyTuple};
+use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
 use xiangqi_core::Position;
+use xiangqi_gamefile::collection::{collect, CollectedFile, CollectionError};
 use xiangqi_gamefile::pgn::{self, WriteOptions};
 use xiangqi_gamefile::wxf::{self, write_wxf, WxfWriteOptions};
-use xiangqi_gamefile::{Format, GameFileError, Games, NodePath, ReaderOptions};
+use xiangqi_gamefile::{ErrorKind, Format, GameFileError, Games, NodePath, ReaderOptions};
 use xiangqi_gamefile::{Game, GameResult, Line, Node, UnknownResult};
 use xiangqi_notation::{WxfConvention, WxfStyle};
 
@@ -123,29 +125,118 @@ impl OnError {
     }
 }
 
-/// The next item of `games` as `read_games` hands it out (a failed read of
-/// the file is never kept or skipped: it raises).
-fn next_game(games: &mut Games, on_error: OnError) -> Option<Result<Game, GameFileError>> {
+/// The next item of `games` as `read_games` hands it out. A failed read of
+/// a single source is never kept or skipped: it raises (`file_errors_too`
+/// is false); in a collection a file that cannot be read is one more broken
+/// game and the rest are read.
+fn next_game(
+    games: &mut Games,
+    on_error: OnError,
+    file_errors_too: bool,
+) -> Option<Result<Game, GameFileError>> {
     loop {
-        return match games.next()? {
-            Err(e) if e.is_io() => Some(Err(e)),
-            Err(_) if on_error == OnError::Skip => continue,
-            Err(e) if on_error == OnError::Keep => Some(Ok(Game {
-                errors: vec![e],
-                ..Game::default()
-            })),
-            other => Some(other),
-        };
+        let item = games.next()?;
+        match handled(item, on_error, file_errors_too) {
+            Some(item) => return Some(item),
+            None => continue,
+        }
     }
 }
 
-/// A lazy iterator over the games of a game file (see `read_games`).
+/// `item` as `on_error` says: kept as a game whose errors say why, left
+/// out (`None`), or raised.
+fn handled(
+    item: Result<Game, GameFileError>,
+    on_error: OnError,
+    file_errors_too: bool,
+) -> Option<Result<Game, GameFileError>> {
+    match item {
+        Err(e) if e.is_io() && !file_errors_too => Some(Err(e)),
+        Err(_) if on_error == OnError::Skip => None,
+        Err(e) if on_error == OnError::Keep => Some(Ok(Game {
+            errors: vec![e],
+            ..Game::default()
+        })),
+        other => Some(other),
+    }
+}
+
+/// Where `read_games` takes its games from: one source, or the files of a
+/// collection (a directory, a pattern, a list of paths) one after another.
+struct Reading {
+    /// The file being read, and its path for `Game.source`.
+    current: Option<(Games, Option<String>)>,
+    /// The collection's files not opened yet.
+    files: std::collections::VecDeque<Result<CollectedFile, CollectionError>>,
+    format: Option<Format>,
+    options: ReaderOptions,
+    /// Reading a collection: a file that cannot be read is a broken game.
+    collection: bool,
+}
+
+impl Reading {
+    fn next(&mut self, on_error: OnError) -> Option<(Result<Game, GameFileError>, Option<String>)> {
+        let collection = self.collection;
+        loop {
+            if let Some((games, source)) = &mut self.current {
+                if let Some(item) = next_game(games, on_error, collection) {
+                    return Some((item, source.clone()));
+                }
+            }
+            self.current = None;
+            let (item, source) = match self.files.pop_front()? {
+                Ok(file) => {
+                    let source = Some(file.path.display().to_string());
+                    match Games::open_with(&file.path, self.format, self.options) {
+                        Ok(games) => {
+                            self.current = Some((games, source));
+                            continue;
+                        }
+                        Err(e) => (Err(e), source),
+                    }
+                }
+                Err(e) => {
+                    let error = unlisted(e);
+                    let source = error.file.as_ref().map(|p| p.display().to_string());
+                    (Err(error), source)
+                }
+            };
+            if let Some(item) = handled(item, on_error, true) {
+                return Some((item, source));
+            }
+        }
+    }
+}
+
+/// A folder of a collection that could not be walked, as a file error.
+fn unlisted(e: CollectionError) -> GameFileError {
+    let file = match &e {
+        CollectionError::Unreadable { path, .. } => Some(path.clone()),
+        _ => None,
+    };
+    GameFileError {
+        file,
+        game: 0,
+        location: xiangqi_gamefile::Location::File,
+        kind: ErrorKind::Io(e.to_string()),
+    }
+}
+
+/// A lazy iterator over the games of a game file or a collection of them
+/// (see `read_games`).
 #[pyclass(module = "xiangqi.pgn", name = "GameIterator")]
 pub struct PyGameIterator {
-    games: Mutex<Games>,
+    reading: Mutex<Reading>,
     on_error: OnError,
-    /// The file the games come from, for `Game.source`.
-    source: Option<String>,
+}
+
+impl PyGameIterator {
+    fn new(reading: Reading, on_error: OnError) -> PyGameIterator {
+        PyGameIterator {
+            reading: Mutex::new(reading),
+            on_error,
+        }
+    }
 }
 
 #[pymethods]
@@ -156,18 +247,43 @@ impl PyGameIterator {
 
     fn __next__(&self, py: Python<'_>) -> PyResult<PyGame> {
         let next = py.detach(|| {
-            let mut games = self
-                .games
+            let mut reading = self
+                .reading
                 .lock()
                 .map_err(|_| "the game reader was poisoned by an earlier panic")?;
-            Ok::<_, &str>(next_game(&mut games, self.on_error))
+            Ok::<_, &str>(reading.next(self.on_error))
         });
         match next.map_err(pyo3::exceptions::PyRuntimeError::new_err)? {
             None => Err(PyStopIteration::new_err(())),
-            Some(Ok(game)) => Ok(PyGame(game, self.source.clone())),
-            Some(Err(e)) => Err(e.to_py_err()),
+            Some((Ok(game), source)) => Ok(PyGame(game, source)),
+            Some((Err(e), _)) => Err(e.to_py_err()),
         }
     }
+}
+
+/// The paths of `source` when it names a collection: a list or tuple of
+/// paths, a directory, or a pattern (a path that does not exist and holds
+/// `*`, `?`, `[` or `{`).
+fn collection_paths(source: &Bound<'_, PyAny>) -> PyResult<Option<Vec<PathBuf>>> {
+    if source.is_instance_of::<PyList>() || source.is_instance_of::<PyTuple>() {
+        let mut paths = Vec::new();
+        for item in source.try_iter()? {
+            let item = item?;
+            paths.push(path_of(&item).ok_or_else(|| {
+                PyTypeError::new_err(format!(
+                    "a list of game files holds paths (str or os.PathLike), not {}",
+                    type_name(&item)
+                ))
+            })?);
+        }
+        return Ok(Some(paths));
+    }
+    Ok(path_of(source)
+        .filter(|path| {
+            let pattern = path.to_string_lossy().contains(['*', '?', '[', '{']);
+            path.is_dir() || (pattern && !path.exists())
+        })
+        .map(|path| vec![path]))
 }
 
 /// `format=` of `read_games` and `shards`: `None` for `"auto"`.
@@ -189,7 +305,9 @@ pub fn format_arg(format: &str) -> PyResult<Option<Format>> {
 
 /// The games of `source`, read one at a time: `source` is a path (`str` or
 /// `os.PathLike`), a file object opened in text or binary mode, or `bytes`,
-/// holding PGN (UTF-8 or GBK), a WXF game file (`FORMAT WXF … START{ … }END`),
+/// or a collection of files: a directory (walked recursively, in sorted
+/// order, for files named *.pgn, *.wxf, *.xqf, *.cbf, *.cbr, *.cbl), a
+/// pattern (`"manuals/**/*.xqf"`) or a list of paths; each file holding PGN (UTF-8 or GBK), a WXF game file (`FORMAT WXF … START{ … }END`),
 /// XQF, or CCBridge's CBF, CBR or CBL. `format="auto"` (the default) tells
 /// them apart by the first bytes; `"pgn"`, `"wxf"`, `"xqf"`, `"cbf"`,
 /// `"cbr"` and `"cbl"` say which.
@@ -201,7 +319,10 @@ pub fn format_arg(format: &str) -> PyResult<Option<Format>> {
 /// comes out without moves, its error in `errors` (`errors="keep"`, the
 /// default); `errors="skip"` leaves it out and `errors="raise"` raises
 /// `PgnError` there. `strict=True` counts any error as a broken game, and
-/// raises unless `errors` says otherwise. `start` and `end` (byte offsets,
+/// raises unless `errors` says otherwise. In a collection a file that
+/// cannot be read is one more broken game (its error an `OSError` or
+/// `PgnError`), and the other files are read; `Game.source` names the file
+/// of each game. `start` and `end` (byte offsets,
 /// for a path only) read the games of that range of the file, one of
 /// `shards`.
 #[pyfunction]
@@ -221,11 +342,32 @@ pub fn read_games(
         ..ReaderOptions::default()
     };
     let path = path_of(source);
-    let iterator = |games: Games| PyGameIterator {
-        games: Mutex::new(games),
-        on_error,
-        source: path.as_ref().map(|p| p.display().to_string()),
+    let reading = |games: Games| Reading {
+        current: Some((games, path.as_ref().map(|p| p.display().to_string()))),
+        files: Default::default(),
+        format,
+        options,
+        collection: false,
     };
+    if let Some(paths) = collection_paths(source)? {
+        if start.is_some() || end.is_some() {
+            return Err(PyTypeError::new_err(
+                "start= and end= read a range of one file, not of a directory or a list",
+            ));
+        }
+        let files = source
+            .py()
+            .detach(|| collect(&paths))
+            .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        let reading = Reading {
+            current: None,
+            files: files.into(),
+            format,
+            options,
+            collection: true,
+        };
+        return Ok(PyGameIterator::new(reading, on_error));
+    }
     if start.is_some() || end.is_some() {
         let path = path.as_ref().ok_or_else(|| {
             PyTypeError::new_err(format!(
@@ -244,7 +386,7 @@ pub fn read_games(
             .py()
             .detach(|| Games::open_range_with(path, format, start, end, options))
             .map_err(|e| e.to_py_err())?;
-        return Ok(iterator(games));
+        return Ok(PyGameIterator::new(reading(games), on_error));
     }
     let src = open_source(source)?;
     // Sniffing reads the first bytes; the binary formats are read whole.
@@ -252,7 +394,7 @@ pub fn read_games(
         .py()
         .detach(|| Games::from_reader(src, format, options))
         .map_err(|e| e.to_py_err())?;
-    Ok(iterator(games))
+    Ok(PyGameIterator::new(reading(games), on_error))
 }
 
 /// One game record: headers, main line with comments, result.

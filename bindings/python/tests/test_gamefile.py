@@ -146,3 +146,39 @@ def test_a_composition_with_an_illegal_move_keeps_the_legal_part() -> None:
         next(xiangqi.pgn.read_games(path, strict=True))
     with pytest.raises(ValueError, match="errors="):
         xiangqi.pgn.read_games(path, errors="ignore")  # type: ignore[arg-type]
+
+
+def test_a_directory_a_pattern_or_a_list_is_read_file_after_file(tmp_path: Path) -> None:
+    import shutil
+
+    games_dir = corpus() / "games"
+    (tmp_path / "b").mkdir()
+    shutil.copy(games_dir / "030-黄松轩先胜冯敬如.XQF", tmp_path / "b" / "2.XQF")
+    shutil.copy(games_dir / "test.cbr", tmp_path / "a.cbr")
+    shutil.copy(games_dir / "1989年龙化杯象棋名师邀请赛35局.CBL", tmp_path / "c.CBL")
+    (tmp_path / "b" / "1.xqf").write_bytes(b"XQ\x0a" + bytes(20))  # cut short
+    (tmp_path / "notes.txt").write_text("not a game file")
+    games = list(xiangqi.pgn.read_games(tmp_path))
+    # Sorted paths: a.cbr, b/1.xqf (broken: kept without moves), b/2.XQF, c.CBL.
+    sources = [Path(g.source).relative_to(tmp_path).as_posix() for g in games]
+    assert sources[:3] == ["a.cbr", "b/1.xqf", "b/2.XQF"]
+    assert sources[3:] == ["c.CBL"] * 36
+    assert len(games[1]) == 0 and games[1].errors[0].offset is not None
+    assert all(not g.errors for g in games if g is not games[1])
+    # The same through a pattern and through a list, and the broken file raised.
+    by_pattern = list(xiangqi.pgn.read_games(str(tmp_path / "**" / "*.[xX][qQ][fF]")))
+    assert [len(g) for g in by_pattern] == [len(games[1]), len(games[2])]
+    listed = list(xiangqi.pgn.read_games([tmp_path / "c.CBL", str(tmp_path / "a.cbr")], errors="skip"))
+    assert len(listed) == 37 and listed[-1].source == str(tmp_path / "a.cbr")
+    with pytest.raises(xiangqi.PgnError):
+        list(xiangqi.pgn.read_games(tmp_path, errors="raise"))
+    # A missing file in a list is one more broken game; an empty folder, an error.
+    [missing] = list(xiangqi.pgn.read_games([tmp_path / "nope.pgn"]))
+    assert isinstance(missing.errors[0], OSError)
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(ValueError, match="no game file"):
+        xiangqi.pgn.read_games(tmp_path / "empty")
+    with pytest.raises(TypeError):
+        xiangqi.pgn.read_games([tmp_path, 3])  # type: ignore[list-item]
+    with pytest.raises(TypeError):
+        xiangqi.pgn.read_games(tmp_path, start=0)
