@@ -363,7 +363,7 @@ impl PyEngine {
     ) -> PyResult<(SearchResult, xiangqi_core::Color)> {
         let moves: Vec<Move> = board.moves().collect();
         let (root, history) =
-            xiangqi_search::replay(board.root_position(), &moves).map_err(|e| to_py(e.source))?;
+            xiangqi_search::replay(board.root_position(), &moves).map_err(|e| to_py(e.error))?;
         let turn = root.side_to_move();
         let mut engine = self
             .engine

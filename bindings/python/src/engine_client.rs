@@ -422,7 +422,7 @@ fn read_limit(
 fn game_of(board: &PyBoard) -> PyResult<(Position, Vec<Move>)> {
     let moves: Vec<Move> = board.moves().collect();
     let (position, _) =
-        xiangqi_search::replay(board.root_position(), &moves).map_err(|e| to_py(e.source))?;
+        xiangqi_search::replay(board.root_position(), &moves).map_err(|e| to_py(e.error))?;
     let mut legal = MoveList::new();
     position.legal_moves(&mut legal);
     if legal.is_empty() {

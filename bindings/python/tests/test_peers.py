@@ -168,3 +168,28 @@ def test_a_chariot_keeping_its_attack_along_its_line_is_no_new_chase_unlike_pyff
     ours, turn = our_winner(fen, moves)
     assert ours == "draw"
     assert pyffish_winner(fen, moves, turn) == "black"
+
+
+def test_a_horse_freed_by_a_general_step_chases_only_on_that_step_like_pyffish() -> None:
+    # The black horse e5 is held by the facing generals; e9f9 frees it onto
+    # the elephant c4. After c0e2 guards c4, f9e9 keeps the attack standing
+    # and only holds the guard by the facing rule: no new threat
+    # (R-REP-CHASE-NEW), so Black chases every other move, a draw
+    # (docs/adjudication.md, refinement 3).
+    fen = "4k4/9/3a5/9/4n4/2B6/2n6/9/4K4/2B6 b - - 0 1"
+    moves = [xiangqi.Move.from_iccs(m) for m in "e9f9 c0e2 f9e9 e2c0 e9f9 c0e2 f9e9 e2c0".split()]
+    ours, turn = our_winner(fen, moves)
+    assert ours == "draw"
+    assert pyffish_winner(fen, moves, turn) == "draw"
+
+
+def test_attackers_freed_by_every_general_step_chase_unlike_pyffish() -> None:
+    # The positive control: each black general step frees a pinned attacker
+    # (the horse e5, then the cannon d4) of the unprotected elephant g4, a new
+    # threat every move: Black chases perpetually. Fairy-Stockfish looks for
+    # new attacks only around the moved piece and calls it a draw.
+    fen = "4k4/9/9/9/4n4/3c1pB2/9/9/9/4K4 b - - 0 1"
+    moves = [xiangqi.Move.from_iccs(m) for m in "e9d9 e0d0 d9e9 d0e0 e9d9 e0d0 d9e9 d0e0".split()]
+    ours, turn = our_winner(fen, moves)
+    assert ours == "red"
+    assert pyffish_winner(fen, moves, turn) == "draw"

@@ -246,7 +246,7 @@ def test_from_wxf_errors() -> None:
     with pytest.raises(xiangqi.PgnError, match=r"unsupported move format") as caught:
         xiangqi.pgn.Game.from_wxf("FORMAT  XYZ\nSTART{\n}END\n")
     assert (caught.value.game, caught.value.line) == (1, 1)
-    with pytest.raises(xiangqi.PgnError, match=r"invalid FEN header"):
+    with pytest.raises(xiangqi.PgnError, match=r"FEN header: invalid FEN"):
         xiangqi.pgn.Game.from_wxf("FORMAT WXF\nFEN junk\nSTART{\n}END\n")
 
 

@@ -302,7 +302,11 @@ pub fn classify_ply(before: &Position, after: &Position, threats_on_checks: bool
     // identity: a threat is new when the same piece could not capture that
     // victim before the ply. One that could, but not really (the victim was
     // protected, or could hit back), became real through the ply's effect
-    // on protection; that counts unless the ply was a defence.
+    // on protection; that counts unless the ply was a defence or a step of
+    // the general (R-REP-CHASE-ATTACKER: the general may work with another
+    // piece, e.g. hold a protector by the facing rule).
+    let general_stepped =
+        left.and_then(|from| before.piece_at(from)).map(|p| p.kind) == Some(PieceKind::General);
     let mut defended: Option<bool> = None;
     for (attacker, victim) in new.pairs() {
         let was = if Some(attacker) == reached {
@@ -313,7 +317,10 @@ pub fn classify_ply(before: &Position, after: &Position, threats_on_checks: bool
         let counts = match old.reality(was, victim) {
             None => true,
             Some(true) => false,
-            Some(false) => !*defended.get_or_insert_with(|| parries(before, after, left, reached)),
+            Some(false) => {
+                !general_stepped
+                    && !*defended.get_or_insert_with(|| parries(before, after, left, reached))
+            }
         };
         if counts {
             chased.insert(victim);

@@ -18,7 +18,7 @@ use crate::verdict::{Outcome, Reason, Verdict};
 pub enum GameError {
     /// The start position is not valid FEN (N-FEN-VALID).
     #[error("bad start position: {0}")]
-    BadFen(#[from] FenError),
+    BadFen(FenError),
     /// A move's text is not an ICCS move.
     #[error("ply {ply}: {error}")]
     BadMoveText {
@@ -64,6 +64,12 @@ pub enum GameError {
         /// The offence.
         reason: Reason,
     },
+}
+
+impl From<FenError> for GameError {
+    fn from(error: FenError) -> Self {
+        GameError::BadFen(error)
+    }
 }
 
 /// A game being played or replayed: push moves and read the verdict after

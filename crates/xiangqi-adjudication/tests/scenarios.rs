@@ -559,3 +559,61 @@ fn r_rep_chase_new_moving_along_the_attack_line_renews_nothing() {
     );
     assert_eq!(v.repetition.unwrap().red.chases, 2);
 }
+
+#[test]
+fn r_rep_chase_new_a_freed_attacker_chases_only_on_the_freeing_move() {
+    // The black horse e5 stands alone between the generals (e9, e1): held by
+    // the facing rule (R-LEGAL-FACING), it attacks nothing. e9f9 frees it and
+    // it attacks the unprotected elephant c4: a new threat, a chase. Red's
+    // c0e2 guards c4 and blocks the e-file. f9e9 (the other general move)
+    // leaves the attack standing: the horse could take c4 before it, and it
+    // now only loses its protector, because after e5xc4 the elephant e2
+    // would uncover the generals. That change of protection is the general's
+    // doing (R-REP-CHASE-ATTACKER), not a threat the move creates
+    // (R-REP-CHASE-NEW): Black chases on every other move only, a draw, as
+    // Pikafish and Fairy-Stockfish (pyffish 0.0.90) judge it.
+    let v = verdict(
+        "4k4/9/3a5/9/4n4/2B6/2n6/9/4K4/2B6 b - - 0 1",
+        &twice("e9f9 c0e2 f9e9 e2c0"),
+        &RuleSet::preset(Preset::Asian),
+    );
+    assert_eq!(
+        (v.outcome, v.reason, v.ply),
+        (Outcome::Draw, Some(Reason::ThreefoldRepetition), 8),
+        "{v}"
+    );
+    let black = v.repetition.unwrap().black;
+    assert_eq!(
+        (black.conduct, black.plies, black.chases),
+        (Conduct::None, 4, 2)
+    );
+}
+
+#[test]
+fn r_rep_chase_new_a_general_step_freeing_an_attacker_every_move_is_a_chase() {
+    // The positive control: every Black move frees a pinned attacker of the
+    // unprotected elephant g4. e9d9 frees the horse e5 (the e-file opens
+    // between the generals); e0d0 pins the cannon d4 on the d-file; d9e9
+    // frees the cannon (it takes g4 over the soldier f4); d0e0 pins the horse
+    // again. Each threat is new (R-REP-CHASE-LEGAL: the attacker could not
+    // capture before the move), so Black chases g4 perpetually and loses.
+    // pyffish 0.0.90 calls it a draw: its chase test looks for new attacks
+    // only around the moved piece, never behind a general's step.
+    let v = verdict(
+        "4k4/9/9/9/4n4/3c1pB2/9/9/9/4K4 b - - 0 1",
+        &twice("e9d9 e0d0 d9e9 d0e0"),
+        &RuleSet::preset(Preset::Asian),
+    );
+    assert_eq!(
+        (v.outcome, v.reason, v.ply),
+        (Outcome::Red, Some(Reason::PerpetualChase), 8),
+        "{v}"
+    );
+    let black = v.repetition.unwrap().black;
+    assert_eq!(black.chases, 4);
+    let targets: Vec<String> = black.targets.iter().map(|p| p.square.to_string()).collect();
+    assert_eq!(targets, ["g4"]);
+    let mut pieces: Vec<&str> = black.pieces.iter().map(|p| p.kind.name()).collect();
+    pieces.sort();
+    assert_eq!(pieces, ["cannon", "horse"]);
+}

@@ -2,6 +2,7 @@
 
 use anyhow::{Context, Result};
 use xiangqi_core::{Position, Validation};
+use xiangqi_engine_client::{Engine, EngineError, EngineSpec, TrafficLog};
 
 /// The help of every command's `--lenient` flag.
 pub const LENIENT_HELP: &str = "Read --fen leniently: soldiers behind their starting rank, \
@@ -32,4 +33,17 @@ pub fn write_json_line(out: &mut impl std::io::Write, value: &serde_json::Value)
     serde_json::to_writer(&mut *out, value)?;
     out.write_all(b"\n")?;
     Ok(())
+}
+
+/// Starts an engine; an error names the engine and whether it could not be
+/// started at all (the error names the command itself) or failed its handshake.
+pub fn start_engine(spec: &EngineSpec, log: Option<&TrafficLog>) -> Result<Engine> {
+    Engine::start(spec, log).map_err(|e| match e {
+        EngineError::Spawn { .. } => anyhow::Error::from(e),
+        _ => anyhow::anyhow!(
+            "engine {:?} ({}): handshake failed: {e}",
+            spec.command,
+            spec.protocol.name()
+        ),
+    })
 }

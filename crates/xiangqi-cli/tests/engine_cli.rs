@@ -205,7 +205,10 @@ fn ucci_transcript() {
 fn ucci_time_bye_and_errors() {
     let script = "position startpos moves h2e2\nbanmoves zz99 a0a5\nsetoption usemillisec true\ngo time 300 increment 0\nfoo\n";
     let lines = session("ucci", script);
-    assert!(lines[0].contains("bad move \"zz99\""), "{lines:?}");
+    assert!(
+        lines[0].contains("banmoves: invalid ICCS move \"zz99\""),
+        "{lines:?}"
+    );
     assert!(lines[1].contains("a0a5 is not legal"), "{lines:?}");
     assert!(lines
         .iter()

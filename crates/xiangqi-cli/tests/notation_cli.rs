@@ -103,7 +103,10 @@ fn convert_errors_exit_2_with_a_message() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.starts_with("error: move 2 (\"R1+4\")"), "{err}");
+    assert!(
+        err.starts_with("error: move 2: \"R1+4\" is illegal here"),
+        "{err}"
+    );
     let out = xiangqi()
         .args(["convert", "--from", "chinese", "--to", "wxf", "h2e2"])
         .output()

@@ -8,11 +8,10 @@ use std::time::Duration;
 #[derive(Debug, thiserror::Error)]
 pub enum EngineError {
     /// The program could not be started.
-    #[error("cannot start engine {command:?}: {source}")]
+    #[error("cannot start engine {command:?}: {error}")]
     Spawn {
         command: String,
-        #[source]
-        source: std::io::Error,
+        error: std::io::Error,
     },
     /// No expected answer before the deadline. The process is killed: its
     /// state is unknown.

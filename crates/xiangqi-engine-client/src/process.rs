@@ -101,9 +101,9 @@ pub struct Wire {
 impl Wire {
     /// Starts the program of `spec` with piped stdin/stdout (stderr dropped).
     pub fn spawn(spec: &EngineSpec, log: Option<&TrafficLog>) -> Result<Wire, EngineError> {
-        let mut child = spawn_retrying_busy(spec).map_err(|source| EngineError::Spawn {
+        let mut child = spawn_retrying_busy(spec).map_err(|error| EngineError::Spawn {
             command: spec.command.clone(),
-            source,
+            error,
         })?;
         let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
             let _ = child.kill();

@@ -135,7 +135,7 @@ pub enum ErrorKind {
     #[error("malformed header line: {0}")]
     BadHeader(&'static str),
     /// A FEN tag (PGN) or header (WXF) that is invalid.
-    #[error("invalid FEN {field}: {error}")]
+    #[error("FEN {field}: {error}")]
     BadFen {
         /// `tag` or `header`.
         field: &'static str,

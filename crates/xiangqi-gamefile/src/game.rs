@@ -330,8 +330,8 @@ impl Game {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ReplayError {
     /// The `FEN` tag is invalid.
-    #[error("invalid FEN tag: {0}")]
-    Fen(#[from] FenError),
+    #[error("FEN tag: {0}")]
+    Fen(FenError),
     /// A move is illegal.
     #[error("ply {ply}: {error}")]
     Illegal {
@@ -340,6 +340,12 @@ pub enum ReplayError {
         /// Why.
         error: PlayError,
     },
+}
+
+impl From<FenError> for ReplayError {
+    fn from(error: FenError) -> Self {
+        ReplayError::Fen(error)
+    }
 }
 
 #[cfg(test)]

@@ -120,7 +120,6 @@ pub enum MoveTextError {
         /// The move the text names.
         mv: Move,
         /// Why it is illegal.
-        #[source]
         reason: PlayError,
     },
     /// The text fits several legal moves.

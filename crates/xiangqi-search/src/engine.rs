@@ -121,15 +121,14 @@ pub struct PvLine {
 
 /// A position that a move list could not reach.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("move {number} ({mv}) cannot be played: {source}")]
+#[error("move {number} ({mv}) cannot be played: {error}")]
 pub struct ReplayError {
     /// 1-based index of the offending move.
     pub number: usize,
     /// The move.
     pub mv: Move,
     /// Why it is illegal.
-    #[source]
-    pub source: PlayError,
+    pub error: PlayError,
 }
 
 /// Plays `moves` from `start`, returning the final position and the
@@ -148,10 +147,10 @@ pub fn replay(start: &Position, moves: &[Move]) -> Result<(Position, Vec<Positio
     let mut history = Vec::with_capacity(moves.len());
     for (i, &mv) in moves.iter().enumerate() {
         let before = pos.clone();
-        pos.play(mv).map_err(|source| ReplayError {
+        pos.play(mv).map_err(|error| ReplayError {
             number: i + 1,
             mv,
-            source,
+            error,
         })?;
         history.push(before);
     }

@@ -174,7 +174,12 @@ fn judge_game(
             if json_out {
                 write_json_line(&mut stdout, &json!({ "game": number, "error": why }))?;
             }
-            Some(format!("error: game {number}: {why}"))
+            // A reading error names its file and game already.
+            if e.is::<GameFileError>() {
+                Some(format!("error: {why}"))
+            } else {
+                Some(format!("error: game {number}: {why}"))
+            }
         }
     };
     Ok(Judged { stdout, error })
@@ -202,8 +207,7 @@ fn run_pgn(args: &Args, rules: &RuleSet, path: &Path) -> Result<()> {
             }
             Ok(out.write_all(&judged.stdout)?)
         },
-    )
-    .with_context(|| format!("cannot read --pgn {}", path.display()))?;
+    )?;
     out.flush()?;
     if counts.games == 0 {
         bail!("{} holds no game", path.display());

@@ -89,10 +89,8 @@ pub fn run(args: Args) -> Result<()> {
         None => Vec::new(),
         Some(text) => text
             .split_whitespace()
-            .map(|m| {
-                m.parse::<Move>()
-                    .with_context(|| format!("bad move {m:?} in --moves"))
-            })
+            // The error quotes the move.
+            .map(|m| m.parse::<Move>().context("cannot read --moves"))
             .collect::<Result<_>>()?,
     };
     let (root, history) = replay(&start, &moves).context("cannot play --moves")?;
@@ -133,7 +131,7 @@ pub fn run(args: Args) -> Result<()> {
         None => None,
         Some(n) => Some(
             n.parse()
-                .map_err(|e| anyhow::anyhow!("bad --notation {n:?}: {e}"))?,
+                .map_err(|e| anyhow::anyhow!("bad --notation: {e}"))?,
         ),
     };
     let mut engine = Engine::new(args.hash);

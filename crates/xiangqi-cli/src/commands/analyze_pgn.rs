@@ -24,7 +24,7 @@ use xiangqi_gamefile::pgn::{write_game, WriteOptions};
 use xiangqi_gamefile::Game;
 use xiangqi_gamefile::Games;
 
-use crate::common::print_json;
+use crate::common::{print_json, start_engine as start_named_engine};
 
 /// What `analyze --pgn` needs from the command line.
 pub struct AnnotateArgs<'a> {
@@ -70,8 +70,7 @@ enum Done {
 }
 
 fn start_engine(spec: &EngineSpec, limit: Limit) -> Result<Engine> {
-    let engine = Engine::start(spec, None)
-        .with_context(|| format!("engine {:?} ({})", spec.command, spec.protocol.name()))?;
+    let engine = start_named_engine(spec, None)?;
     if !engine.supports(limit) {
         bail!(
             "engine {:?}: {} engines cannot search {}",

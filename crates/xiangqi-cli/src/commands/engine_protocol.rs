@@ -208,10 +208,8 @@ impl Session {
         };
         let mut parsed = Vec::with_capacity(moves.len());
         for m in moves {
-            parsed.push(
-                m.parse::<Move>()
-                    .map_err(|e| format!("bad move {m:?}: {e}"))?,
-            );
+            // The error quotes the move.
+            parsed.push(m.parse::<Move>().map_err(|e| e.to_string())?);
         }
         let (root, history) = replay(&start, &parsed).map_err(|e| e.to_string())?;
         self.root = root;

@@ -7,7 +7,7 @@
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, Result};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::json;
 use xiangqi_adjudication::{Preset, RuleSet};
@@ -55,8 +55,8 @@ pub fn run(args: Args) -> Result<()> {
     let mut unrated: BTreeMap<&'static str, usize> = BTreeMap::new();
     let mut unreadable = 0usize;
     for path in &args.files {
-        let games =
-            Games::open(path, None).with_context(|| format!("cannot open {}", path.display()))?;
+        // The error names the file.
+        let games = Games::open(path, None)?;
         for (index, item) in games.enumerate() {
             bar.inc(1);
             match item {

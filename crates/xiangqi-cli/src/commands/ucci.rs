@@ -101,9 +101,7 @@ impl Dialect for Ucci {
                             s.out
                                 .error(&format!("banmoves: {m} is not legal here; ignored"));
                         }
-                        Err(e) => s
-                            .out
-                            .error(&format!("banmoves: bad move {:?}: {e}", truncate(a))),
+                        Err(e) => s.out.error(&format!("banmoves: {e}")),
                     }
                 }
                 s.ban_moves = banned;

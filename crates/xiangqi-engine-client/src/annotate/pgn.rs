@@ -15,9 +15,15 @@ use crate::error::EngineError;
 pub enum AnnotateError {
     /// The record's moves cannot be replayed.
     #[error("the game cannot be replayed: {0}")]
-    Game(#[from] ReplayError),
+    Game(ReplayError),
     #[error(transparent)]
     Engine(#[from] EngineError),
+}
+
+impl From<ReplayError> for AnnotateError {
+    fn from(error: ReplayError) -> Self {
+        AnnotateError::Game(error)
+    }
 }
 
 /// The NAGs this module writes (`?!`, `?`, `??`), replaced on a new review.

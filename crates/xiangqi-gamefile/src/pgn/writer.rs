@@ -38,16 +38,34 @@ impl WriteOptions {
 pub enum WriteError {
     /// The output failed.
     #[error("write error: {0}")]
-    Io(#[from] io::Error),
+    Io(io::Error),
     /// The moves cannot be replayed from the start position.
     #[error("cannot write the game: {0}")]
-    Replay(#[from] ReplayError),
+    Replay(ReplayError),
     /// A move is illegal where it stands.
     #[error("cannot write the game: {0}")]
-    Move(#[from] MoveTextError),
+    Move(MoveTextError),
     /// A comment holds both `}` and a line break, which PGN cannot express.
     #[error("comment {0:?} contains both '}}' and a line break: PGN cannot hold it")]
     Comment(String),
+}
+
+impl From<io::Error> for WriteError {
+    fn from(error: io::Error) -> Self {
+        WriteError::Io(error)
+    }
+}
+
+impl From<ReplayError> for WriteError {
+    fn from(error: ReplayError) -> Self {
+        WriteError::Replay(error)
+    }
+}
+
+impl From<MoveTextError> for WriteError {
+    fn from(error: MoveTextError) -> Self {
+        WriteError::Move(error)
+    }
 }
 
 /// The game as PGN text (ending with a blank line).

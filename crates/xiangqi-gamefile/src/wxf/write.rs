@@ -45,13 +45,13 @@ impl Default for WxfWriteOptions {
 pub enum WxfWriteError {
     /// The output failed.
     #[error("write error: {0}")]
-    Io(#[from] io::Error),
+    Io(io::Error),
     /// The moves cannot be replayed from the start position.
     #[error("cannot write the game: {0}")]
-    Replay(#[from] ReplayError),
+    Replay(ReplayError),
     /// A move is illegal where it stands.
     #[error("cannot write the game: {0}")]
-    Move(#[from] MoveTextError),
+    Move(MoveTextError),
     /// The game has variations (at this 1-based ply of the main line).
     #[error("ply {0} has variations, which WXF game files cannot hold (drop them with `drop_variations`)")]
     Variations(usize),
@@ -74,6 +74,24 @@ pub enum WxfWriteError {
         /// Why.
         reason: &'static str,
     },
+}
+
+impl From<io::Error> for WxfWriteError {
+    fn from(error: io::Error) -> Self {
+        WxfWriteError::Io(error)
+    }
+}
+
+impl From<ReplayError> for WxfWriteError {
+    fn from(error: ReplayError) -> Self {
+        WxfWriteError::Replay(error)
+    }
+}
+
+impl From<MoveTextError> for WxfWriteError {
+    fn from(error: MoveTextError) -> Self {
+        WxfWriteError::Move(error)
+    }
 }
 
 /// The game as a WXF file (UTF-8, lines ending with `\n`).

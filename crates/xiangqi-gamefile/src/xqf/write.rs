@@ -11,8 +11,8 @@ use super::layout;
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum XqfWriteError {
     /// The `FEN` tag is invalid.
-    #[error("invalid FEN tag: {0}")]
-    Fen(#[from] FenError),
+    #[error("FEN tag: {0}")]
+    Fen(FenError),
     /// More pieces of a kind than XQF has places for.
     #[error("more than {max} {color} {kind} pieces: XQF has places for {max}")]
     TooManyPieces {
@@ -23,6 +23,12 @@ pub enum XqfWriteError {
         /// Places in the format.
         max: usize,
     },
+}
+
+impl From<FenError> for XqfWriteError {
+    fn from(error: FenError) -> Self {
+        XqfWriteError::Fen(error)
+    }
 }
 
 /// The header slots of each kind (Red's; Black's are 16 higher).

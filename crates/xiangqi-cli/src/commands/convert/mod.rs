@@ -105,7 +105,7 @@ pub fn run(args: Args) -> Result<()> {
         } else {
             xiangqi_notation::parse_with(&pos, input, from, &style).map_err(|e| explain(e, from))
         }
-        .with_context(|| format!("move {} ({input:?})", i + 1))?;
+        .with_context(|| format!("move {}", i + 1))?;
         let mut output = format(&pos, mv, to, &style).with_context(|| format!("move {}", i + 1))?;
         if args.to == NotationArg::Iccs10 {
             output = format_ranks10(mv);

@@ -28,11 +28,11 @@ use serde_json::{json, Value};
 use xiangqi_adjudication::{Preset, RuleSet};
 use xiangqi_core::Position;
 
-use crate::common::print_json;
+use crate::common::{print_json, start_engine};
 use elo::{finite, format_elo, format_error, Tally};
 use game::{run_game, GameConfig, GameSetup, PlayedGame};
 use openings::{random_openings, read_openings, Opening};
-use xiangqi_engine_client::{Engine, EngineSpec, Limit, SearchOptions, TrafficLog};
+use xiangqi_engine_client::{EngineSpec, Limit, SearchOptions, TrafficLog};
 
 #[derive(clap::Args)]
 #[command(group(clap::ArgGroup::new("limit").required(true).args(["tc", "depth", "nodes"])))]
@@ -298,22 +298,6 @@ pub fn run(args: Args) -> Result<()> {
         print_summary(&summary, &specs, &started, limit, &opening_note);
     }
     Ok(())
-}
-
-/// Starts an engine; an error names the engine and whether it could not be
-/// started at all or failed its handshake.
-fn start_engine(spec: &EngineSpec, log: Option<&TrafficLog>) -> Result<Engine> {
-    Engine::start(spec, log).map_err(|e| {
-        let stage = match e {
-            xiangqi_engine_client::EngineError::Spawn { .. } => "",
-            _ => "handshake failed: ",
-        };
-        anyhow::anyhow!(
-            "engine {:?} ({}): {stage}{e}",
-            spec.command,
-            spec.protocol.name()
-        )
-    })
 }
 
 fn tally_json(t: &Tally) -> Value {

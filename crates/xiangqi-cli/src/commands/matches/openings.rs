@@ -55,10 +55,10 @@ pub fn parse_opening(line: &str, rules: &RuleSet) -> Result<Opening> {
         if is_move_number(token) {
             continue;
         }
+        // The errors quote the text or name the ply themselves.
         let mv = xiangqi_notation::parse(game.position(), token, None)
-            .with_context(|| format!("move {} ({token:?})", moves.len() + 1))?;
-        game.push(mv)
-            .with_context(|| format!("move {} ({token:?})", moves.len() + 1))?;
+            .with_context(|| format!("move {}", moves.len() + 1))?;
+        game.push(mv)?;
         moves.push(mv);
     }
     if game.is_over() {

@@ -7,6 +7,8 @@
 //! * Every crate's root module has a module doc (`//!`) saying what it owns.
 //! * Library crates never print: no `print!`/`println!`/`eprint!`/`eprintln!`/`dbg!`
 //!   in their sources (they return typed errors instead).
+//! * Library errors say each cause once: in their message, not also as
+//!   `source()` ([`error_causes`]).
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -15,6 +17,8 @@ use anyhow::{bail, Context, Result};
 use serde_json::Value;
 
 use crate::run::{cargo, output, project_root};
+
+mod error_causes;
 
 /// Which workspace crates a library crate may depend on (normal and build
 /// dependencies). Keep in sync with ARCHITECTURE.md.
@@ -201,6 +205,7 @@ fn source_rules(packages: &[Value]) -> Result<Vec<String>> {
             let manifest = PathBuf::from(package["manifest_path"].as_str().unwrap_or(""));
             if let Some(dir) = manifest.parent() {
                 problems.extend(printing_in(&dir.join("src"))?);
+                problems.extend(error_causes::check_dir(&dir.join("src"))?);
             }
         }
     }
