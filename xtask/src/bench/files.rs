@@ -178,7 +178,10 @@ fn compare(
     for run in 0..args.files_runs {
         let (seconds, counts) = ours(bin, &calls)?;
         if seen.is_some_and(|s| s != counts) {
-            bail!("game check read {counts:?} in run {}, {seen:?} before", run + 1);
+            bail!(
+                "game check read {counts:?} in run {}, {seen:?} before",
+                run + 1
+            );
         }
         seen = Some(counts);
         eprintln!(
@@ -198,9 +201,7 @@ fn compare(
     println!(
         "{} XQF files of {}:",
         files.len(),
-        dir.strip_prefix(project_root())
-            .unwrap_or(dir)
-            .display()
+        dir.strip_prefix(project_root()).unwrap_or(dir).display()
     );
     println!(
         "  ours    game check --json, {} process{} (median of {}): {ours_seconds:>8.2} s  {} games + {} errors  {ours_rate:>8.0} games/s",
