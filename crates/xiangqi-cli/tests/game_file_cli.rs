@@ -140,4 +140,22 @@ fn a_cbl_library_is_checked_game_by_game() {
         ),
         "{out}"
     );
+
+    // The same library built for 256 slots (issue 30: such a library
+    // printed nothing and exited 0): 128 more unused index entries, so the
+    // slots start at 137 280.
+    let library = std::fs::read(corpus.join("1956年全国象棋锦标赛93局.CBL")).unwrap();
+    let mut wide = library[..101_952].to_vec();
+    wide[60..64].copy_from_slice(&256u32.to_le_bytes());
+    wide.resize(66_624 + 256 * 276, 0);
+    wide.extend_from_slice(&library[101_952..]);
+    let dir = scratch("cbl256");
+    std::fs::write(dir.join("wide.cbl"), &wide).unwrap();
+    let (code, wide_out, err) = output(xiangqi().args(["game", "check"]).arg(dir.join("wide.cbl")));
+    assert_eq!((code, wide_out.as_str()), (Some(0), out.as_str()), "{err}");
+    // Cut where its slots begin: the games its index lists are missing, and it says so.
+    std::fs::write(dir.join("cut.cbl"), &wide[..66_624 + 256 * 276]).unwrap();
+    let (code, cut_out, err) = output(xiangqi().args(["game", "check"]).arg(dir.join("cut.cbl")));
+    assert_ne!(code, Some(0));
+    assert!(cut_out.contains("93 missing"), "{cut_out}{err}");
 }

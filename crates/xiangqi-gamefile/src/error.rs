@@ -78,6 +78,27 @@ pub enum ErrorKind {
         /// The length read.
         length: i64,
     },
+    /// A CBL library's index and its slots disagree about one record: the
+    /// entry of `record` (1-based, the entry's and slot's number) lists
+    /// something the slots do not hold, or a slot holds a record the
+    /// index does not list. Reported, never guessed around.
+    #[error("library record {record}: {problem}")]
+    LibraryIndex {
+        /// 1-based number of the index entry and of its slot.
+        record: usize,
+        /// What disagrees.
+        problem: &'static str,
+    },
+    /// A CBL library ends before records its index lists.
+    #[error("the library's index lists {listed} records, but the file ends before record {record}: {missing} missing")]
+    MissingRecords {
+        /// 1-based number of the first record missing.
+        record: usize,
+        /// Records the index lists (headings included).
+        listed: usize,
+        /// Records listed that the file does not hold.
+        missing: usize,
+    },
     /// A square code that is not on the board.
     #[error("square code {0} is not on the board")]
     BadSquare(u8),

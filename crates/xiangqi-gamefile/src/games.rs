@@ -205,6 +205,28 @@ impl Games {
         }
     }
 
+    /// The records a CBL library's index lists (section headings
+    /// included); `None` for the other formats. Every one of them becomes
+    /// a game, an error or a skipped heading
+    /// ([`headings_skipped`](Games::headings_skipped)): a reader never
+    /// yields fewer games than the file holds without saying so.
+    pub fn records_listed(&self) -> Option<usize> {
+        match &self.inner {
+            Inner::Library(l) => Some(l.listed()),
+            _ => None,
+        }
+    }
+
+    /// The section headings of a CBL library skipped so far: records with
+    /// an empty board (a title and an introduction, no position), which
+    /// are no games. Zero for the other formats.
+    pub fn headings_skipped(&self) -> usize {
+        match &self.inner {
+            Inner::Library(l) => l.headings(),
+            _ => 0,
+        }
+    }
+
     /// The library's name (CBL), when it has one.
     pub fn library_name(&self) -> Option<&str> {
         match &self.inner {

@@ -70,21 +70,56 @@ fn a_wrong_version_or_magic_is_named() {
 
 #[test]
 fn a_huge_comment_length_is_refused_before_allocating() {
-    let mut file = sample_xqf();
-    // The root record's comment length (version 1.0 stores it always).
-    file[1028..1032].copy_from_slice(&0x7FFF_FFFFu32.to_le_bytes());
-    let e = read(&file, Format::Xqf).remove(0).unwrap_err();
-    assert_eq!(e.location, Location::Byte(1028));
-    assert!(
-        matches!(
-            e.kind,
-            ErrorKind::BadLength {
-                what: "a comment",
-                ..
-            }
-        ),
-        "{e}"
-    );
+    let sample = sample_xqf();
+    // The root record's comment length (version 1.0 stores it always):
+    // too big, -1 and the most negative as 32 bits, one past the file.
+    let past_end = (sample.len() - 1032 + 1) as u32;
+    for length in [0x7FFF_FFFF, u32::MAX, 0x8000_0000, past_end] {
+        let mut file = sample.clone();
+        file[1028..1032].copy_from_slice(&length.to_le_bytes());
+        let e = read(&file, Format::Xqf).remove(0).unwrap_err();
+        assert_eq!(e.location, Location::Byte(1028), "{length:#x}");
+        assert!(
+            matches!(
+                e.kind,
+                ErrorKind::BadLength {
+                    what: "a comment",
+                    ..
+                }
+            ),
+            "{length:#x}: {e}"
+        );
+    }
+}
+
+/// CBR comment lengths that lie (the opening comment's at 2218, the first
+/// move's at 2230 in `test2.cbr`): too big, negative, past the file. An
+/// error at the field, never an allocation from it.
+#[test]
+fn lying_cbr_comment_lengths_are_errors_at_the_field() {
+    let Some(dir) = corpus() else { return };
+    let cbr = std::fs::read(dir.join("test2.cbr")).unwrap();
+    assert!(read(&cbr, Format::Cbr)[0].is_ok());
+    // The layout these offsets assume: an opening comment (flag 4, length
+    // 4), then a move with a comment (flags 4) whose length is at 2230.
+    assert_eq!((cbr[2214], cbr[2218], cbr[2226], cbr[2230]), (4, 4, 4, 4));
+    for at in [2218, 2230] {
+        let past_end = (cbr.len() - at - 4 + 1) as i32;
+        for length in [i32::MAX, -1, i32::MIN, past_end] {
+            let mut bad = cbr.clone();
+            bad[at..at + 4].copy_from_slice(&length.to_le_bytes());
+            let e = read(&bad, Format::Cbr).remove(0).unwrap_err();
+            assert_eq!(e.location, Location::Byte(at as u64), "{at}: {length}");
+            assert_eq!(
+                e.kind,
+                ErrorKind::BadLength {
+                    what: "a comment",
+                    length: length.into()
+                },
+                "{at}: {length}"
+            );
+        }
+    }
 }
 
 /// The sample with Black's first move, h9g7, made the illegal h9h8, and
@@ -216,12 +251,22 @@ fn real_files_cut_or_corrupted_never_panic() {
         let _ = read(&library[..len], Format::Cbl);
     }
     // A cut inside the third record (the first is a heading): the game
-    // before it reads, the cut one is an error at its offset.
+    // before it reads, the cut one is an error at its offset, and one more
+    // error says how many of the records the index lists are missing.
     let cut = &library[..101_952 + 2 * 4096 + 2300];
     let results = read(cut, Format::Cbl);
-    assert!(results[..results.len() - 1].iter().all(Result::is_ok));
-    let last = results.last().unwrap().as_ref().unwrap_err();
-    assert!(byte_offset(last) >= 101_952 + 2 * 4096, "{last}");
+    assert_eq!(results.len(), 3);
+    assert!(results[0].is_ok());
+    let broken = results[1].as_ref().unwrap_err();
+    assert!(byte_offset(broken) >= 101_952 + 2 * 4096, "{broken}");
+    assert_eq!(
+        results[2].as_ref().unwrap_err().kind,
+        ErrorKind::MissingRecords {
+            record: 4,
+            listed: 38,
+            missing: 35
+        }
+    );
 }
 
 /// Fuzz finding (cbf target, `fuzz/regressions/cbf-15f80d46`): a comment

@@ -12,6 +12,7 @@ use anyhow::Result;
 use crate::run::{cargo, exec, target_dir, Steps};
 
 mod criterion;
+mod files;
 mod jobs;
 mod perft;
 mod strength;
@@ -34,6 +35,9 @@ pub enum Kind {
     /// The forced mates of `../shared/testdata/tactics.jsonl`: mates found
     /// by our engine and by fairy-stockfish at `--movetime` ms a position.
     Tactics,
+    /// Game files through the CLI: `game check --json` on the shared XQF
+    /// directory against cchess's reader on the same files, games/s.
+    Files,
     /// Every kind above.
     All,
 }
@@ -51,6 +55,8 @@ pub struct Args {
     jobs: jobs::Options,
     #[command(flatten)]
     tactics: tactics::Options,
+    #[command(flatten)]
+    files: files::Options,
 }
 
 pub fn run(args: Args) -> Result<()> {
@@ -73,6 +79,9 @@ pub fn run(args: Args) -> Result<()> {
     }
     if wants(Kind::Tactics) {
         tactics::run(&args.tactics, &mut steps)?;
+    }
+    if wants(Kind::Files) {
+        files::run(&args.files, &mut steps)?;
     }
     steps.print_summary();
     Ok(())
@@ -124,5 +133,11 @@ mod tests {
         assert_eq!((cli.bench.jobs.copies, cli.bench.jobs.jobs_max), (9, 3));
         let cli = Cli::try_parse_from(["bench", "tactics", "--movetime", "500"]).unwrap();
         assert_eq!(cli.bench.tactics.movetime, 500);
+        let cli = Cli::try_parse_from(["bench", "files", "--files-runs", "2"]).unwrap();
+        assert!(cli.bench.kind == Kind::Files);
+        assert_eq!(
+            (cli.bench.files.files_runs, cli.bench.files.cchess_runs),
+            (2, 1)
+        );
     }
 }

@@ -84,10 +84,10 @@ impl Decoder<'_> {
         let raw = self.decrypted(cursor, 4, "a comment length")?;
         let stored = u32::from_le_bytes([raw[0], raw[1], raw[2], raw[3]]);
         let length = i64::from(stored) - i64::from(self.keys.comment_len);
-        if length <= 0 {
+        if length == 0 {
             return Ok(None);
         }
-        if length as u64 > cursor.remaining() as u64 {
+        if length < 0 || length as u64 > cursor.remaining() as u64 {
             return Err((
                 at,
                 ErrorKind::BadLength {
@@ -321,4 +321,46 @@ pub(crate) fn read_xqf(data: &[u8], limits: &Limits) -> Result<Game, ByteError> 
     tree.into_game(&mut game, notes);
     finish_game(&mut game, &start, result);
     Ok(game)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An encrypted file whose comment length, less its key, is below zero:
+    /// an error at the field, not a comment nor a silently empty one.
+    #[test]
+    fn a_comment_length_below_its_key_is_an_error() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../../shared/testdata/corpus/games/030-黄松轩先胜冯敬如.XQF");
+        let Ok(mut file) = std::fs::read(&path) else {
+            assert!(std::env::var("CI").as_deref() != Ok("true"));
+            return;
+        };
+        assert!(read_xqf(&file, &Limits::default()).is_ok());
+        assert!(
+            file[layout::VERSION] > layout::PLAIN_VERSION,
+            "an encrypted file"
+        );
+        let keys = Keys::from_header(file[layout::KEYS..layout::KEYS + 13].try_into().unwrap());
+        let encrypt = |at: usize, plain: u8| plain.wrapping_add(keys.stream[at % 32]);
+        let decrypt = |at: usize, raw: u8| raw.wrapping_sub(keys.stream[at % 32]);
+        // The root record at 1024: say it has a comment, whose length at
+        // 1028 is one less than the key.
+        let tag = 1024 + 2;
+        file[tag] = encrypt(tag, decrypt(tag, file[tag]) | 0x20);
+        for (i, b) in (keys.comment_len - 1).to_le_bytes().into_iter().enumerate() {
+            file[1028 + i] = encrypt(1028 + i, b);
+        }
+        assert_eq!(
+            read_xqf(&file, &Limits::default()).unwrap_err(),
+            (
+                1028,
+                ErrorKind::BadLength {
+                    what: "a comment",
+                    length: -1
+                }
+            )
+        );
+    }
 }

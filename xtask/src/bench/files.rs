@@ -1,0 +1,236 @@
+//! Game files through the CLI: `xiangqi game check --json` (release build)
+//! on the shared XQF directory (`../shared/testdata/corpus/xqf`, 1 155
+//! files), against cchess 1.25.5's reader (`read_from_xqf`, through
+//! `crates/xiangqi-gamefile/benches/cchess_peer.py`) on the same files in
+//! the same run. Prints games/s of both and the ratio.
+//!
+//! `game check` takes one file today, so ours is one process per file, in
+//! one loop, and its time includes a process start per file; cchess's is
+//! its reading loop inside one Python process. When `game check` takes a
+//! directory, [`invocations`] becomes one call on the directory.
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::Instant;
+
+use anyhow::{bail, Context, Result};
+
+use crate::python::Venv;
+use crate::run::{describe, project_root, Steps};
+
+/// The peer's version, pinned: the reference readings are of this one.
+const CCHESS: &str = "cchess==1.25.5";
+const PEER_SCRIPT: &str = "crates/xiangqi-gamefile/benches/cchess_peer.py";
+
+#[derive(clap::Args)]
+#[group(id = "files")] // the other kinds name their options `Options` too
+#[command(next_help_heading = "Files (game check against cchess) options")]
+pub struct Options {
+    /// Timed runs of ours (the median is reported).
+    #[arg(long, default_value_t = 3)]
+    pub(super) files_runs: usize,
+    /// Timed runs of cchess (the best is reported; one takes minutes).
+    #[arg(long, default_value_t = 1)]
+    pub(super) cchess_runs: usize,
+}
+
+pub fn run(args: &Options, steps: &mut Steps) -> Result<()> {
+    if args.files_runs == 0 || args.cchess_runs == 0 {
+        bail!("--files-runs and --cchess-runs must be at least 1");
+    }
+    let corpus = project_root().join("../shared/testdata/corpus");
+    let dir = corpus.join("xqf");
+    let mut files = Vec::new();
+    steps.step("list the shared XQF directory", || {
+        xqf_files(&dir, &mut files).with_context(|| {
+            format!(
+                "the reference corpus is missing: {} (see DEVELOPERS.md)",
+                dir.display()
+            )
+        })?;
+        files.sort();
+        eprintln!("{} files", files.len());
+        Ok(None)
+    })?;
+    let bin = super::release_cli(steps)?;
+    let mut venv = None;
+    steps.step(&format!("{CCHESS} in the project's venv"), || {
+        let v = Venv::ensure()?;
+        v.pip_install(&[CCHESS])?;
+        venv = Some(v);
+        Ok(None)
+    })?;
+    let venv = venv.expect("set by the step");
+    steps.step("game check against cchess on the XQF directory", || {
+        compare(&bin, &venv, &corpus, &dir, &files, args)?;
+        Ok(None)
+    })
+}
+
+/// Every `.xqf` file under `dir`, at any depth.
+fn xqf_files(dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
+    for entry in std::fs::read_dir(dir)? {
+        let path = entry?.path();
+        if path.is_dir() {
+            xqf_files(&path, out)?;
+        } else if path
+            .extension()
+            .is_some_and(|x| x.eq_ignore_ascii_case("xqf"))
+        {
+            out.push(path);
+        }
+    }
+    Ok(())
+}
+
+/// The arguments of `game check --json` on one path.
+fn check_args(path: &Path) -> Vec<OsString> {
+    let mut args: Vec<OsString> = vec!["game".into(), "check".into()];
+    args.push(path.into());
+    args.push("--json".into());
+    args
+}
+
+/// The CLI calls that check every file of `dir`: one per file while `game
+/// check` takes a single path (the one line to change: `vec![check_args(dir)]`).
+fn invocations(_dir: &Path, files: &[PathBuf]) -> Vec<Vec<OsString>> {
+    files.iter().map(|f| check_args(f)).collect()
+}
+
+/// Games read and games reported broken by one timed pass.
+#[derive(Debug, PartialEq, Eq, Clone, Copy)]
+struct Counts {
+    games: usize,
+    errors: usize,
+}
+
+/// One pass of ours: wall seconds and the counts of the JSON lines.
+fn ours(bin: &Path, calls: &[Vec<OsString>]) -> Result<(f64, Counts)> {
+    let mut counts = Counts {
+        games: 0,
+        errors: 0,
+    };
+    let start = Instant::now();
+    for args in calls {
+        let mut cmd = Command::new(bin);
+        cmd.args(args).stdin(Stdio::null());
+        let out = cmd.output().with_context(|| describe(&cmd))?;
+        let errors_before = counts.errors;
+        for line in out.stdout.split(|&b| b == b'\n').filter(|l| !l.is_empty()) {
+            let row: serde_json::Value = serde_json::from_slice(line)
+                .with_context(|| format!("{}: not JSON", describe(&cmd)))?;
+            match row["ok"].as_bool() {
+                Some(true) => counts.games += 1,
+                Some(false) => counts.errors += 1,
+                None => bail!("{}: a line without \"ok\"", describe(&cmd)),
+            }
+        }
+        // A file with a broken game exits with 2 after its line says so;
+        // any other failure stops the benchmark.
+        let broken_game = out.status.code() == Some(2) && counts.errors > errors_before;
+        if !out.status.success() && !broken_game {
+            bail!(
+                "{} failed ({}): {}",
+                describe(&cmd),
+                out.status,
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+    }
+    Ok((start.elapsed().as_secs_f64(), counts))
+}
+
+/// cchess's best pass: reading seconds (inside Python) and games.
+fn cchess(venv: &Venv, corpus: &Path, runs: usize) -> Result<(f64, usize)> {
+    let mut cmd = venv.command("python");
+    cmd.arg(project_root().join(PEER_SCRIPT))
+        .arg("--corpus")
+        .arg(corpus)
+        .args(["--set", "xqf_dir", "--runs", &runs.to_string(), "--json"]);
+    let out = cmd.output().with_context(|| describe(&cmd))?;
+    if !out.status.success() {
+        bail!(
+            "{} failed: {}",
+            describe(&cmd),
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    let row: serde_json::Value = serde_json::from_slice(out.stdout.trim_ascii())
+        .with_context(|| format!("{}: not one JSON line", describe(&cmd)))?;
+    match (row["seconds"].as_f64(), row["games"].as_u64()) {
+        (Some(seconds), Some(games)) => Ok((seconds, games as usize)),
+        _ => bail!("{}: no seconds or games in {row}", describe(&cmd)),
+    }
+}
+
+fn compare(
+    bin: &Path,
+    venv: &Venv,
+    corpus: &Path,
+    dir: &Path,
+    files: &[PathBuf],
+    args: &Options,
+) -> Result<()> {
+    let calls = invocations(dir, files);
+    let mut times = Vec::new();
+    let mut seen: Option<Counts> = None;
+    for run in 0..args.files_runs {
+        let (seconds, counts) = ours(bin, &calls)?;
+        if seen.is_some_and(|s| s != counts) {
+            bail!(
+                "game check read {counts:?} in run {}, {seen:?} before",
+                run + 1
+            );
+        }
+        seen = Some(counts);
+        eprintln!(
+            "run {}/{}  ours: {seconds:.2} s, {} games, {} errors",
+            run + 1,
+            args.files_runs,
+            counts.games,
+            counts.errors
+        );
+        times.push(seconds);
+    }
+    let counts = seen.expect("at least one run");
+    let ours_seconds = super::median(times);
+    let (cchess_seconds, cchess_games) = cchess(venv, corpus, args.cchess_runs)?;
+    let ours_rate = counts.games as f64 / ours_seconds;
+    let cchess_rate = cchess_games as f64 / cchess_seconds;
+    println!(
+        "{} XQF files of {}:",
+        files.len(),
+        dir.strip_prefix(project_root()).unwrap_or(dir).display()
+    );
+    println!(
+        "  ours    game check --json, {} process{} (median of {}): {ours_seconds:>8.2} s  {} games + {} errors  {ours_rate:>8.0} games/s",
+        calls.len(),
+        if calls.len() == 1 { "" } else { "es" },
+        args.files_runs,
+        counts.games,
+        counts.errors,
+    );
+    println!(
+        "  cchess  read_from_xqf in one process (best of {}):     {cchess_seconds:>8.2} s  {cchess_games} games  {cchess_rate:>8.1} games/s",
+        args.cchess_runs,
+    );
+    println!("  ratio   {:.1}x", ours_rate / cchess_rate);
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_check_per_file_while_the_cli_takes_one_path() {
+        let files = [PathBuf::from("d/a.xqf"), PathBuf::from("d/b/c.XQF")];
+        let calls = invocations(Path::new("d"), &files);
+        assert_eq!(calls.len(), 2);
+        assert_eq!(
+            calls[1],
+            ["game", "check", "d/b/c.XQF", "--json"].map(OsString::from)
+        );
+    }
+}
