@@ -1,5 +1,6 @@
 //! The supported formats and how a file's first bytes tell them apart.
 
+use std::ffi::OsStr;
 use std::fmt;
 use std::str::FromStr;
 
@@ -45,6 +46,20 @@ impl Format {
             Format::Cbr => "cbr",
             Format::Cbl => "cbl",
         }
+    }
+
+    /// Whether a file of this format may hold more than one game (PGN, WXF,
+    /// CBL), so that a game is named by its file and its number in it.
+    pub const fn holds_many_games(self) -> bool {
+        matches!(self, Format::Pgn | Format::Wxf | Format::Cbl)
+    }
+
+    /// The format an extension names (`xqf`, `XQF`, `pgn`, …, any case), if any.
+    pub fn from_extension(extension: &OsStr) -> Option<Format> {
+        let extension = extension.to_str()?;
+        Format::ALL
+            .into_iter()
+            .find(|f| f.name().eq_ignore_ascii_case(extension))
     }
 
     /// Whether the format is binary (read whole into memory, errors at byte offsets).

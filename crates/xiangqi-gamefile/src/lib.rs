@@ -31,6 +31,7 @@
 
 mod bytes;
 mod ccbridge;
+pub mod collection;
 mod error;
 mod format;
 mod game;
