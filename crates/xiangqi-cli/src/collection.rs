@@ -223,7 +223,16 @@ pub fn for_each_game_of_files<'a, R: Send>(
                 format,
                 jobs,
                 collection.single,
-                |format, index, item| work(GameAt { file, format, index }, item),
+                |format, index, item| {
+                    work(
+                        GameAt {
+                            file,
+                            format,
+                            index,
+                        },
+                        item,
+                    )
+                },
                 |(warnings, answer)| {
                     summary.warnings += warnings;
                     sink(Event::Game(answer))
@@ -282,7 +291,16 @@ fn read_whole<'a, R>(
             let format = games.format();
             let answers = games
                 .by_ref()
-                .map(|(index, item)| work(GameAt { file, format, index }, item))
+                .map(|(index, item)| {
+                    work(
+                        GameAt {
+                            file,
+                            format,
+                            index,
+                        },
+                        item,
+                    )
+                })
                 .collect();
             (answers, games.finish())
         }

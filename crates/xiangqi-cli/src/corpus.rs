@@ -100,7 +100,14 @@ pub fn for_each_game<R: Send>(
     work: impl Fn(usize, Result<Game, GameFileError>) -> R + Sync,
     sink: impl FnMut(R) -> Result<()>,
 ) -> Result<Counts> {
-    let read = read_each_game(path, format, jobs, true, |_, index, item| work(index, item), sink)?;
+    let read = read_each_game(
+        path,
+        format,
+        jobs,
+        true,
+        |_, index, item| work(index, item),
+        sink,
+    )?;
     match read.failure {
         Some(e) => Err(e.into()),
         None => Ok(read.counts),

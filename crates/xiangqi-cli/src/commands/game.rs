@@ -276,7 +276,9 @@ fn check(inputs: &[PathBuf], format: InputFormat, as_json: bool, jobs: usize) ->
         |at, item| check_line(named.then_some(at.file), at.index, item, as_json),
         |event| match event {
             Event::Game(line) => Ok(out.write_all(&line?)?),
-            Event::Unreadable(what) if named => Ok(out.write_all(&unreadable_line(what, as_json)?)?),
+            Event::Unreadable(what) if named => {
+                Ok(out.write_all(&unreadable_line(what, as_json)?)?)
+            }
             Event::Unreadable(what) => report_unreadable(what, &collection),
         },
     )?;

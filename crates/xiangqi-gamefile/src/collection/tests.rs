@@ -5,10 +5,8 @@ use super::*;
 
 /// A fresh folder holding empty files at `paths` (folders made as needed).
 fn tree(name: &str, paths: &[&str]) -> PathBuf {
-    let root = std::env::temp_dir().join(format!(
-        "xiangqi-collection-{}-{name}",
-        std::process::id()
-    ));
+    let root =
+        std::env::temp_dir().join(format!("xiangqi-collection-{}-{name}", std::process::id()));
     let _ = fs::remove_dir_all(&root);
     for path in paths {
         let path = root.join(path);
@@ -49,7 +47,15 @@ fn a_directory_yields_its_game_files_in_path_order() {
     // names in byte order ("B" < "a").
     assert_eq!(
         names(found.clone()),
-        ["B.cbr", "a/b/c.Xqf", "a/z.CBL", "a b.wxf", "a.xqf", "b.pgn", "c.cbf"]
+        [
+            "B.cbr",
+            "a/b/c.Xqf",
+            "a/z.CBL",
+            "a b.wxf",
+            "a.xqf",
+            "b.pgn",
+            "c.cbf"
+        ]
     );
     assert_eq!(paths(found)[1], root.join("a").join("b").join("c.Xqf"));
     fs::remove_dir_all(root).unwrap();
@@ -76,7 +82,11 @@ fn inputs_keep_their_order() {
     let found = collect([root.join("z.pgn"), root.join("d2"), root.join("d1")]).unwrap();
     assert_eq!(
         names(found),
-        [root.join("z.pgn").to_string_lossy().as_ref(), "b.xqf", "a.xqf"]
+        [
+            root.join("z.pgn").to_string_lossy().as_ref(),
+            "b.xqf",
+            "a.xqf"
+        ]
     );
     fs::remove_dir_all(root).unwrap();
 }

@@ -128,7 +128,11 @@ impl Pattern {
         Box::new(
             walk(&self.base, self.max_depth).filter_map(|found| match found {
                 Ok((path, relative)) if self.matcher.is_match(&relative) => {
-                    Some(Ok(if self.relative_to_here { relative } else { path }))
+                    Some(Ok(if self.relative_to_here {
+                        relative
+                    } else {
+                        path
+                    }))
                 }
                 Ok(_) => None,
                 Err(e) => Some(Err(e)),
