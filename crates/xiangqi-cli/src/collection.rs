@@ -44,14 +44,17 @@ impl Collection {
         Ok(Collection { files, single })
     }
 
-    /// Leaves out `output` when it is one of the files (an output file
-    /// written into a folder being read, found there on the next run).
+    /// Leaves out `output` and the files inside it: a run's output file or
+    /// folder inside a folder it reads, found there on the next run.
     pub fn leave_out(&mut self, output: &Path) {
         let Ok(output) = output.canonicalize() else {
             return;
         };
         self.files.retain(|entry| match entry {
-            Ok(file) => file.path.canonicalize().ok().as_ref() != Some(&output),
+            Ok(file) => !file
+                .path
+                .canonicalize()
+                .is_ok_and(|path| path.starts_with(&output)),
             Err(_) => true,
         });
     }

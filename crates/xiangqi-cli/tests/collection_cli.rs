@@ -405,21 +405,24 @@ fn convert_writes_one_pgn_with_source_tags_that_read_back() {
 fn xqf_output_of_a_collection_is_named_after_the_inputs() {
     let Some(corpus) = corpus() else { return };
     let root = tree(&corpus, "xqf-in");
-    let out_dir = std::env::temp_dir().join(format!(
-        "xiangqi-collection-cli-{}-xqf-out",
-        std::process::id()
-    ));
-    let _ = std::fs::remove_dir_all(&out_dir);
-    let out = xiangqi(&[
-        "game",
-        "convert",
-        root.to_str().unwrap(),
-        "--output-format",
-        "xqf",
-        "-o",
-        out_dir.to_str().unwrap(),
-    ]);
+    // Inside the folder read: left out of the inputs on the second run.
+    let out_dir = root.join("out");
+    let convert = || {
+        xiangqi(&[
+            "game",
+            "convert",
+            root.to_str().unwrap(),
+            "--output-format",
+            "xqf",
+            "-o",
+            out_dir.to_str().unwrap(),
+        ])
+    };
+    let out = convert();
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let again = convert();
+    assert_eq!(text(&again.stderr), text(&out.stderr));
+    assert!(!out_dir.join("out").exists());
     let mut expected: Vec<String> = [
         "C.xqf",
         "a b/x-1.xqf",
@@ -438,7 +441,6 @@ fn xqf_output_of_a_collection_is_named_after_the_inputs() {
     assert_eq!(back.status.code(), Some(0), "{}", text(&back.stderr));
     assert_eq!(text(&back.stdout).lines().count(), TREE_GAMES);
     std::fs::remove_dir_all(root).unwrap();
-    std::fs::remove_dir_all(out_dir).unwrap();
 }
 
 #[test]

@@ -312,7 +312,7 @@ fn game_label(at: &GameAt<'_>, collection: &Collection) -> String {
 /// XQF output: one file per game, into `output` (a file for a single game,
 /// or a directory).
 fn convert_to_xqf(
-    collection: &Collection,
+    inputs: &[PathBuf],
     format: InputFormat,
     output: Option<&Path>,
     jobs: usize,
@@ -320,6 +320,12 @@ fn convert_to_xqf(
     let Some(output) = output else {
         bail!("XQF output is binary, one game per file: name it with -o FILE or -o DIRECTORY");
     };
+    let mut collection = Collection::of(inputs)?;
+    if !collection.single {
+        // Not read on the next run (`convert DIR --output-format xqf -o DIR/xqf`).
+        collection.leave_out(output);
+    }
+    let collection = &collection;
     let mut place = if !collection.single {
         std::fs::create_dir_all(output)
             .with_context(|| format!("cannot create {}", output.display()))?;
@@ -444,8 +450,7 @@ fn convert(args: ConvertArgs<'_>) -> Result<()> {
             bail!("WXF game files hold WXF moves: leave out --to or use --to wxf")
         }
         (OutputFormat::Xqf, None | Some(NotationArg::Iccs)) => {
-            let collection = Collection::of(args.inputs)?;
-            return convert_to_xqf(&collection, args.input_format, args.output, args.jobs);
+            return convert_to_xqf(args.inputs, args.input_format, args.output, args.jobs);
         }
         (OutputFormat::Xqf, Some(_)) => bail!("XQF stores squares, not move text: leave out --to"),
     };
