@@ -47,14 +47,12 @@ fn progress(len: Option<u64>, show: bool) -> ProgressBar {
     }
 }
 
-/// Opens `path` (`-`: standard input) as a game file, with its size.
-fn open_games(path: &Path, format: Option<Format>) -> Result<(Games, Option<u64>), GameFileError> {
+/// Opens `path` (`-`: standard input) as a game file.
+fn open_games(path: &Path, format: Option<Format>) -> Result<Games, GameFileError> {
     if path.as_os_str() == "-" {
-        let games = Games::from_reader(io::stdin(), format, Default::default())?;
-        return Ok((games, None));
+        return Games::from_reader(io::stdin(), format, Default::default());
     }
-    let len = std::fs::metadata(path).ok().map(|m| m.len());
-    Ok((Games::open(path, format)?, len))
+    Games::open(path, format)
 }
 
 /// Games read and games that could not be read.
@@ -194,7 +192,11 @@ impl IndexedGames {
         format: Option<Format>,
         progress: bool,
     ) -> Result<IndexedGames, GameFileError> {
-        let (games, len) = open_games(path, format)?;
+        let games = open_games(path, format)?;
+        // The size only for the bar: a collection opens thousands of files.
+        let len = progress
+            .then(|| std::fs::metadata(path).ok().map(|m| m.len()))
+            .flatten();
         Ok(IndexedGames {
             games,
             bar: self::progress(len, progress),
