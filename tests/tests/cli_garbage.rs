@@ -22,6 +22,12 @@ fn cases() -> Vec<Vec<OsString>> {
     )
     .expect("write temp file");
     let garbage = garbage_file.to_string_lossy().into_owned();
+    // A directory is a collection to walk; one without a game file is an error.
+    let no_games = std::env::temp_dir().join(format!("xiangqi-garbage-{}-dir", std::process::id()));
+    std::fs::create_dir_all(no_games.join("sub")).expect("make temp dir");
+    std::fs::write(no_games.join("sub").join("notes.txt"), "no game").expect("write temp file");
+    let no_games = no_games.to_string_lossy().into_owned();
+    let no_match = format!("{no_games}/*.xqf");
     let mut cases: Vec<Vec<OsString>> = [
         &["frobnicate"][..],
         &["--frobnicate"],
@@ -51,7 +57,18 @@ fn cases() -> Vec<Vec<OsString>> {
         &["pgn", "check"],
         &["pgn", "check", "/nonexistent/games.pgn"],
         &["pgn", "check", &garbage],
-        &["pgn", "check", "/"],
+        &["pgn", "check", &no_games],
+        &["pgn", "check", &garbage, &no_match],
+        &["pgn", "check", &format!("{no_games}/[z")],
+        &[
+            "pgn",
+            "convert",
+            &no_games,
+            "--to",
+            "wxf",
+            "-o",
+            "/nonexistent/dir/out.pgn",
+        ],
         &["pgn", "convert", "/nonexistent/games.pgn", "--to", "wxf"],
         &["pgn", "convert", &garbage, "--to", "klingon"],
         &[

@@ -31,9 +31,9 @@ const PROGRESS_MIN_BYTES: u64 = 1 << 20;
 /// about the same time.
 const SHARD_BYTES: u64 = 64 << 10;
 
-fn progress(len: Option<u64>) -> ProgressBar {
+fn progress(len: Option<u64>, show: bool) -> ProgressBar {
     match len {
-        Some(len) if len >= PROGRESS_MIN_BYTES => {
+        Some(len) if show && len >= PROGRESS_MIN_BYTES => {
             let bar = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr());
             bar.set_style(
                 ProgressStyle::with_template(
@@ -47,20 +47,44 @@ fn progress(len: Option<u64>) -> ProgressBar {
     }
 }
 
-/// Opens `path` (`-`: standard input) as a game file, with its size.
-fn open_games(path: &Path, format: Option<Format>) -> Result<(Games, Option<u64>)> {
+/// Opens `path` (`-`: standard input) as a game file.
+fn open_games(path: &Path, format: Option<Format>) -> Result<Games, GameFileError> {
     if path.as_os_str() == "-" {
-        let games = Games::from_reader(io::stdin(), format, Default::default())?;
-        return Ok((games, None));
+        return Games::from_reader(io::stdin(), format, Default::default());
     }
-    let len = std::fs::metadata(path).ok().map(|m| m.len());
-    Ok((Games::open(path, format)?, len))
+    Games::open(path, format)
 }
 
 /// Games read and games that could not be read.
 pub struct Counts {
     pub games: usize,
     pub errors: usize,
+}
+
+/// What reading one file gave: its games counted, and the failure that
+/// ended the reading early (the file could not be opened, or stopped being
+/// readable), if any.
+pub struct FileRead {
+    pub counts: Counts,
+    pub failure: Option<GameFileError>,
+}
+
+impl FileRead {
+    pub fn failed(error: GameFileError) -> FileRead {
+        FileRead {
+            counts: Counts {
+                games: 0,
+                errors: 0,
+            },
+            failure: Some(error),
+        }
+    }
+}
+
+/// Whether a file of `len` bytes is worth cutting into ranges for the
+/// workers to read (two ranges at least).
+pub fn splits(len: u64) -> bool {
+    len / SHARD_BYTES >= 2
 }
 
 /// Calls `work` on every game or error of the file (with its 1-based index)
@@ -74,61 +98,130 @@ pub fn for_each_game<R: Send>(
     work: impl Fn(usize, Result<Game, GameFileError>) -> R + Sync,
     sink: impl FnMut(R) -> Result<()>,
 ) -> Result<Counts> {
-    let workers = parallel::worker_count(jobs);
-    if workers > 1 && path.as_os_str() != "-" {
-        let len = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
-        let wanted = (len / SHARD_BYTES) as usize;
-        if wanted >= 2 {
-            let ranges = shards(path, format, wanted)?;
-            // Binary and XML formats are one range: nothing to split.
-            if ranges.iter().filter(|r| !r.is_empty()).count() >= 2 {
-                return for_each_game_in_ranges(path, format, workers, &ranges, work, sink);
-            }
-        }
+    let read = read_each_game(
+        path,
+        format,
+        jobs,
+        true,
+        |_, index, item| work(index, item),
+        sink,
+    )?;
+    match read.failure {
+        Some(e) => Err(e.into()),
+        None => Ok(read.counts),
     }
-    for_each_game_read_here(path, format, jobs, work, sink)
 }
 
-/// [`for_each_game`] reading on the calling thread.
-fn for_each_game_read_here<R: Send>(
+/// [`for_each_game`], with the file's format (sniffed or given) passed to
+/// `work`, and the failure that ended the reading returned rather than
+/// raised (an error is then the sink's, or a worker's death). `progress`:
+/// whether a big file shows a progress bar of bytes read.
+pub fn read_each_game<R: Send>(
     path: &Path,
     format: Option<Format>,
     jobs: usize,
-    work: impl Fn(usize, Result<Game, GameFileError>) -> R + Sync,
+    progress: bool,
+    work: impl Fn(Format, usize, Result<Game, GameFileError>) -> R + Sync,
     sink: impl FnMut(R) -> Result<()>,
-) -> Result<Counts> {
-    let (games, len) = open_games(path, format)?;
-    let mut games = IndexedGames {
-        games,
-        bar: progress(len),
-        index: 0,
-        errors: 0,
-        read_failure: None,
+) -> Result<FileRead> {
+    let workers = parallel::worker_count(jobs);
+    if workers > 1 && path.as_os_str() != "-" {
+        let len = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
+        if splits(len) {
+            // Sniffed once here, so that the workers' readers and `work` agree.
+            let format = match format {
+                Some(format) => format,
+                None => match ShardReader::open(path, None) {
+                    Ok(reader) => reader.format(),
+                    Err(e) => return Ok(FileRead::failed(e)),
+                },
+            };
+            let ranges = match shards(path, Some(format), (len / SHARD_BYTES) as usize) {
+                Ok(ranges) => ranges,
+                Err(e) => return Ok(FileRead::failed(e)),
+            };
+            // Binary and XML formats are one range: nothing to split.
+            if ranges.iter().filter(|r| !r.is_empty()).count() >= 2 {
+                let work = |index, item| work(format, index, item);
+                let bar = progress.then_some(len);
+                return for_each_game_in_ranges(path, format, workers, &ranges, bar, work, sink);
+            }
+        }
+    }
+    read_each_game_here(path, format, jobs, progress, work, sink)
+}
+
+/// [`read_each_game`] reading on the calling thread.
+fn read_each_game_here<R: Send>(
+    path: &Path,
+    format: Option<Format>,
+    jobs: usize,
+    progress: bool,
+    work: impl Fn(Format, usize, Result<Game, GameFileError>) -> R + Sync,
+    sink: impl FnMut(R) -> Result<()>,
+) -> Result<FileRead> {
+    let mut games = match IndexedGames::open(path, format, progress) {
+        Ok(games) => games,
+        Err(e) => return Ok(FileRead::failed(e)),
     };
+    let format = games.format();
     parallel::ordered_map(
         jobs,
         games.by_ref(),
-        |(index, item)| work(index, item),
+        |(index, item)| work(format, index, item),
         sink,
     )?;
-    games.bar.finish_and_clear();
-    if let Some(e) = games.read_failure {
-        return Err(e.into());
-    }
-    Ok(Counts {
-        games: games.index,
-        errors: games.errors,
-    })
+    Ok(games.finish())
 }
 
 /// The games of a file with their 1-based index, moving a progress bar by
 /// bytes read. A failed read ends the games and is kept for the caller.
-struct IndexedGames {
+pub struct IndexedGames {
     games: Games,
     bar: ProgressBar,
     index: usize,
     errors: usize,
     read_failure: Option<GameFileError>,
+}
+
+impl IndexedGames {
+    /// Opens `path` (`-`: standard input); `progress`: whether a big file
+    /// shows a progress bar of bytes read.
+    pub fn open(
+        path: &Path,
+        format: Option<Format>,
+        progress: bool,
+    ) -> Result<IndexedGames, GameFileError> {
+        let games = open_games(path, format)?;
+        // The size only for the bar: a collection opens thousands of files.
+        let len = progress
+            .then(|| std::fs::metadata(path).ok().map(|m| m.len()))
+            .flatten();
+        Ok(IndexedGames {
+            games,
+            bar: self::progress(len, progress),
+            index: 0,
+            errors: 0,
+            read_failure: None,
+        })
+    }
+
+    /// The format read.
+    pub fn format(&self) -> Format {
+        self.games.format()
+    }
+
+    /// The games counted, and the failure that ended them early.
+    pub fn finish(self) -> FileRead {
+        self.bar.finish_and_clear();
+        FileRead {
+            counts: Counts {
+                games: self.index,
+                errors: self.errors,
+            },
+            failure: self.read_failure,
+        }
+    }
 }
 
 impl Iterator for IndexedGames {
@@ -334,13 +427,15 @@ impl<R> Drop for StopOnPanic<'_, R> {
 /// at most a few ranges ahead of the writing.
 fn for_each_game_in_ranges<R: Send>(
     path: &Path,
-    format: Option<Format>,
+    format: Format,
     workers: usize,
     ranges: &[Shard],
+    progress_len: Option<u64>,
     work: impl Fn(usize, Result<Game, GameFileError>) -> R + Sync,
     mut sink: impl FnMut(R) -> Result<()>,
-) -> Result<Counts> {
-    let bar = progress(ranges.last().map(|r| r.end));
+) -> Result<FileRead> {
+    let format = Some(format);
+    let bar = progress(progress_len, true);
     let shared = Shared {
         state: Mutex::new(RangeState {
             next: 0,
@@ -478,7 +573,10 @@ fn for_each_game_in_ranges<R: Send>(
             if let Some(e) = done.read_failure {
                 shared.stop();
                 bar.finish_and_clear();
-                return Err(e.into());
+                return Ok(FileRead {
+                    counts,
+                    failure: Some(e),
+                });
             }
             next_to_sink += 1;
             {
@@ -490,6 +588,9 @@ fn for_each_game_in_ranges<R: Send>(
             bar.set_message(format!("{} games", counts.games));
         }
         bar.finish_and_clear();
-        Ok(counts)
+        Ok(FileRead {
+            counts,
+            failure: None,
+        })
     })
 }

@@ -13,6 +13,7 @@ use clap::{Parser, Subcommand};
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
+mod collection;
 mod commands;
 mod common;
 mod corpus;

@@ -1,11 +1,15 @@
 //! Using every core on a corpus: an ordered parallel map. Items are read on
-//! the calling thread in batches of a few per worker, worked on by `jobs`
-//! scoped threads and handed back in input order, so a command's output is
-//! the same whatever `--jobs` says. Memory is bounded by the batch.
+//! the calling thread and queued; `jobs` scoped threads each take the next
+//! queued item as soon as they are free (no worker waits for another), and
+//! the calling thread hands the answers back in input order, so a
+//! command's output is the same whatever `--jobs` says. Memory is bounded
+//! by a window of items in flight past the last answer handed back.
 
+use std::collections::{BTreeMap, VecDeque};
+use std::sync::{Condvar, Mutex, MutexGuard};
 use std::thread;
 
-use anyhow::{bail, Result};
+use anyhow::{anyhow, bail, Result};
 
 /// The help of every corpus command's `--jobs` flag.
 pub const JOBS_HELP: &str =
@@ -41,6 +45,55 @@ where
     ordered_map_with(workers, items, |_, item| work(item), sink)
 }
 
+/// What the calling thread and the workers share.
+struct Queue<T, R> {
+    /// Items read and not yet taken, with their index in the input.
+    pending: VecDeque<(usize, T)>,
+    /// Answers not yet handed to the sink, by index.
+    done: BTreeMap<usize, R>,
+    /// The index of the answer the calling thread waits for, while it waits.
+    awaited: Option<usize>,
+    /// Workers waiting for an item.
+    idle: usize,
+    /// No item will come any more.
+    closed: bool,
+    /// The sink failed or a worker died: everyone stops.
+    stop: bool,
+}
+
+/// The queue and the signals of its changes: to the workers (an item, or
+/// the end) and to the calling thread (the awaited answer, or a death).
+struct Shared<T, R> {
+    queue: Mutex<Queue<T, R>>,
+    to_workers: Condvar,
+    to_caller: Condvar,
+}
+
+impl<T, R> Shared<T, R> {
+    fn lock(&self) -> MutexGuard<'_, Queue<T, R>> {
+        self.queue.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Ends the map for everyone (a sink error, a worker's death).
+    fn stop(&self) {
+        self.lock().stop = true;
+        self.to_workers.notify_all();
+        self.to_caller.notify_all();
+    }
+}
+
+/// Stops everyone when a worker dies (a panic), so that nobody waits for
+/// the answer it held.
+struct StopOnPanic<'a, T, R>(&'a Shared<T, R>);
+
+impl<T, R> Drop for StopOnPanic<'_, T, R> {
+    fn drop(&mut self) {
+        if thread::panicking() {
+            self.0.stop();
+        }
+    }
+}
+
 /// [`ordered_map`] with one state per worker (an engine process, a
 /// buffer): `workers.len()` threads, each calling `work` with its own state.
 pub fn ordered_map_with<W, T, R>(
@@ -65,41 +118,128 @@ where
         }
         return Ok(());
     }
-    // Batches of a few items per worker: each worker takes every n-th item
-    // of the batch; the batch is written in order before the next is read.
-    let n = workers.len();
-    let mut workers = workers;
-    let work = &work;
+    let window = IN_FLIGHT_PER_WORKER * workers.len();
+    let shared = Shared {
+        queue: Mutex::new(Queue {
+            pending: VecDeque::new(),
+            done: BTreeMap::new(),
+            awaited: None,
+            idle: 0,
+            closed: false,
+            stop: false,
+        }),
+        to_workers: Condvar::new(),
+        to_caller: Condvar::new(),
+    };
+    let (shared, work) = (&shared, &work);
+    let worker = move |state: &mut W| {
+        let _stop_on_panic = StopOnPanic(shared);
+        loop {
+            let (index, item) = {
+                let mut queue = shared.lock();
+                loop {
+                    if queue.stop {
+                        return;
+                    }
+                    if let Some(next) = queue.pending.pop_front() {
+                        break next;
+                    }
+                    if queue.closed {
+                        return;
+                    }
+                    queue.idle += 1;
+                    queue = shared
+                        .to_workers
+                        .wait(queue)
+                        .unwrap_or_else(|e| e.into_inner());
+                    queue.idle -= 1;
+                }
+            };
+            let answer = work(state, item);
+            let mut queue = shared.lock();
+            queue.done.insert(index, answer);
+            if queue.awaited == Some(index) {
+                shared.to_caller.notify_one();
+            }
+        }
+    };
+    thread::scope(|scope| {
+        let handles: Vec<_> = workers
+            .into_iter()
+            .map(|mut state| scope.spawn(move || worker(&mut state)))
+            .collect();
+        let outcome = feed_and_sink(shared, window, &mut items, &mut sink);
+        if outcome.is_err() {
+            shared.stop();
+        } else {
+            shared.lock().closed = true;
+            shared.to_workers.notify_all();
+        }
+        let died = handles.into_iter().any(|h| h.join().is_err());
+        match outcome {
+            Ok(()) if died => Err(anyhow!("a worker failed")),
+            outcome => outcome,
+        }
+    })
+}
+
+/// The calling thread's part: fills the queue with items up to `window`
+/// past the next answer due, then waits until the next answer and the one
+/// half a window further are in (a wake-up per half window, not per item)
+/// and hands the answers to `sink` in order.
+fn feed_and_sink<T, R>(
+    shared: &Shared<T, R>,
+    window: usize,
+    items: &mut impl Iterator<Item = T>,
+    sink: &mut impl FnMut(R) -> Result<()>,
+) -> Result<()> {
+    let (mut read, mut next) = (0, 0);
+    let mut exhausted = false;
     loop {
-        let batch: Vec<T> = items.by_ref().take(IN_FLIGHT_PER_WORKER * n).collect();
-        if batch.is_empty() {
+        while !exhausted && read - next < window {
+            match items.next() {
+                Some(item) => {
+                    let mut queue = shared.lock();
+                    queue.pending.push_back((read, item));
+                    if queue.idle > 0 {
+                        shared.to_workers.notify_one();
+                    }
+                    read += 1;
+                }
+                None => {
+                    exhausted = true;
+                    shared.lock().closed = true;
+                    shared.to_workers.notify_all();
+                }
+            }
+        }
+        if next == read {
             return Ok(());
         }
-        let mut slots: Vec<Vec<(usize, T)>> = (0..n).map(|_| Vec::new()).collect();
-        for (i, item) in batch.into_iter().enumerate() {
-            slots[i % n].push((i, item));
-        }
-        let answers: Vec<Vec<(usize, R)>> = thread::scope(|scope| {
-            let handles: Vec<_> = workers
-                .iter_mut()
-                .zip(slots)
-                .map(|(state, slot)| {
-                    scope.spawn(move || {
-                        slot.into_iter()
-                            .map(|(i, item)| (i, work(state, item)))
-                            .collect::<Vec<_>>()
-                    })
-                })
-                .collect();
-            handles
+        let ready: Vec<R> = {
+            let awaited = read.min(next + window / 2) - 1;
+            let mut queue = shared.lock();
+            // The next answer too: the half-window one may come before it.
+            while let Some(missing) = [awaited, next]
                 .into_iter()
-                .map(|h| h.join())
-                .collect::<Result<_, _>>()
-        })
-        .map_err(|_| anyhow::anyhow!("a worker failed"))?;
-        let mut ordered: Vec<(usize, R)> = answers.into_iter().flatten().collect();
-        ordered.sort_by_key(|(i, _)| *i);
-        for (_, answer) in ordered {
+                .find(|i| !queue.done.contains_key(i))
+            {
+                if queue.stop {
+                    break;
+                }
+                queue.awaited = Some(missing);
+                queue = shared
+                    .to_caller
+                    .wait(queue)
+                    .unwrap_or_else(|e| e.into_inner());
+            }
+            queue.awaited = None;
+            if queue.stop {
+                bail!("a worker failed");
+            }
+            std::iter::from_fn(|| queue.done.remove(&next).inspect(|_| next += 1)).collect()
+        };
+        for answer in ready {
             sink(answer)?;
         }
     }
@@ -156,6 +296,25 @@ mod tests {
         );
         assert_eq!(outcome.unwrap_err().to_string(), "stop at 10");
         assert_eq!(seen, 11);
+    }
+
+    #[test]
+    fn a_worker_that_dies_fails_the_map() {
+        let mut seen = 0;
+        let outcome = ordered_map(
+            2,
+            0..10_000u32,
+            |x| {
+                assert!(x != 300, "the worker dies on {x}");
+                x
+            },
+            |_| {
+                seen += 1;
+                Ok(())
+            },
+        );
+        assert_eq!(outcome.unwrap_err().to_string(), "a worker failed");
+        assert!(seen <= 300, "{seen} answers sunk");
     }
 
     #[test]

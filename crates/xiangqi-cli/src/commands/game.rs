@@ -1,22 +1,31 @@
 //! `xiangqi game` (alias `xiangqi pgn`): check game files game by game, or
 //! convert them. Any format `xiangqi-gamefile` reads comes in (PGN, WXF,
-//! XQF, CBF, CBR, CBL; sniffed or given); PGN, WXF game files or XQF go out.
+//! XQF, CBF, CBR, CBL; sniffed or given), from files, directories and
+//! patterns (a collection: `xiangqi_gamefile::collection`); PGN, WXF game
+//! files or XQF go out.
 
 use std::fs::File;
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
-use anyhow::{bail, Context, Result};
+use anyhow::{anyhow, bail, Context, Result};
 use serde_json::json;
+use xiangqi_gamefile::collection::{CollectedFile, CollectionError, UniqueNames};
 use xiangqi_gamefile::pgn::{write_game_to, WriteOptions};
 use xiangqi_gamefile::wxf::{write_wxf_to, WxfWriteOptions};
 use xiangqi_gamefile::{write_xqf, Format, Game, GameFileError, Location};
 use xiangqi_notation::WxfStyle;
 
 use super::convert::style_args::{NotationArg, StyleArgs};
+use crate::collection::{for_each_game_of_files, Collection, Event, GameAt, Summary, Unreadable};
 use crate::common::write_json_line;
-use crate::corpus::for_each_game;
 use crate::parallel;
+
+/// The help of the inputs of `game check` and `game convert`.
+const INPUTS_HELP: &str = "Game files (`-`: standard input), directories (walked recursively \
+     for *.pgn, *.wxf, *.xqf, *.cbf, *.cbr, *.cbl, sorted) or patterns (quoted: 'dir/**/*.xqf'). \
+     More than one file, a directory or a pattern: every game is named by its file, a file that \
+     cannot be read is reported and the run goes on, a summary line ends it";
 
 #[derive(clap::Args)]
 #[command(subcommand_required = true, arg_required_else_help = false)]
@@ -30,9 +39,8 @@ enum GameCommand {
     /// Rewrite every game as PGN in a notation, as a WXF game file, or as
     /// XQF (variations and comments kept where the format has room).
     Convert {
-        /// The game file (`-` for standard input): PGN or WXF (UTF-8 or
-        /// GBK/GB18030), XQF, CBF, CBR or CBL.
-        file: PathBuf,
+        #[arg(required = true, value_name = "INPUT", help = INPUTS_HELP)]
+        inputs: Vec<PathBuf>,
         /// Notation to write (required for PGN output; WXF game files always
         /// hold WXF moves).
         #[arg(long, value_enum)]
@@ -43,7 +51,9 @@ enum GameCommand {
         input_format: InputFormat,
         /// What to write: PGN, a WXF game file (`FORMAT WXF … START{ }END`),
         /// or XQF 1.0 (one game per file: `-o` names the file, or a
-        /// directory that gets `0001.xqf`, `0002.xqf`, …).
+        /// directory that gets `0001.xqf`, `0002.xqf`, …; from a
+        /// collection, `-o` is a directory that gets the inputs' names,
+        /// e.g. `sub/a.xqf`, `lib-12.xqf`).
         #[arg(long, value_enum, default_value = "pgn")]
         output_format: OutputFormat,
         /// WXF output: leave out variations and annotations the format
@@ -52,7 +62,9 @@ enum GameCommand {
         drop_variations: bool,
         #[command(flatten)]
         style: StyleArgs,
-        /// Output file (default: standard output; XQF needs one). Text is UTF-8.
+        /// Output file (default: standard output; XQF needs one). Text is
+        /// UTF-8. From a collection every game gets a `Source` tag naming
+        /// its file (`sub/a.xqf`, `lib.CBL#12`).
         #[arg(short, long)]
         output: Option<PathBuf>,
         #[arg(long, short = 'j', value_name = "N", default_value_t = 0, help = parallel::JOBS_HELP)]
@@ -61,12 +73,13 @@ enum GameCommand {
     /// Read every game and report one line per game: index, tags, plies,
     /// result, or the error with its line number.
     Check {
-        /// The game file (`-` for standard input): PGN, WXF, XQF, CBF, CBR or CBL.
-        file: PathBuf,
+        #[arg(required = true, value_name = "INPUT", help = INPUTS_HELP)]
+        inputs: Vec<PathBuf>,
         /// What the input is; `auto`: by its first bytes.
         #[arg(long, value_enum, default_value = "auto")]
         input_format: InputFormat,
-        /// One JSON object per game (JSON Lines).
+        /// One JSON object per game (JSON Lines); from a collection, a
+        /// last object `{"summary": {…}}`.
         #[arg(long)]
         json: bool,
         #[arg(long, short = 'j', value_name = "N", default_value_t = 0, help = parallel::JOBS_HELP)]
@@ -131,9 +144,24 @@ fn tag_summary(game: &Game) -> String {
     s
 }
 
-/// The report line (or JSON Lines record) of one game.
-fn check_line(index: usize, item: Result<Game, GameFileError>, as_json: bool) -> Result<Vec<u8>> {
+/// The report line (or JSON Lines record) of one game; `file` names its
+/// file, when it comes from a collection.
+fn check_line(
+    file: Option<&CollectedFile>,
+    index: usize,
+    item: Result<Game, GameFileError>,
+    as_json: bool,
+) -> Result<Vec<u8>> {
     let mut out = Vec::new();
+    let mut row = serde_json::Map::new();
+    if let Some(file) = file {
+        if as_json {
+            row.insert("file".into(), json!(file.path.to_string_lossy()));
+        } else {
+            write!(out, "{}\t", file.path.display())?;
+        }
+    }
+    row.insert("game".into(), json!(index));
     match (item, as_json) {
         (Ok(game), false) => writeln!(
             out,
@@ -149,65 +177,142 @@ fn check_line(index: usize, item: Result<Game, GameFileError>, as_json: bool) ->
                 .iter()
                 .map(|(k, v)| (k.clone(), json!(v)))
                 .collect();
-            write_json_line(
-                &mut out,
-                &json!({
-                    "game": index,
-                    "ok": true,
-                    "tags": tags,
-                    "notation": game.notation.name(),
-                    "plies": game.plies(),
-                    "moves_with_variations": game.mainline.count_moves(),
-                    "result": game.outcome().as_str(),
-                    "result_token": game.result.map(|r| r.as_str()),
-                }),
-            )?;
+            for (key, value) in [
+                ("ok", json!(true)),
+                ("tags", json!(tags)),
+                ("notation", json!(game.notation.name())),
+                ("plies", json!(game.plies())),
+                ("moves_with_variations", json!(game.mainline.count_moves())),
+                ("result", json!(game.outcome().as_str())),
+                ("result_token", json!(game.result.map(|r| r.as_str()))),
+            ] {
+                row.insert(key.into(), value);
+            }
+            write_json_line(&mut out, &row.into())?;
         }
         (Err(e), false) => writeln!(out, "{index}\terror: {}: {}", e.location, e.kind)?,
         (Err(e), true) => {
-            let mut row = json!({ "game": index, "ok": false });
+            row.insert("ok".into(), json!(false));
             match e.location {
                 Location::Text { line, column } => {
-                    row["line"] = json!(line);
-                    row["column"] = json!(column);
+                    row.insert("line".into(), json!(line));
+                    row.insert("column".into(), json!(column));
                 }
-                Location::Byte(offset) => row["byte"] = json!(offset),
+                Location::Byte(offset) => {
+                    row.insert("byte".into(), json!(offset));
+                }
                 Location::File => {}
             }
-            row["error"] = json!(e.kind.to_string());
-            write_json_line(&mut out, &row)?;
+            row.insert("error".into(), json!(e.kind.to_string()));
+            write_json_line(&mut out, &row.into())?;
         }
     }
     Ok(out)
 }
 
-fn check(file: &Path, format: InputFormat, as_json: bool, jobs: usize) -> Result<()> {
+/// The report line (or JSON Lines record) of a file or folder of a
+/// collection that could not be read: like a broken game's, numbered by
+/// the game where reading stopped (0: before any).
+fn unreadable_line(what: Unreadable<'_>, as_json: bool) -> Result<Vec<u8>> {
+    let (path, reason) = match what {
+        Unreadable::File(file, e) => return check_line(Some(file), e.game, Err(e), as_json),
+        Unreadable::Folder(CollectionError::Unreadable { path, reason }) => {
+            (path.to_string_lossy(), reason.clone())
+        }
+        Unreadable::Folder(other) => (Default::default(), other.to_string()),
+    };
+    let mut out = Vec::new();
+    if as_json {
+        let row = json!({ "file": path, "game": 0, "ok": false, "error": reason });
+        write_json_line(&mut out, &row)?;
+    } else {
+        writeln!(out, "{path}\t0\terror: {reason}")?;
+    }
+    Ok(out)
+}
+
+/// A file or folder that could not be read: from a collection, reported on
+/// stderr and the run goes on; a single file named alone fails the run.
+fn report_unreadable(what: Unreadable<'_>, collection: &Collection) -> Result<()> {
+    if collection.single {
+        return Err(anyhow!("{what}"));
+    }
+    eprintln!("error: {what}");
+    Ok(())
+}
+
+/// Ends a run: the summary line on stderr (a collection), and the exit
+/// status: broken games and unreadable files fail the run, warnings do not.
+/// `and_then` says what became of the broken games.
+fn conclude(summary: &Summary, collection: &Collection, and_then: &str) -> Result<()> {
+    if let (true, [Ok(file)]) = (collection.single, collection.files.as_slice()) {
+        if summary.broken_games > 0 {
+            bail!(
+                "{} of {} games in {} could not be read{and_then}",
+                summary.broken_games,
+                summary.games,
+                file.path.display()
+            );
+        }
+        return Ok(());
+    }
+    eprintln!("{}", summary.line());
+    match summary.failure(and_then) {
+        Some(failure) => bail!(failure),
+        None => Ok(()),
+    }
+}
+
+fn check(inputs: &[PathBuf], format: InputFormat, as_json: bool, jobs: usize) -> Result<()> {
+    let collection = Collection::of(inputs)?;
+    let named = !collection.single;
     // One buffered writer for the whole report: a write per game (what
     // `println!` does on a line-buffered stdout) costs more than reading the game.
     let mut out = BufWriter::with_capacity(1 << 16, io::stdout().lock());
-    let counts = for_each_game(
-        file,
+    let summary = for_each_game_of_files(
+        &collection,
         format.format(),
         jobs,
-        |index, item| check_line(index, item, as_json),
-        |line| Ok(out.write_all(&line?)?),
+        |at, item| check_line(named.then_some(at.file), at.index, item, as_json),
+        |event| match event {
+            Event::Game(line) => Ok(out.write_all(&line?)?),
+            Event::Unreadable(what) if named => {
+                Ok(out.write_all(&unreadable_line(what, as_json)?)?)
+            }
+            Event::Unreadable(what) => report_unreadable(what, &collection),
+        },
     )?;
-    out.flush()?;
-    if counts.errors > 0 {
-        bail!(
-            "{} of {} games in {} could not be read",
-            counts.errors,
-            counts.games,
-            file.display()
-        );
+    if as_json && named {
+        write_json_line(&mut out, &summary.json())?;
     }
-    Ok(())
+    out.flush()?;
+    conclude(&summary, &collection, "")
+}
+
+/// Where `convert --output-format xqf` puts each game.
+enum XqfPlace {
+    /// `-o FILE`: the one game of the one file named.
+    OneFile,
+    /// `-o DIRECTORY`, one file named: `0001.xqf`, `0002.xqf`, …
+    Numbered,
+    /// `-o DIRECTORY`, a collection: names from the inputs'.
+    Named(UniqueNames),
+}
+
+/// How a game is named in an error: by its number in the one file named,
+/// by its name in a collection.
+fn game_label(at: &GameAt<'_>, collection: &Collection) -> String {
+    if collection.single {
+        format!("game {}", at.index)
+    } else {
+        at.name()
+    }
 }
 
 /// XQF output: one file per game, into `output` (a file for a single game,
 /// or a directory).
 fn convert_to_xqf(
-    file: &Path,
+    inputs: &[PathBuf],
     format: InputFormat,
     output: Option<&Path>,
     jobs: usize,
@@ -215,37 +320,56 @@ fn convert_to_xqf(
     let Some(output) = output else {
         bail!("XQF output is binary, one game per file: name it with -o FILE or -o DIRECTORY");
     };
-    let into_dir = output.is_dir();
+    let mut collection = Collection::of(inputs)?;
+    if !collection.single {
+        // Not read on the next run (`convert DIR --output-format xqf -o DIR/xqf`).
+        collection.leave_out(output);
+    }
+    let collection = &collection;
+    let mut place = if !collection.single {
+        std::fs::create_dir_all(output)
+            .with_context(|| format!("cannot create {}", output.display()))?;
+        XqfPlace::Named(UniqueNames::new())
+    } else if output.is_dir() {
+        XqfPlace::Numbered
+    } else {
+        XqfPlace::OneFile
+    };
     let mut written = 0;
-    let counts = for_each_game(
-        file,
+    let summary = for_each_game_of_files(
+        collection,
         format.format(),
         jobs,
-        |index, item| {
+        |at, item| {
             item.map(|game| {
-                (
-                    index,
-                    write_xqf(&game).with_context(|| format!("game {index}")),
-                )
+                let bytes = write_xqf(&game).with_context(|| game_label(&at, collection));
+                (at, bytes)
             })
         },
-        |answer| {
-            let (index, bytes) = match answer {
-                Ok(done) => done,
-                Err(e) => {
+        |event| {
+            let (at, bytes) = match event {
+                Event::Game(Ok(done)) => done,
+                Event::Game(Err(e)) => {
                     eprintln!("error: {e}");
                     return Ok(());
                 }
+                Event::Unreadable(what) => return report_unreadable(what, collection),
             };
-            let path = if into_dir {
-                output.join(format!("{index:04}.xqf"))
-            } else if written == 0 {
-                output.to_owned()
-            } else {
-                bail!(
+            let path = match &mut place {
+                XqfPlace::Named(names) => {
+                    let path = output.join(names.next(at.file, at.format, at.index, "xqf"));
+                    if let Some(folder) = path.parent() {
+                        std::fs::create_dir_all(folder)
+                            .with_context(|| format!("cannot create {}", folder.display()))?;
+                    }
+                    path
+                }
+                XqfPlace::Numbered => output.join(format!("{:04}.xqf", at.index)),
+                XqfPlace::OneFile if written == 0 => output.to_owned(),
+                XqfPlace::OneFile => bail!(
                     "{} holds more than one game: give -o a directory",
-                    file.display()
-                );
+                    at.file.path.display()
+                ),
             };
             std::fs::write(&path, bytes?)
                 .with_context(|| format!("cannot write {}", path.display()))?;
@@ -253,15 +377,7 @@ fn convert_to_xqf(
             Ok(())
         },
     )?;
-    if counts.errors > 0 {
-        bail!(
-            "{} of {} games in {} could not be read and were left out",
-            counts.errors,
-            counts.games,
-            file.display()
-        );
-    }
-    Ok(())
+    conclude(&summary, collection, " and were left out")
 }
 
 /// One game converted, or why not.
@@ -278,7 +394,7 @@ enum Target {
 }
 
 struct ConvertArgs<'a> {
-    file: &'a Path,
+    inputs: &'a [PathBuf],
     input_format: InputFormat,
     to: Option<NotationArg>,
     output_format: OutputFormat,
@@ -286,6 +402,28 @@ struct ConvertArgs<'a> {
     style: &'a StyleArgs,
     output: Option<&'a Path>,
     jobs: usize,
+}
+
+/// One game written as text, `label` naming it in an error.
+fn convert_game(item: Result<Game, GameFileError>, target: &Target, label: String) -> Converted {
+    let mut text = Vec::new();
+    let written = match (item, target) {
+        (Ok(mut game), Target::Pgn(to, options)) => {
+            if *to == NotationArg::Iccs10 {
+                // The tag by which readers know ranks are numbered 1-10 (N-ICCS-RANKS10).
+                game.set_tag("Variant", "xiangqi");
+            }
+            write_game_to(&mut text, &game, options).map_err(anyhow::Error::from)
+        }
+        (Ok(game), Target::Wxf(options)) => {
+            write_wxf_to(&mut text, &game, options).map_err(anyhow::Error::from)
+        }
+        (Err(e), _) => return Converted::Unreadable(e),
+    };
+    match written {
+        Ok(()) => Converted::Text(text),
+        Err(e) => Converted::Unwritable(e.context(label)),
+    }
 }
 
 fn convert(args: ConvertArgs<'_>) -> Result<()> {
@@ -312,73 +450,60 @@ fn convert(args: ConvertArgs<'_>) -> Result<()> {
             bail!("WXF game files hold WXF moves: leave out --to or use --to wxf")
         }
         (OutputFormat::Xqf, None | Some(NotationArg::Iccs)) => {
-            return convert_to_xqf(args.file, args.input_format, args.output, args.jobs);
+            return convert_to_xqf(args.inputs, args.input_format, args.output, args.jobs);
         }
         (OutputFormat::Xqf, Some(_)) => bail!("XQF stores squares, not move text: leave out --to"),
     };
-    let (file, output) = (args.file, args.output);
-    let mut out: Box<dyn Write> = match output {
+    let mut collection = Collection::of(args.inputs)?;
+    let named = !collection.single;
+    if let (true, Some(output)) = (named, args.output) {
+        // Not read while it is written (`convert DIR -o DIR/all.pgn`, run again).
+        collection.leave_out(output);
+    }
+    let mut out: Box<dyn Write> = match args.output {
         Some(p) => Box::new(BufWriter::new(
             File::create(p).with_context(|| format!("cannot create {}", p.display()))?,
         )),
         None => Box::new(BufWriter::new(io::stdout().lock())),
     };
-    let counts = for_each_game(
-        file,
+    let summary = for_each_game_of_files(
+        &collection,
         args.input_format.format(),
         args.jobs,
-        |index, item| {
-            let mut text = Vec::new();
-            let written = match (item, &target) {
-                (Ok(mut game), Target::Pgn(to, options)) => {
-                    if *to == NotationArg::Iccs10 {
-                        // The tag by which readers know ranks are numbered 1-10 (N-ICCS-RANKS10).
-                        game.set_tag("Variant", "xiangqi");
-                    }
-                    write_game_to(&mut text, &game, options).map_err(anyhow::Error::from)
+        |at, item| {
+            let item = item.map(|mut game| {
+                if named {
+                    game.set_tag("Source", &at.name());
                 }
-                (Ok(game), Target::Wxf(options)) => {
-                    write_wxf_to(&mut text, &game, options).map_err(anyhow::Error::from)
-                }
-                (Err(e), _) => return Converted::Unreadable(e),
-            };
-            match written {
-                Ok(()) => Converted::Text(text),
-                Err(e) => Converted::Unwritable(e.context(format!("game {index}"))),
-            }
+                game
+            });
+            convert_game(item, &target, game_label(&at, &collection))
         },
-        |answer| match answer {
-            Converted::Text(text) => Ok(out.write_all(&text)?),
-            Converted::Unreadable(e) => {
+        |event| match event {
+            Event::Game(Converted::Text(text)) => Ok(out.write_all(&text)?),
+            Event::Game(Converted::Unreadable(e)) => {
                 // Keep going: report the broken game and convert the others.
                 eprintln!("error: {e}");
                 Ok(())
             }
-            Converted::Unwritable(e) => Err(e),
+            Event::Game(Converted::Unwritable(e)) => Err(e),
+            Event::Unreadable(what) => report_unreadable(what, &collection),
         },
     )?;
     out.flush()?;
-    if counts.errors > 0 {
-        bail!(
-            "{} of {} games in {} could not be read and were left out",
-            counts.errors,
-            counts.games,
-            file.display()
-        );
-    }
-    Ok(())
+    conclude(&summary, &collection, " and were left out")
 }
 
 pub fn run(args: Args) -> Result<()> {
     match args.command {
         GameCommand::Check {
-            file,
+            inputs,
             input_format,
             json,
             jobs,
-        } => check(&file, input_format, json, jobs),
+        } => check(&inputs, input_format, json, jobs),
         GameCommand::Convert {
-            file,
+            inputs,
             to,
             input_format,
             output_format,
@@ -387,7 +512,7 @@ pub fn run(args: Args) -> Result<()> {
             output,
             jobs,
         } => convert(ConvertArgs {
-            file: &file,
+            inputs: &inputs,
             input_format,
             to,
             output_format,
