@@ -31,6 +31,8 @@ pub struct Collection {
     /// Exactly one file was named (no directory, no pattern): the command
     /// then reports as it does on one file, without file names or summary.
     pub single: bool,
+    /// `--strict`: a game read with errors (`Game::errors`) is a broken game.
+    pub strict: bool,
 }
 
 impl Collection {
@@ -41,7 +43,11 @@ impl Collection {
             (inputs, files.as_slice()),
             ([input], [Ok(file)]) if file.path == *input
         );
-        Ok(Collection { files, single })
+        Ok(Collection {
+            files,
+            single,
+            strict: false,
+        })
     }
 
     /// Leaves out `output` and the files inside it: a run's output file or
@@ -168,12 +174,46 @@ impl Summary {
     }
 }
 
-/// The problems recorded on a game that was read: the only place they are
-/// counted.
-fn warnings_of(_game: &Game) -> usize {
-    // TODO(merge): `game.errors.len()` once `Game::errors` (the problems of
-    // a game read up to an illegal move, recoverable errors) is merged.
-    0
+/// What one game adds to the summary beyond its file's reading counts.
+#[derive(Copy, Clone, Default)]
+pub struct Tally {
+    /// Problems recorded on a game that was read (`Game::errors`).
+    warnings: usize,
+    /// A game that was read, but has errors and is read strictly: broken.
+    strictly_broken: usize,
+}
+
+/// `item` as the collection reads it, and what it adds to the summary: a
+/// game with errors is a game with warnings, or, read strictly, a broken
+/// game. The one place either is decided.
+fn tallied(
+    item: Result<Game, GameFileError>,
+    strict: bool,
+) -> (Tally, Result<Game, GameFileError>) {
+    match item {
+        Ok(game) if !game.errors.is_empty() && strict => {
+            let tally = Tally {
+                strictly_broken: 1,
+                ..Tally::default()
+            };
+            (tally, game.into_strict())
+        }
+        Ok(game) => {
+            let tally = Tally {
+                warnings: game.errors.len(),
+                ..Tally::default()
+            };
+            (tally, Ok(game))
+        }
+        Err(e) => (Tally::default(), Err(e)),
+    }
+}
+
+impl Summary {
+    fn tally(&mut self, tally: Tally) {
+        self.warnings += tally.warnings;
+        self.broken_games += tally.strictly_broken;
+    }
 }
 
 /// A file read on the workers' shared ranges rather than whole by one worker.
@@ -187,7 +227,7 @@ fn read_alone(file: &CollectedFile) -> bool {
 enum FileAnswers<'a, R> {
     File {
         file: &'a CollectedFile,
-        answers: Vec<(usize, R)>,
+        answers: Vec<(Tally, R)>,
         read: FileRead,
     },
     Folder(&'a CollectionError),
@@ -211,8 +251,8 @@ pub fn for_each_game_of_files<'a, R: Send>(
         ..Summary::default()
     };
     let work = |at: GameAt<'a>, item: Result<Game, GameFileError>| {
-        let warnings = item.as_ref().map_or(0, warnings_of);
-        (warnings, work(at, item))
+        let (tally, item) = tallied(item, collection.strict);
+        (tally, work(at, item))
     };
     let alone: Vec<bool> = files
         .iter()
@@ -236,8 +276,8 @@ pub fn for_each_game_of_files<'a, R: Send>(
                         item,
                     )
                 },
-                |(warnings, answer)| {
-                    summary.warnings += warnings;
+                |(tally, answer)| {
+                    summary.tally(tally);
                     sink(Event::Game(answer))
                 },
             )?;
@@ -261,8 +301,8 @@ pub fn for_each_game_of_files<'a, R: Send>(
                         answers,
                         read,
                     } => {
-                        for (warnings, answer) in answers {
-                            summary.warnings += warnings;
+                        for (tally, answer) in answers {
+                            summary.tally(tally);
                             sink(Event::Game(answer))?;
                         }
                         finish_file(&mut summary, file, read, &mut sink)?;
@@ -287,7 +327,7 @@ pub fn for_each_game_of_files<'a, R: Send>(
 fn read_whole<'a, R>(
     file: &'a CollectedFile,
     format: Option<Format>,
-    work: &impl Fn(GameAt<'a>, Result<Game, GameFileError>) -> (usize, R),
+    work: &impl Fn(GameAt<'a>, Result<Game, GameFileError>) -> (Tally, R),
 ) -> FileAnswers<'a, R> {
     let (answers, read) = match IndexedGames::open(&file.path, format, false) {
         Ok(mut games) => {

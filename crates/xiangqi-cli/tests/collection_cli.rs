@@ -290,7 +290,9 @@ fn any_job_count_gives_the_same_bytes() {
     let big = lib.stdout.repeat(4);
     assert!(big.len() > 200 << 10);
     std::fs::write(root.join("b/big.pgn"), big).unwrap();
-    std::fs::write(root.join("b/broken.pgn"), "1. h2e2 a0a9 *\n").unwrap();
+    // A broken game (text that is no move) and a game cut at an illegal move.
+    std::fs::write(root.join("b/broken.pgn"), "1. h2e2 x9x9 *\n").unwrap();
+    std::fs::write(root.join("b/cut.pgn"), "1. h2e2 a0a9 *\n").unwrap();
     let r = root.to_str().unwrap();
     for args in [
         vec!["game", "check", r],
@@ -449,18 +451,46 @@ fn the_shared_xqf_manuals_are_checked_whole() {
     let out = xiangqi(&["game", "check", corpus.join("xqf").to_str().unwrap()]);
     let stdout = text(&out.stdout);
     assert_eq!(stdout.lines().count(), 1155);
-    // One file plays an illegal move (docs/gamefile.md, agreement with cchess).
-    let broken: Vec<&str> = stdout.lines().filter(|l| l.contains("\terror: ")).collect();
+    // One file plays an illegal move (docs/gamefile.md, agreement with
+    // cchess): read up to it, with a warning.
+    assert!(!stdout.contains("\terror: "));
+    let cut: Vec<&str> = stdout
+        .lines()
+        .filter(|l| l.contains("\twarning: "))
+        .collect();
+    assert_eq!(cut.len(), 1);
+    assert!(
+        cut[0].contains("寸土必争 红先胜.xqf\t1\t? vs ?\t5 plies\t*\ticcs\twarning: byte 1072: ply 6: illegal move e8d8"),
+        "{}",
+        cut[0]
+    );
+    assert_eq!(
+        text(&out.stderr),
+        "files: 1155, games: 1155, warnings: 1, errors: 0\n"
+    );
+    assert_eq!(out.status.code(), Some(0));
+    // Strict, the same game is an error.
+    let strict = xiangqi(&[
+        "game",
+        "check",
+        "--strict",
+        corpus.join("xqf").to_str().unwrap(),
+    ]);
+    let broken: Vec<String> = text(&strict.stdout)
+        .lines()
+        .filter(|l| l.contains("\terror: "))
+        .map(str::to_owned)
+        .collect();
     assert_eq!(broken.len(), 1);
     assert!(
-        broken[0].contains("寸土必争 红先胜.xqf\t1\terror: byte "),
+        broken[0].contains("寸土必争 红先胜.xqf\t1\terror: byte 1072: ply 6"),
         "{}",
         broken[0]
     );
     assert_eq!(
-        text(&out.stderr),
+        text(&strict.stderr),
         "files: 1155, games: 1155, warnings: 0, errors: 1\n\
          error: 1 of 1155 games could not be read\n"
     );
-    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(strict.status.code(), Some(2));
 }

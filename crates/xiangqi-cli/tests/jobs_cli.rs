@@ -8,7 +8,8 @@ use std::process::{Command, Output};
 use xiangqi_core::{MoveList, Position, SplitMix64};
 
 /// A PGN file of `games` random games (random legal moves from the start,
-/// fixed seed), with an unreadable game (an illegal move) every 37 games.
+/// fixed seed), with an unreadable game (text that is no move) every 37
+/// games and a game cut at an illegal move every 41.
 fn random_corpus(games: usize) -> String {
     let mut rng = SplitMix64::new(15);
     let mut text = String::new();
@@ -34,6 +35,9 @@ fn random_corpus(games: usize) -> String {
             position.make_move(mv);
         }
         if index % 37 == 0 {
+            text.push_str("x9x9 ");
+        }
+        if index % 41 == 0 {
             text.push_str("a0a9 ");
         }
         text.push_str("*\n\n");
@@ -44,8 +48,10 @@ fn random_corpus(games: usize) -> String {
 /// Games in the corpus: enough bytes (about 1.5 MB) that `--jobs` above 1
 /// reads it as many ranges, in more than one batch.
 const GAMES: usize = 3000;
-/// Games with an illegal move.
+/// Games that cannot be read.
 const BROKEN: usize = GAMES / 37;
+/// Games cut at an illegal move (none of them also broken).
+const CUT: usize = GAMES / 41 - GAMES / (37 * 41);
 
 fn corpus_file() -> PathBuf {
     let dir = std::env::temp_dir().join(format!("xiangqi-jobs-cli-{}", std::process::id()));
@@ -125,6 +131,22 @@ fn corpus_commands_give_the_same_bytes_for_any_job_count() {
         "{last:?}: the game starts at line {game_line}"
     );
     assert!(String::from_utf8_lossy(&check.stderr).contains(&format!("{BROKEN} of {GAMES} games")));
+    // A cut game is read up to the illegal move, with a warning whose line
+    // counts from the file's start too.
+    let cut: Vec<&str> = text.lines().filter(|l| l.contains("\twarning: ")).collect();
+    assert_eq!(cut.len(), CUT);
+    assert!(cut[0].starts_with("41\t"), "{}", cut[0]);
+    let last = cut[CUT - 1];
+    let number: usize = last.split('\t').next().unwrap().parse().unwrap();
+    let line: usize = last
+        .split("warning: line ")
+        .nth(1)
+        .and_then(|rest| rest.split(',').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no line number in {last:?}"));
+    let event = format!("[Event \"jobs {number}\"]");
+    let game_line = corpus.lines().position(|l| l == event).unwrap() + 1;
+    assert!((game_line..game_line + 8).contains(&line), "{last:?}");
 
     let json = same_for_every_job_count(&["game", "check", "--json", file]);
     assert_eq!(
@@ -170,6 +192,13 @@ fn corpus_commands_give_the_same_bytes_for_any_job_count() {
         lines.iter().filter(|l| l.get("error").is_some()).count(),
         BROKEN
     );
+    // A cut game is judged on its legal part, and says so.
+    assert_eq!(
+        lines.iter().filter(|l| l.get("warnings").is_some()).count(),
+        CUT
+    );
+    let stderr = String::from_utf8_lossy(&judged.stderr);
+    assert_eq!(stderr.matches("warning: ").count(), CUT, "{stderr}");
 
     let _ = std::fs::remove_dir_all(path.parent().unwrap());
 }

@@ -314,6 +314,16 @@ impl Game {
             .unwrap_or(GameResult::Unknown)
     }
 
+    /// This game as strict reading takes it
+    /// ([`ReaderOptions::strict`](crate::ReaderOptions::strict)): its first
+    /// error if reading found any, else the game.
+    pub fn into_strict(mut self) -> Result<Game, GameFileError> {
+        match self.errors.is_empty() {
+            true => Ok(self),
+            false => Err(self.errors.swap_remove(0)),
+        }
+    }
+
     /// The position after the main line.
     pub fn final_position(&self) -> Result<Position, ReplayError> {
         let mut pos = self.start_position()?;

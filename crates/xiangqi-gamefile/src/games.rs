@@ -311,10 +311,9 @@ impl Iterator for Games {
                     e.file = self.file.clone();
                     e.game = self.index;
                 }
-                match game.errors.first() {
-                    // Strict reading: a game with any error is a broken game.
-                    Some(first) if self.options.strict => Err(first.clone()),
-                    _ => Ok(game),
+                match self.options.strict {
+                    true => game.into_strict(),
+                    false => Ok(game),
                 }
             }
             Err(e) => Err(place(e)),

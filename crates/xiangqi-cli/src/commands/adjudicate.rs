@@ -152,6 +152,9 @@ fn write_verdict(
 struct Judged {
     stdout: Vec<u8>,
     error: Option<String>,
+    /// A game cut at a move that cannot be played is judged on its legal
+    /// part; these say so on stderr.
+    warnings: Vec<String>,
 }
 
 fn judge_game(
@@ -160,13 +163,21 @@ fn judge_game(
     rules: &RuleSet,
     json_out: bool,
 ) -> Result<Judged> {
+    let warnings: Vec<String> = match &item {
+        Ok(game) => game.errors.iter().map(|e| e.to_string()).collect(),
+        Err(_) => Vec::new(),
+    };
     let outcome = item
         .map_err(anyhow::Error::from)
         .and_then(|game| adjudicate_pgn_game(&game, rules));
     let mut stdout = Vec::new();
     let error = match outcome {
         Ok(verdict) => {
-            write_verdict(&mut stdout, &verdict, json_out, json!({ "game": number }))?;
+            let extra = match warnings.is_empty() {
+                true => json!({ "game": number }),
+                false => json!({ "game": number, "warnings": warnings }),
+            };
+            write_verdict(&mut stdout, &verdict, json_out, extra)?;
             None
         }
         Err(e) => {
@@ -182,7 +193,14 @@ fn judge_game(
             }
         }
     };
-    Ok(Judged { stdout, error })
+    Ok(Judged {
+        stdout,
+        error,
+        warnings: warnings
+            .into_iter()
+            .map(|w| format!("warning: {w}"))
+            .collect(),
+    })
 }
 
 fn run_pgn(args: &Args, rules: &RuleSet, path: &Path) -> Result<()> {
@@ -198,6 +216,12 @@ fn run_pgn(args: &Args, rules: &RuleSet, path: &Path) -> Result<()> {
         |number, item| judge_game(number, item, rules, args.json),
         |judged| {
             let judged = judged?;
+            if !judged.warnings.is_empty() {
+                out.flush()?;
+                for warning in &judged.warnings {
+                    eprintln!("{warning}");
+                }
+            }
             if let Some(error) = judged.error {
                 failed += 1;
                 // Flushed first, so that on a terminal the error shows

@@ -67,6 +67,11 @@ enum GameCommand {
         /// its file (`sub/a.xqf`, `lib.CBL#12`).
         #[arg(short, long)]
         output: Option<PathBuf>,
+        /// A game read with errors (a line cut at a move that cannot be
+        /// played, a diagram's side to move corrected) is an error, not a
+        /// game with warnings.
+        #[arg(long)]
+        strict: bool,
         #[arg(long, short = 'j', value_name = "N", default_value_t = 0, help = parallel::JOBS_HELP)]
         jobs: usize,
     },
@@ -82,6 +87,11 @@ enum GameCommand {
         /// last object `{"summary": {…}}`.
         #[arg(long)]
         json: bool,
+        /// A game read with errors (a line cut at a move that cannot be
+        /// played, a diagram's side to move corrected) is an error, not a
+        /// game with warnings.
+        #[arg(long)]
+        strict: bool,
         #[arg(long, short = 'j', value_name = "N", default_value_t = 0, help = parallel::JOBS_HELP)]
         jobs: usize,
     },
@@ -146,6 +156,25 @@ fn tag_summary(game: &Game) -> String {
 
 /// The report line (or JSON Lines record) of one game; `file` names its
 /// file, when it comes from a collection.
+/// Where an error is and what it says, as `check --json` writes it (a
+/// broken game's fields, and each of a game's warnings): `line` and
+/// `column`, or `byte`, then `error`.
+fn error_json(e: &GameFileError) -> serde_json::Value {
+    let mut place = serde_json::Map::new();
+    match e.location {
+        Location::Text { line, column } => {
+            place.insert("line".into(), json!(line));
+            place.insert("column".into(), json!(column));
+        }
+        Location::Byte(offset) => {
+            place.insert("byte".into(), json!(offset));
+        }
+        Location::File => {}
+    }
+    place.insert("error".into(), json!(e.kind.to_string()));
+    place.into()
+}
+
 fn check_line(
     file: Option<&CollectedFile>,
     index: usize,
@@ -163,14 +192,20 @@ fn check_line(
     }
     row.insert("game".into(), json!(index));
     match (item, as_json) {
-        (Ok(game), false) => writeln!(
-            out,
-            "{index}\t{}\t{} plies\t{}\t{}",
-            tag_summary(&game),
-            game.plies(),
-            game.outcome(),
-            game.notation
-        )?,
+        (Ok(game), false) => {
+            write!(
+                out,
+                "{index}\t{}\t{} plies\t{}\t{}",
+                tag_summary(&game),
+                game.plies(),
+                game.outcome(),
+                game.notation
+            )?;
+            for e in &game.errors {
+                write!(out, "\twarning: {}: {}", e.location, e.kind)?;
+            }
+            writeln!(out)?
+        }
         (Ok(game), true) => {
             let tags: serde_json::Map<String, serde_json::Value> = game
                 .tags
@@ -185,6 +220,7 @@ fn check_line(
                 ("moves_with_variations", json!(game.mainline.count_moves())),
                 ("result", json!(game.outcome().as_str())),
                 ("result_token", json!(game.result.map(|r| r.as_str()))),
+                ("warnings", game.errors.iter().map(error_json).collect()),
             ] {
                 row.insert(key.into(), value);
             }
@@ -193,17 +229,9 @@ fn check_line(
         (Err(e), false) => writeln!(out, "{index}\terror: {}: {}", e.location, e.kind)?,
         (Err(e), true) => {
             row.insert("ok".into(), json!(false));
-            match e.location {
-                Location::Text { line, column } => {
-                    row.insert("line".into(), json!(line));
-                    row.insert("column".into(), json!(column));
-                }
-                Location::Byte(offset) => {
-                    row.insert("byte".into(), json!(offset));
-                }
-                Location::File => {}
+            if let serde_json::Value::Object(place) = error_json(&e) {
+                row.extend(place);
             }
-            row.insert("error".into(), json!(e.kind.to_string()));
             write_json_line(&mut out, &row.into())?;
         }
     }
@@ -263,8 +291,15 @@ fn conclude(summary: &Summary, collection: &Collection, and_then: &str) -> Resul
     }
 }
 
-fn check(inputs: &[PathBuf], format: InputFormat, as_json: bool, jobs: usize) -> Result<()> {
-    let collection = Collection::of(inputs)?;
+fn check(
+    inputs: &[PathBuf],
+    format: InputFormat,
+    as_json: bool,
+    strict: bool,
+    jobs: usize,
+) -> Result<()> {
+    let mut collection = Collection::of(inputs)?;
+    collection.strict = strict;
     let named = !collection.single;
     // One buffered writer for the whole report: a write per game (what
     // `println!` does on a line-buffered stdout) costs more than reading the game.
@@ -311,16 +346,13 @@ fn game_label(at: &GameAt<'_>, collection: &Collection) -> String {
 
 /// XQF output: one file per game, into `output` (a file for a single game,
 /// or a directory).
-fn convert_to_xqf(
-    inputs: &[PathBuf],
-    format: InputFormat,
-    output: Option<&Path>,
-    jobs: usize,
-) -> Result<()> {
-    let Some(output) = output else {
+fn convert_to_xqf(args: &ConvertArgs<'_>) -> Result<()> {
+    let (format, jobs) = (args.input_format, args.jobs);
+    let Some(output) = args.output else {
         bail!("XQF output is binary, one game per file: name it with -o FILE or -o DIRECTORY");
     };
-    let mut collection = Collection::of(inputs)?;
+    let mut collection = Collection::of(args.inputs)?;
+    collection.strict = args.strict;
     if !collection.single {
         // Not read on the next run (`convert DIR --output-format xqf -o DIR/xqf`).
         collection.leave_out(output);
@@ -343,11 +375,11 @@ fn convert_to_xqf(
         |at, item| {
             item.map(|game| {
                 let bytes = write_xqf(&game).with_context(|| game_label(&at, collection));
-                (at, bytes)
+                (at, bytes, game.errors)
             })
         },
         |event| {
-            let (at, bytes) = match event {
+            let (at, bytes, warnings) = match event {
                 Event::Game(Ok(done)) => done,
                 Event::Game(Err(e)) => {
                     eprintln!("error: {e}");
@@ -355,6 +387,7 @@ fn convert_to_xqf(
                 }
                 Event::Unreadable(what) => return report_unreadable(what, collection),
             };
+            report_warnings(&warnings);
             let path = match &mut place {
                 XqfPlace::Named(names) => {
                     let path = output.join(names.next(at.file, at.format, at.index, "xqf"));
@@ -382,7 +415,8 @@ fn convert_to_xqf(
 
 /// One game converted, or why not.
 enum Converted {
-    Text(Vec<u8>),
+    /// The text, and the game's errors (reported as warnings).
+    Text(Vec<u8>, Vec<GameFileError>),
     Unreadable(GameFileError),
     Unwritable(anyhow::Error),
 }
@@ -401,12 +435,24 @@ struct ConvertArgs<'a> {
     drop_variations: bool,
     style: &'a StyleArgs,
     output: Option<&'a Path>,
+    strict: bool,
     jobs: usize,
+}
+
+/// A game's errors, converted anyway (the legal part of a cut line):
+/// warnings on stderr, each naming its file, game and place.
+fn report_warnings(warnings: &[GameFileError]) {
+    for warning in warnings {
+        eprintln!("warning: {warning}");
+    }
 }
 
 /// One game written as text, `label` naming it in an error.
 fn convert_game(item: Result<Game, GameFileError>, target: &Target, label: String) -> Converted {
     let mut text = Vec::new();
+    let warnings = item
+        .as_ref()
+        .map_or_else(|_| Vec::new(), |g| g.errors.clone());
     let written = match (item, target) {
         (Ok(mut game), Target::Pgn(to, options)) => {
             if *to == NotationArg::Iccs10 {
@@ -421,7 +467,7 @@ fn convert_game(item: Result<Game, GameFileError>, target: &Target, label: Strin
         (Err(e), _) => return Converted::Unreadable(e),
     };
     match written {
-        Ok(()) => Converted::Text(text),
+        Ok(()) => Converted::Text(text, warnings),
         Err(e) => Converted::Unwritable(e.context(label)),
     }
 }
@@ -450,11 +496,12 @@ fn convert(args: ConvertArgs<'_>) -> Result<()> {
             bail!("WXF game files hold WXF moves: leave out --to or use --to wxf")
         }
         (OutputFormat::Xqf, None | Some(NotationArg::Iccs)) => {
-            return convert_to_xqf(args.inputs, args.input_format, args.output, args.jobs);
+            return convert_to_xqf(&args);
         }
         (OutputFormat::Xqf, Some(_)) => bail!("XQF stores squares, not move text: leave out --to"),
     };
     let mut collection = Collection::of(args.inputs)?;
+    collection.strict = args.strict;
     let named = !collection.single;
     if let (true, Some(output)) = (named, args.output) {
         // Not read while it is written (`convert DIR -o DIR/all.pgn`, run again).
@@ -480,7 +527,10 @@ fn convert(args: ConvertArgs<'_>) -> Result<()> {
             convert_game(item, &target, game_label(&at, &collection))
         },
         |event| match event {
-            Event::Game(Converted::Text(text)) => Ok(out.write_all(&text)?),
+            Event::Game(Converted::Text(text, warnings)) => {
+                report_warnings(&warnings);
+                Ok(out.write_all(&text)?)
+            }
             Event::Game(Converted::Unreadable(e)) => {
                 // Keep going: report the broken game and convert the others.
                 eprintln!("error: {e}");
@@ -500,8 +550,9 @@ pub fn run(args: Args) -> Result<()> {
             inputs,
             input_format,
             json,
+            strict,
             jobs,
-        } => check(&inputs, input_format, json, jobs),
+        } => check(&inputs, input_format, json, strict, jobs),
         GameCommand::Convert {
             inputs,
             to,
@@ -510,6 +561,7 @@ pub fn run(args: Args) -> Result<()> {
             drop_variations,
             style,
             output,
+            strict,
             jobs,
         } => convert(ConvertArgs {
             inputs: &inputs,
@@ -519,6 +571,7 @@ pub fn run(args: Args) -> Result<()> {
             drop_variations,
             style: &style,
             output: output.as_deref(),
+            strict,
             jobs,
         }),
     }
