@@ -144,7 +144,8 @@ fn concatenated_files_and_a_damaged_game() {
         assert!(back == game, "game {i} differs:\n{}", texts[i]);
     }
 
-    // Damage a game that starts with a Red move: it becomes a move that no piece can make.
+    // Damage a game that starts with a Red move: it becomes a move that no
+    // piece can make, which cuts the game before its first move.
     let k = (1..games.len())
         .find(|&i| games[i].tag("FEN").is_none() && games[i].plies() > 0)
         .expect("a game from the start position");
@@ -158,7 +159,11 @@ fn concatenated_files_and_a_damaged_game() {
         + damaged[k][..first_move].lines().count();
     let items: Vec<_> = wxf::read_str(&damaged.concat()).collect();
     assert_eq!(items.len(), 20);
-    let err = items[k].as_ref().unwrap_err();
+    let cut = items[k].as_ref().unwrap();
+    assert_eq!(cut.plies(), 0);
+    let [err] = &cut.errors[..] else {
+        panic!("{:?}", cut.errors)
+    };
     assert_eq!(
         (err.game, err.line_column()),
         (k + 1, Some((line, 5))),
