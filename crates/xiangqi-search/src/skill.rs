@@ -18,10 +18,22 @@ const SKILL_LINES: usize = 4;
 const PAWN: i32 = 100;
 
 /// Elo of the levels against full strength (0 at level
-/// [`MAX_SKILL_LEVEL`]), measured with `xiangqi match` at 100 ms/move;
-/// between two entries the level is interpolated. Also the range of
-/// `UCI_Elo`: from the first entry to the last.
-pub const ELO_TABLE: &[(u8, i32)] = &[(0, -1000), (5, -600), (10, -300), (15, -100), (20, 0)];
+/// [`MAX_SKILL_LEVEL`]), measured with `xiangqi match`, 40 games a level at
+/// 100 ms/move (docs/engine.md, "Skill levels"). Levels 5-19 are each a
+/// match against full strength; levels 0 and 2 lost every game to the next
+/// level up (0 against 2, 2 against 5), so theirs are the one-sided 95 %
+/// bounds of a 0/40 score (444 Elo per step), chained from level 5.
+/// Between two entries the level is interpolated; the table's range is
+/// `UCI_Elo`'s.
+pub const ELO_TABLE: &[(u8, i32)] = &[
+    (0, -1524),
+    (2, -1080),
+    (5, -636),
+    (10, -407),
+    (15, -359),
+    (19, -338),
+    (MAX_SKILL_LEVEL, 0),
+];
 
 /// A weakened engine's setting.
 #[derive(Copy, Clone, Debug, PartialEq)]
