@@ -2,7 +2,7 @@
 //! The CLI's command loop is not a library, so this target fuzzes what the
 //! loop hands to the search: a position from an arbitrary FEN or a random
 //! playout, a history from `replay` of arbitrary moves, and absurd limits
-//! (huge clocks and increments, `movestogo 0`, empty or illegal
+//! (huge clocks, increments and move overheads, `movestogo 0`, empty or illegal
 //! `searchmoves`/`banmoves`), always bounded by a node budget. The search
 //! must return a legal, permitted best move (or none exactly when there is
 //! no permitted move), a legal PV starting with it, and legal info lines,
@@ -90,6 +90,8 @@ fuzz_target!(|data: &[u8]| {
         increment: millis(&mut bytes),
         moves_to_go: (mode & 4 != 0).then(|| bytes.u64() as u32),
         infinite: false,
+        ponder: false,
+        move_overhead: millis(&mut bytes),
         search_moves: Vec::new(),
         ban_moves: Vec::new(),
         multi_pv: bytes.below(4),

@@ -440,15 +440,19 @@ fn builtin_search(
     moves: &[Move],
     limit: Limit,
 ) -> Result<Analysis, EngineError> {
+    let (root, history) = xiangqi_search::replay(start, moves)
+        .map_err(|e| EngineError::Unsupported(format!("cannot search after the moves: {e}")))?;
+    let turn = root.side_to_move();
     let mut limits = xiangqi_search::Limits::default();
     match limit {
         Limit::MoveTime(t) => limits.move_time = Some(t),
         Limit::Depth(d) => limits.depth = Some(d),
         Limit::Nodes(n) => limits.nodes = Some(n),
+        Limit::Clock(c) => {
+            limits.time_left = Some(c.left(turn));
+            limits.increment = Some(c.increment);
+        }
     }
-    let (root, history) = xiangqi_search::replay(start, moves)
-        .map_err(|e| EngineError::Unsupported(format!("cannot search after the moves: {e}")))?;
-    let turn = root.side_to_move();
     let result = engine.search(&root, &history, &limits, |_| {});
     let best_move = result.best_move.ok_or_else(|| EngineError::NoMove {
         line: "the built-in engine found no move".into(),

@@ -283,7 +283,7 @@ impl ToPyErr for xiangqi_engine_client::EngineError {
         let text = self.to_string();
         match self {
             E::Died { .. } | E::Stopped => EngineTerminatedError::new_err(text),
-            E::Timeout { .. } => EngineTimeoutError::new_err(text),
+            E::Timeout { .. } | E::FlagFell { .. } => EngineTimeoutError::new_err(text),
             E::UnreadableMove { .. }
             | E::IllegalMove { .. }
             | E::NoMove { .. }

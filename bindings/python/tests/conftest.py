@@ -76,3 +76,26 @@ def xiangqi_cli() -> str:
         )
         built = [target / "debug" / "xiangqi"]
     return str(max(built, key=lambda p: p.stat().st_mtime))
+
+
+@pytest.fixture(scope="session")
+def xiangqi_engine() -> str:
+    """The standalone `xiangqi-engine` program (UCI, or UCCI after `ucci`,
+    with no arguments): $XIANGQI_ENGINE_BIN, else the newest build in the
+    target directory, else built now with cargo."""
+    import os
+    import subprocess
+
+    given = os.environ.get("XIANGQI_ENGINE_BIN")
+    if given:
+        return given
+    target = Path(os.environ.get("CARGO_TARGET_DIR", REPO / "target"))
+    built = [
+        p for p in (target / "release" / "xiangqi-engine", target / "debug" / "xiangqi-engine") if p.is_file()
+    ]
+    if not built:
+        subprocess.run(
+            ["cargo", "build", "--quiet", "-p", "xiangqi-cli", "--bin", "xiangqi-engine"], cwd=REPO, check=True
+        )
+        built = [target / "debug" / "xiangqi-engine"]
+    return str(max(built, key=lambda p: p.stat().st_mtime))

@@ -47,3 +47,13 @@ pub fn start_engine(spec: &EngineSpec, log: Option<&TrafficLog>) -> Result<Engin
         ),
     })
 }
+
+/// Deepest perft the CLI and the engine's `go perft` accept: deeper would run
+/// for days, so it is refused rather than hung.
+pub const MAX_PERFT_DEPTH: u32 = 12;
+
+/// Perft split by first move as text, one `move: count` per line: the form of
+/// `xiangqi perft --divide` and the engine's `go perft` (Pikafish's).
+pub fn divide_lines(split: &[(xiangqi_core::Move, u64)]) -> Vec<String> {
+    split.iter().map(|(m, n)| format!("{m}: {n}")).collect()
+}

@@ -1,5 +1,6 @@
 //! `xiangqi`: the command-line face of the toolkit. Each subcommand lives in
-//! its own module under `commands/` and only composes the library crates.
+//! its own module under `commands/` (in this package's library, shared with
+//! the `xiangqi-engine` program) and only composes the library crates.
 //!
 //! Contract for scripts: errors go to stderr as `error: …` with exit status 2;
 //! `--json` output is stable.
@@ -13,11 +14,7 @@ use clap::{Parser, Subcommand};
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-mod collection;
-mod commands;
-mod common;
-mod corpus;
-mod parallel;
+use xiangqi_cli::commands;
 
 #[derive(Parser)]
 #[command(

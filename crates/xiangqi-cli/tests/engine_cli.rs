@@ -74,13 +74,23 @@ fn uci_transcript() {
         "option name MultiPV type spin default 1 min 1 max 128"
     );
     assert_eq!(lines[5], "option name Clear Hash type button");
-    assert_eq!(lines[6], "uciok");
-    assert_eq!(lines[7], "readyok");
-    for (i, d) in (8..11).zip(1..) {
+    let (low, high) = xiangqi_search::Skill::elo_range();
+    let options = [
+        "option name Move Overhead type spin default 10 min 0 max 5000".to_string(),
+        "option name Ponder type check default false".to_string(),
+        "option name UCI_ShowWDL type check default false".to_string(),
+        "option name Skill Level type spin default 20 min 0 max 20".to_string(),
+        "option name UCI_LimitStrength type check default false".to_string(),
+        format!("option name UCI_Elo type spin default {high} min {low} max {high}"),
+    ];
+    assert_eq!(lines[6..12], options);
+    assert_eq!(lines[12], "uciok");
+    assert_eq!(lines[13], "readyok");
+    for (i, d) in (14..17).zip(1..) {
         assert_uci_info(&lines[i], d);
     }
-    let mv = bestmove(&lines[11]);
-    assert_eq!(lines.len(), 12, "{lines:?}");
+    let mv = bestmove(&lines[17]);
+    assert_eq!(lines.len(), 18, "{lines:?}");
     let pos = Position::startpos().after("h2e2".parse().unwrap()).unwrap();
     assert!(pos.is_legal(mv));
 }

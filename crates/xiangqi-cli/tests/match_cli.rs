@@ -477,3 +477,36 @@ fn maxqi_over_xboard() {
         );
     }
 }
+
+#[cfg(unix)]
+#[test]
+fn a_move_after_the_clock_ran_out_loses_on_time() {
+    use std::os::unix::fs::PermissionsExt;
+    // Answers a legal first move for either colour, but only after 0.75 s: past its 0.5 s clock, before the 0.5 s margin for a hung engine ends.
+    let fake = temp_path("slow-clock");
+    let script = "#!/bin/sh\n\
+         pos=''\n\
+         while read -r cmd rest; do\n\
+           case \"$cmd\" in\n\
+             uci) echo 'id name slow'; echo uciok ;;\n\
+             isready) echo readyok ;;\n\
+             position) pos=\"$rest\" ;;\n\
+             go) echo \"$rest\" > \"$0.go\"; sleep 0.75; case \"$pos\" in *moves*) echo 'bestmove h9g7' ;; *) echo 'bestmove h2e2' ;; esac ;;\n\
+             quit) exit 0 ;;\n\
+           esac\n\
+         done\n";
+    std::fs::write(&fake, script).unwrap();
+    std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let summary = lost_by_fake(&fake, &["--clock", "0.5+0.1"]);
+    assert_eq!(reasons(&summary), ["timeout", "timeout"]);
+    assert_eq!(summary["limit"]["clock_base_ms"], 500, "{summary}");
+    assert_eq!(summary["limit"]["clock_increment_ms"], 100, "{summary}");
+    let detail = summary["results"][1]["detail"].as_str().unwrap();
+    assert!(detail.contains("the flag fell"), "{detail}");
+    // The last `go` the fake saw opened game 2, where it is Red: both
+    // clocks full, in milliseconds, and the increments.
+    let go = std::fs::read_to_string(format!("{}.go", fake.display())).unwrap();
+    assert_eq!(go.trim(), "wtime 500 btime 500 winc 100 binc 100");
+    let _ = std::fs::remove_file(format!("{}.go", fake.display()));
+    let _ = std::fs::remove_file(fake);
+}

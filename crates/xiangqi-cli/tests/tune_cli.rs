@@ -1,6 +1,6 @@
 //! `xiangqi tune --teacher`: a second engine scores the data's positions and
 //! the fit blends its scores in; a teacher that cannot answer stops the run
-//! with an error naming the problem.
+//! with an error naming the problem. `xiangqi tune --wdl`: the win-rate fit.
 
 use std::path::PathBuf;
 use std::process::{Command, Output};
@@ -88,4 +88,37 @@ fn a_teacher_that_cannot_start_or_a_bad_weight_is_an_error() {
         "{stderr}"
     );
     assert!(!out_file.exists());
+}
+
+/// `xiangqi tune --wdl`: scored self-play, the win-rate fit, its quality and
+/// constants; the data depend only on the seed (any number of threads).
+#[test]
+fn wdl_fit_prints_the_model_and_its_constants() {
+    let run = |threads: &str| {
+        let out = Command::new(env!("CARGO_BIN_EXE_xiangqi"))
+            .args([
+                "tune", "--wdl", "--games", "12", "--nodes", "300", "--seed", "1",
+            ])
+            .args(["--threads", threads])
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let text = run("1");
+    assert!(text.starts_with("data: 12 games, "), "{text}");
+    let loss = |prefix: &str| -> f64 {
+        let at = text.find(prefix).unwrap() + prefix.len();
+        let word = text[at..].split_whitespace().next().unwrap();
+        word.trim_end_matches([')', ',']).parse().unwrap()
+    };
+    assert!(loss("log loss ") < loss("constant W/D/L guess "), "{text}");
+    for name in ["FITTED_A0", "FITTED_A1", "FITTED_B0", "FITTED_B1"] {
+        assert!(text.contains(&format!("const {name}: f64 = ")), "{text}");
+    }
+    assert_eq!(run("2"), text, "the same data and fit on two threads");
 }

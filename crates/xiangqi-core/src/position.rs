@@ -139,6 +139,36 @@ impl Position {
         }
     }
 
+    /// The same position seen from the other side: colours swapped, ranks
+    /// mirrored across the river, the other side to move (UCI `flip`). Its
+    /// legal moves are this position's, mirrored; evaluation is unchanged.
+    ///
+    /// ```
+    /// use xiangqi_core::Position;
+    /// let pos = Position::from_fen("3k5/9/9/9/9/9/9/9/4A4/3AK4 w - - 0 1").unwrap();
+    /// let flipped = pos.color_flipped();
+    /// assert_eq!(flipped.to_fen(), "3ak4/4a4/9/9/9/9/9/9/9/3K5 b - - 0 1");
+    /// assert_eq!(flipped.color_flipped(), pos);
+    /// ```
+    pub fn color_flipped(&self) -> Position {
+        let mut flipped = Position::empty();
+        for (sq, piece) in self.pieces() {
+            let other = Piece {
+                color: !piece.color,
+                kind: piece.kind,
+            };
+            flipped.put(sq.flip_ranks(), other);
+        }
+        flipped.side = !self.side;
+        flipped.halfmove = self.halfmove;
+        flipped.fullmove = self.fullmove;
+        // Every rule the validation checks is symmetric under the flip, so a
+        // valid position stays valid; the lenient check only recomputes the hash.
+        flipped
+            .validated(crate::Validation::Lenient)
+            .expect("the colour flip of a valid position is valid")
+    }
+
     /// The piece on `sq`, if any.
     #[inline]
     pub fn piece_at(&self, sq: Square) -> Option<Piece> {

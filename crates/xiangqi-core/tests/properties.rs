@@ -552,6 +552,24 @@ proptest! {
         playout(fen, &choices, |pos, _| check_fen_round_trip(pos, Validation::Strict));
     }
 
+    /// The colour flip (UCI `flip`) is an involution whose legal moves are
+    /// the original's, mirrored across the river.
+    #[test]
+    fn colour_flip_mirrors_the_legal_moves((fen, choices) in game()) {
+        playout(fen, &choices, |pos, _| {
+            let flipped = pos.color_flipped();
+            assert_eq!(&flipped.color_flipped(), pos);
+            assert_eq!(flipped.side_to_move(), !pos.side_to_move());
+            assert_eq!(flipped.hash(), flipped.compute_hash());
+            let mirror = |m: &Move| Move::new(m.from().flip_ranks(), m.to().flip_ranks()).to_string();
+            let mut list = MoveList::new();
+            pos.legal_moves(&mut list);
+            let ours: BTreeSet<String> = list.iter().map(mirror).collect();
+            flipped.legal_moves(&mut list);
+            assert_eq!(move_set(list.as_slice()), ours, "{}", pos.to_fen());
+        });
+    }
+
     #[test]
     fn movegen_agrees_with_brute_force_rules((fen, choices) in game()) {
         playout(fen, &choices, |pos, ply| check_against_brute_force(pos, ply % 10 == 0));

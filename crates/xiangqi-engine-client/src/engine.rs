@@ -72,8 +72,9 @@ pub struct SearchOptions {
     pub limit: Limit,
     /// Lines wanted.
     pub multipv: u32,
-    /// The whole time the engine gets to answer; `None`: the move time plus
-    /// [`DEFAULT_MARGIN`], or [`DEFAULT_SEARCH_TIMEOUT`] for depth and nodes.
+    /// The whole time the engine gets to answer; `None`: the move time (or
+    /// the time left on its clock) plus [`DEFAULT_MARGIN`], or
+    /// [`DEFAULT_SEARCH_TIMEOUT`] for depth and nodes.
     pub timeout: Option<Duration>,
 }
 
@@ -87,9 +88,13 @@ impl SearchOptions {
         }
     }
 
-    fn timeout(&self) -> Duration {
+    /// The time `mover`'s engine gets to answer.
+    fn timeout(&self, mover: Color) -> Duration {
         self.timeout.unwrap_or(match self.limit {
             Limit::MoveTime(t) => t + DEFAULT_MARGIN,
+            // Past its clock the engine has lost; the margin only tells a
+            // slow answer from a hung process.
+            Limit::Clock(c) => c.left(mover) + DEFAULT_MARGIN,
             Limit::Depth(_) | Limit::Nodes(_) => DEFAULT_SEARCH_TIMEOUT,
         })
     }
@@ -212,13 +217,14 @@ impl Engine {
                 options.limit.describe()
             )));
         }
+        let timeout = options.timeout(position.side_to_move());
         let asked = Instant::now();
         let request = SearchRequest {
             start,
             moves,
             limit: options.limit,
             multipv: options.multipv.max(1),
-            deadline: asked + options.timeout(),
+            deadline: asked + timeout,
         };
         let raw = self
             .dialect
@@ -227,7 +233,7 @@ impl Engine {
                 // The engine had the whole timeout, not just the time of the last read.
                 EngineError::Timeout { waiting_for, .. } => EngineError::Timeout {
                     waiting_for,
-                    after: options.timeout(),
+                    after: timeout,
                 },
                 e => e,
             })?;

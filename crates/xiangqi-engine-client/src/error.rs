@@ -20,6 +20,9 @@ pub enum EngineError {
         waiting_for: &'static str,
         after: Duration,
     },
+    /// The engine answered, but after its clock ran out (a clock game).
+    #[error("the flag fell: the move took {} ms with {} ms left", used.as_millis(), left.as_millis())]
+    FlagFell { used: Duration, left: Duration },
     /// The process ended or closed its output.
     #[error("the engine died ({status})")]
     Died { status: String },
@@ -53,7 +56,7 @@ impl EngineError {
     pub fn code(&self) -> &'static str {
         match self {
             EngineError::Spawn { .. } => "spawn",
-            EngineError::Timeout { .. } => "timeout",
+            EngineError::Timeout { .. } | EngineError::FlagFell { .. } => "timeout",
             EngineError::Died { .. } | EngineError::Stopped => "crash",
             EngineError::UnreadableMove { .. } | EngineError::IllegalMove { .. } => "illegal_move",
             EngineError::NoMove { .. } => "no_move",

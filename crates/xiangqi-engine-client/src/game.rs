@@ -8,6 +8,7 @@ use xiangqi_core::{Color, Move, Position};
 
 use crate::engine::{Analysis, Engine, SearchOptions};
 use crate::error::EngineError;
+use crate::spec::Limit;
 
 /// How an engine game ended.
 #[derive(Debug)]
@@ -66,13 +67,16 @@ pub struct EngineGame {
 
 /// Plays a game from `start` after the `opening` moves, `engines` being
 /// Red's and Black's. Both are sent a new game first; one that cannot
-/// start it forfeits. An illegal opening is an error.
+/// start it forfeits. An illegal opening is an error. With a
+/// [`Limit::Clock`] each side is charged the wall-clock time from request to
+/// answer and gets the increment; one that answers after its time ran out
+/// loses ([`EngineError::FlagFell`]). The opening moves cost no time.
 pub fn play_game(
     engines: [&mut Engine; 2],
     start: &Position,
     opening: &[Move],
     rules: RuleSet,
-    options: SearchOptions,
+    mut options: SearchOptions,
 ) -> Result<EngineGame, GameError> {
     let [red, black] = engines;
     let mut game = Game::new(start.clone(), rules);
@@ -102,6 +106,19 @@ pub fn play_game(
         match engine.search(start, game.moves(), options) {
             Err(e) => end = Some(forfeit(mover, engine, e)),
             Ok(analysis) => {
+                if let Limit::Clock(clock) = options.limit {
+                    match clock.after_move(mover, analysis.elapsed) {
+                        Some(next) => options.limit = Limit::Clock(next),
+                        None => {
+                            let failure = EngineError::FlagFell {
+                                used: analysis.elapsed,
+                                left: clock.left(mover),
+                            };
+                            end = Some(forfeit(mover, engine, failure));
+                            continue;
+                        }
+                    }
+                }
                 // The engine checked legality; the rules may still forbid
                 // the move (e.g. a banned repetition under some rule sets).
                 if game.push(analysis.best_move).is_err() {

@@ -189,15 +189,62 @@ pub enum Limit {
     Depth(u32),
     /// Nodes (UCI and UCCI engines).
     Nodes(u64),
+    /// A game clock with an increment (UCI `wtime btime winc binc`): the
+    /// time each side has left when the search is asked for.
+    Clock(Clock),
+}
+
+/// The clocks of a game with a base time and a Fischer increment.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Clock {
+    /// Red's time left.
+    pub red: Duration,
+    /// Black's time left.
+    pub black: Duration,
+    /// Added to the mover's clock after each of its moves.
+    pub increment: Duration,
+}
+
+impl Clock {
+    /// Both sides start with `base`.
+    pub fn new(base: Duration, increment: Duration) -> Clock {
+        Clock {
+            red: base,
+            black: base,
+            increment,
+        }
+    }
+
+    /// The time `side` has left.
+    pub fn left(&self, side: xiangqi_core::Color) -> Duration {
+        match side {
+            xiangqi_core::Color::Red => self.red,
+            xiangqi_core::Color::Black => self.black,
+        }
+    }
+
+    /// Charges `side` for a move that took `used`: `None` when its flag fell
+    /// (it used more than it had), else the clocks after the increment.
+    pub fn after_move(&self, side: xiangqi_core::Color, used: Duration) -> Option<Clock> {
+        let left = self.left(side).checked_sub(used)? + self.increment;
+        let mut next = *self;
+        match side {
+            xiangqi_core::Color::Red => next.red = left,
+            xiangqi_core::Color::Black => next.black = left,
+        }
+        Some(next)
+    }
 }
 
 impl Limit {
-    /// Human and PGN description: `500 ms/move`, `depth 6`, `1000 nodes`.
+    /// Human and PGN description: `500 ms/move`, `depth 6`, `1000 nodes`,
+    /// `10+0.1 s` (a clock, described by Red's time left).
     pub fn describe(self) -> String {
         match self {
             Limit::MoveTime(t) => format!("{} ms/move", t.as_millis()),
             Limit::Depth(d) => format!("depth {d}"),
             Limit::Nodes(n) => format!("{n} nodes"),
+            Limit::Clock(c) => format!("{}+{} s", c.red.as_secs_f64(), c.increment.as_secs_f64()),
         }
     }
 }
@@ -225,6 +272,22 @@ mod tests {
         for bad in ["", "x,proto=foo", "x,ranks=2", "x,colour=red", "x,flag"] {
             assert!(bad.parse::<EngineSpec>().is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn clock_charges_the_mover_and_adds_the_increment() {
+        use xiangqi_core::Color;
+        let clock = Clock::new(Duration::from_secs(10), Duration::from_millis(100));
+        let next = clock
+            .after_move(Color::Red, Duration::from_millis(600))
+            .unwrap();
+        assert_eq!(next.red, Duration::from_millis(9_500));
+        assert_eq!(next.black, Duration::from_secs(10));
+        assert_eq!(
+            clock.after_move(Color::Black, Duration::from_secs(11)),
+            None
+        );
+        assert_eq!(Limit::Clock(clock).describe(), "10+0.1 s");
     }
 
     #[test]

@@ -5,14 +5,15 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use xiangqi_core::{Move, MoveList, PlayError, Position};
+use xiangqi_core::{Move, MoveList, PlayError, Position, SplitMix64};
 
 use crate::eval::Weights;
 use crate::ordering::{Heuristics, MAX_PLY};
 use crate::repetition::{AdjudicationJudge, RepetitionJudge};
 use crate::score::{Score, MATE, MATE_BOUND};
 use crate::search::{PathEntry, SearchStack, Searcher, EVAL_CACHE_SIZE, HELPER_EVAL_CACHE_SIZE};
-use crate::time::TimeBudget;
+use crate::skill::{picked_move, Skill};
+use crate::time::{PonderHandle, TimeBudget};
 use crate::tt::TranspositionTable;
 use crate::Limits;
 
@@ -199,6 +200,9 @@ pub struct Engine {
     eval_cache: Vec<(u64, i32)>,
     threads: usize,
     helpers: Vec<HelperState>,
+    ponder: PonderHandle,
+    skill: Option<Skill>,
+    skill_rng: SplitMix64,
 }
 
 impl std::fmt::Debug for Engine {
@@ -232,6 +236,9 @@ impl Engine {
             eval_cache: vec![(0, 0); EVAL_CACHE_SIZE],
             threads: 1,
             helpers: Vec::new(),
+            ponder: PonderHandle::new(),
+            skill: None,
+            skill_rng: SplitMix64::new(clock_seed()),
         }
     }
 
@@ -284,6 +291,12 @@ impl Engine {
         StopHandle(Arc::clone(&self.stop))
     }
 
+    /// A handle that turns the running ponder search ([`Limits::ponder`])
+    /// into a timed one from another thread (UCI `ponderhit`).
+    pub fn ponder_handle(&self) -> PonderHandle {
+        self.ponder.clone()
+    }
+
     /// Replaces how repetitions inside the search are scored (default:
     /// [`AdjudicationJudge`], the full rules of section 5 including perpetual chase).
     pub fn set_repetition_judge(&mut self, judge: Box<dyn RepetitionJudge>) {
@@ -310,7 +323,57 @@ impl Engine {
     /// the hash table holds (call [`new_game`](Engine::new_game) for a clean
     /// start). With more threads ([`set_threads`](Engine::set_threads)) the
     /// helpers make it depend on timing.
+    ///
+    /// With a [`Skill`] set ([`set_skill`](Engine::set_skill)) the search is
+    /// shallower, reports at least [`Skill::lines`] lines, and the result is
+    /// the line the skill picks (its move, score and PV first in `lines`).
     pub fn search(
+        &mut self,
+        root: &Position,
+        history: &[Position],
+        limits: &Limits,
+        on_info: impl FnMut(&SearchInfo),
+    ) -> SearchResult {
+        let Some(skill) = self.skill else {
+            return self.search_lines(root, history, limits, on_info);
+        };
+        let weakened = Limits {
+            multi_pv: limits.multi_pv.max(skill.lines()),
+            depth: Some(limits.depth.unwrap_or(MAX_DEPTH).min(skill.depth())),
+            ..limits.clone()
+        };
+        let mut result = self.search_lines(root, history, &weakened, on_info);
+        if let Some(index) = skill.pick(&result.lines, &mut self.skill_rng) {
+            if let Some(mv) = picked_move(&result.lines, index) {
+                let line = result.lines.remove(index);
+                result.best_move = Some(mv);
+                result.ponder = line.pv.get(1).copied();
+                result.score = line.score;
+                result.pv = line.pv.clone();
+                result.lines.insert(0, line);
+            }
+        }
+        result
+    }
+
+    /// Weakens the engine ([`Skill`]); `None` is full strength.
+    pub fn set_skill(&mut self, skill: Option<Skill>) {
+        self.skill = skill;
+    }
+
+    /// The weakening in force.
+    pub fn skill(&self) -> Option<Skill> {
+        self.skill
+    }
+
+    /// Seeds the weakened engine's random choices (seeded from the clock
+    /// otherwise), for reproducible games.
+    pub fn set_skill_seed(&mut self, seed: u64) {
+        self.skill_rng = SplitMix64::new(seed);
+    }
+
+    /// [`Engine::search`] at full strength.
+    fn search_lines(
         &mut self,
         root: &Position,
         history: &[Position],
@@ -318,7 +381,7 @@ impl Engine {
         mut on_info: impl FnMut(&SearchInfo),
     ) -> SearchResult {
         let start = Instant::now();
-        let budget = TimeBudget::new(limits, start);
+        let budget = TimeBudget::new(limits, start, self.ponder.clone());
 
         let mut legal = MoveList::new();
         root.legal_moves(&mut legal);
@@ -330,6 +393,7 @@ impl Engine {
             .collect();
         if root_moves.is_empty() {
             self.stop.store(false, Ordering::Relaxed);
+            self.ponder.reset();
             return SearchResult {
                 best_move: None,
                 ponder: None,
@@ -421,6 +485,7 @@ impl Engine {
             (outcome, nodes)
         });
         self.stop.store(false, Ordering::Relaxed);
+        self.ponder.reset();
         outcome.nodes += helper_nodes;
         outcome.time = start.elapsed();
         outcome
@@ -627,6 +692,14 @@ fn helper_iterate(searcher: &mut Searcher<'_>, id: usize) -> u64 {
         score = value;
     }
     searcher.nodes
+}
+
+/// A seed that differs between runs, so that a weakened engine does not
+/// repeat its games.
+fn clock_seed() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64)
 }
 
 fn nps(nodes: u64, time: Duration) -> u64 {

@@ -30,9 +30,11 @@ mod repetition;
 mod score;
 mod search;
 mod see;
+mod skill;
 mod time;
 mod tt;
 pub mod tune;
+pub mod wdl;
 
 pub use bench::{
     run_bench, run_bench_threads, BenchEntry, BenchReport, BENCH_DEPTH, BENCH_POSITIONS,
@@ -51,3 +53,5 @@ pub use repetition::{
 };
 pub use score::Score;
 pub use see::{is_quiet, see};
+pub use skill::{Skill, ELO_TABLE, MAX_SKILL_LEVEL};
+pub use time::{PonderHandle, DEFAULT_MOVE_OVERHEAD, MAX_MOVE_OVERHEAD};

@@ -34,8 +34,15 @@ pub struct Limits {
     pub increment: Option<Duration>,
     /// Moves until the next time control (`movestogo`), if the clock has one.
     pub moves_to_go: Option<u32>,
-    /// Search until stopped; time and depth hints are ignored while pondering is not supported.
+    /// Search until stopped; time and depth hints are ignored.
     pub infinite: bool,
+    /// A ponder search (UCI `go ponder`): no time limit applies until
+    /// [`PonderHandle::hit`](crate::PonderHandle::hit), from which the clock
+    /// limits count as if the search had started then.
+    pub ponder: bool,
+    /// Kept back from every time allotment for the protocol round trip
+    /// (UCI `Move Overhead`); `None`: [`DEFAULT_MOVE_OVERHEAD`](crate::DEFAULT_MOVE_OVERHEAD).
+    pub move_overhead: Option<Duration>,
     /// Only these root moves are searched (UCI `searchmoves`); empty: all.
     pub search_moves: Vec<Move>,
     /// Root moves never played (UCCI `banmoves`).

@@ -41,6 +41,16 @@ impl Score {
         }
     }
 
+    /// The score on one scale, for comparing and weighing: centipawns, with a
+    /// mate in `n` moves as `±(30000 - 2n)` (beyond any centipawn score).
+    pub fn ordinal(self) -> i32 {
+        match self {
+            Score::Cp(v) => v,
+            Score::Mate(n) if n > 0 => MATE - 2 * n,
+            Score::Mate(n) => -MATE + 2 * -n,
+        }
+    }
+
     /// True for mate scores.
     pub fn is_mate(self) -> bool {
         matches!(self, Score::Mate(_))

@@ -1,7 +1,9 @@
-//! The protocol-independent half of `xiangqi uci` and `xiangqi ucci`: the
-//! input loop (bounded lines, garbage tolerated), the game state set by
-//! `position`, and the search thread that keeps `stop`/`isready` responsive.
-//! Each protocol supplies a [`Dialect`] for the words that differ.
+//! The protocol-independent half of `xiangqi uci` and `xiangqi ucci` (and
+//! `xiangqi-engine`): the input loop (bounded lines, garbage tolerated), the
+//! game state set by `position`, the search thread that keeps
+//! `stop`/`isready`/`ponderhit` responsive, and the Pikafish/Stockfish
+//! extensions clients use (`go perft N`, `d`, `eval`, `flip`). Each protocol
+//! supplies a [`Dialect`] for the words that differ.
 
 use std::io::{self, BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -12,9 +14,13 @@ use std::time::Duration;
 use anyhow::Result;
 use xiangqi_core::{Move, Position};
 use xiangqi_search::{
-    replay, Engine, Limits, SearchInfo, SearchResult, StopHandle, MAX_HASH_MB, MAX_MULTI_PV,
-    MAX_THREADS,
+    evaluate, replay, Engine, Limits, PonderHandle, SearchInfo, SearchResult, Skill, StopHandle,
+    MAX_HASH_MB, MAX_MULTI_PV, MAX_SKILL_LEVEL, MAX_THREADS,
 };
+
+use xiangqi_search::wdl::{game_ply, Wdl, WinRateModel};
+
+use crate::common::{divide_lines, MAX_PERFT_DEPTH};
 
 /// Longer lines are rejected (and skipped) instead of buffered without bound.
 pub const MAX_LINE: usize = 64 * 1024;
@@ -62,8 +68,12 @@ pub struct Session {
     engine: Option<Engine>,
     worker: Option<JoinHandle<Engine>>,
     stop: StopHandle,
+    ponder: PonderHandle,
     /// Raised by `stop`/`quit`; an infinite search waits for it before answering.
     stop_requested: Arc<AtomicBool>,
+    /// Raised by `go ponder`, lowered by `ponderhit`: a ponder search that
+    /// finished early waits for either before it answers (UCI).
+    pondering: Arc<AtomicBool>,
     /// Raised by the search thread once it has printed its best move: from
     /// then on a new `go` waits for the thread instead of being refused.
     answered: Arc<AtomicBool>,
@@ -76,7 +86,16 @@ pub struct Session {
     pub threads: usize,
     /// Lines reported per search (UCI `MultiPV`).
     pub multi_pv: usize,
-    /// The running search has no bound but `stop`.
+    /// Kept back from each time allotment (UCI `Move Overhead`); `None`: the
+    /// search library's default.
+    pub move_overhead: Option<Duration>,
+    /// Info lines carry `wdl W D L` (UCI `UCI_ShowWDL`).
+    pub show_wdl: bool,
+    /// UCI `Skill Level`, `UCI_LimitStrength`, `UCI_Elo`.
+    pub skill_level: u8,
+    pub limit_strength: bool,
+    pub uci_elo: i32,
+    /// The running search has no bound but `stop` (or `ponderhit`).
     searching_infinite: bool,
 }
 
@@ -86,9 +105,11 @@ impl Session {
         Session {
             out: Out(Arc::new(std::sync::Mutex::new(io::stdout()))),
             stop: engine.stop_handle(),
+            ponder: engine.ponder_handle(),
             engine: Some(engine),
             worker: None,
             stop_requested: Arc::new(AtomicBool::new(false)),
+            pondering: Arc::new(AtomicBool::new(false)),
             answered: Arc::new(AtomicBool::new(false)),
             root: Position::startpos(),
             history: Vec::new(),
@@ -96,8 +117,88 @@ impl Session {
             hash_mb,
             threads: 1,
             multi_pv: 1,
+            move_overhead: None,
+            show_wdl: false,
+            skill_level: MAX_SKILL_LEVEL,
+            limit_strength: false,
+            uci_elo: Skill::elo_range().1,
             searching_infinite: false,
         }
+    }
+
+    /// Applies `Skill Level`, or `UCI_Elo` when `UCI_LimitStrength` is on
+    /// (Stockfish's precedence), to the engine.
+    pub fn apply_skill(&mut self) {
+        let skill = if self.limit_strength {
+            Skill::from_elo(self.uci_elo)
+        } else {
+            Skill::level(self.skill_level)
+        };
+        self.engine().set_skill(skill);
+    }
+
+    /// `ponderhit`: the predicted move was played; the ponder search goes
+    /// on as a timed search (or answers at once if it already finished).
+    pub fn ponder_hit(&mut self) {
+        if self.pondering.swap(false, Ordering::SeqCst) {
+            self.searching_infinite = false;
+            self.ponder.hit();
+        }
+    }
+
+    /// `go perft N`: each legal move with its count, then the total, as
+    /// `xiangqi perft --divide` prints them (Pikafish's form).
+    pub fn perft(&mut self, depth: Option<&&str>) -> Result<(), String> {
+        let depth: u32 = number("perft", depth)?;
+        if depth == 0 || depth > MAX_PERFT_DEPTH {
+            return Err(format!("perft needs a depth from 1 to {MAX_PERFT_DEPTH}"));
+        }
+        if self.is_searching() {
+            return Err("already searching; send stop first".into());
+        }
+        let split = xiangqi_core::divide(&self.root, depth);
+        let nodes: u64 = split.iter().map(|(_, n)| n).sum();
+        for line in divide_lines(&split) {
+            self.out.line(&line);
+        }
+        self.out.line("");
+        self.out.line(&format!("Nodes searched: {nodes}"));
+        self.out.line("");
+        Ok(())
+    }
+
+    /// `d`: the board, its FEN, Zobrist key and the checking pieces.
+    pub fn display(&self) {
+        for line in self.root.to_string().lines() {
+            self.out.line(line);
+        }
+        self.out.line("");
+        self.out.line(&format!("Fen: {}", self.root.to_fen()));
+        self.out.line(&format!("Key: {:016X}", self.root.hash()));
+        let checkers: Vec<String> = self.root.checkers().iter().map(|s| s.to_string()).collect();
+        self.out.line(&format!("Checkers: {}", checkers.join(" ")));
+    }
+
+    /// `eval`: the static evaluation, in pawns from Red's side (Stockfish
+    /// says "white side"; Red is `w` in FEN).
+    pub fn eval(&self) {
+        let stm = evaluate(&self.root);
+        let red = if self.root.side_to_move() == xiangqi_core::Color::Red {
+            stm
+        } else {
+            -stm
+        };
+        self.out.line(&format!(
+            "Final evaluation       {:+.2} (white side)",
+            f64::from(red) / 100.0
+        ));
+    }
+
+    /// `flip`: the position with colours swapped and the board mirrored.
+    pub fn flip(&mut self) {
+        self.root = self.root.color_flipped();
+        self.history.clear();
+        self.ban_moves.clear();
     }
 
     pub fn root(&self) -> &Position {
@@ -232,21 +333,32 @@ impl Session {
         self.stop_requested.store(false, Ordering::SeqCst);
         self.answered.store(false, Ordering::SeqCst);
         self.stop.reset();
+        // A `ponderhit` that came after the last search answered is stale.
+        self.ponder = engine.ponder_handle();
+        self.ponder.reset();
+        self.pondering.store(limits.ponder, Ordering::SeqCst);
         let root = self.root.clone();
         let history = self.history.clone();
         let out = self.out.clone();
         let stop_requested = Arc::clone(&self.stop_requested);
         let answered = Arc::clone(&self.answered);
+        let pondering = Arc::clone(&self.pondering);
         let infinite = limits.infinite;
-        self.searching_infinite = infinite;
+        let wdl_model = self.show_wdl.then(WinRateModel::default);
+        let ply = game_ply(&self.root);
+        self.searching_infinite = infinite || limits.ponder;
         let spawned = std::thread::Builder::new()
             .name("search".into())
             .spawn(move || {
                 let result = engine.search(&root, &history, &limits, |info| {
-                    out.line(&dialect.info(info));
+                    let wdl = wdl_model.map(|m| m.wdl(info.score, ply));
+                    out.line(&dialect.info(info, wdl));
                 });
-                // UCI: an infinite search answers only after `stop`.
-                while infinite && !stop_requested.load(Ordering::SeqCst) {
+                // UCI: an infinite search answers only after `stop`, a
+                // ponder search only after `stop` or `ponderhit`.
+                while (infinite || pondering.load(Ordering::SeqCst))
+                    && !stop_requested.load(Ordering::SeqCst)
+                {
                     std::thread::sleep(Duration::from_millis(2));
                 }
                 // Answered before the line goes out: a client may send its
@@ -283,7 +395,9 @@ pub fn identify(out: &Out) {
 
 /// The output half of a dialect, shared with the search thread.
 pub trait SearchOutput: Send + Sync {
-    fn info(&self, info: &SearchInfo) -> String;
+    /// One `info` line; `wdl`: the win/draw/loss estimate to show, if the
+    /// protocol has a syntax for it.
+    fn info(&self, info: &SearchInfo, wdl: Option<Wdl>) -> String;
     fn bestmove(&self, result: &SearchResult) -> String;
 }
 
@@ -322,15 +436,35 @@ fn read_line_capped(input: &mut impl BufRead) -> io::Result<Option<Result<String
     }
 }
 
-/// The input loop shared by both protocols.
+/// The input loop shared by both protocols, reading stdin.
 pub fn run_loop<D: Dialect>(
-    mut dialect: D,
+    dialect: D,
     output: Arc<dyn SearchOutput>,
     hash_mb: usize,
 ) -> Result<()> {
+    run_loop_on(dialect, output, hash_mb, io::stdin().lock())
+}
+
+/// Reads the first non-blank line of `input` (`None` at its end), for a
+/// program that picks its protocol by the first command.
+pub fn first_line(input: &mut impl BufRead) -> Result<Option<String>> {
+    loop {
+        match read_line_capped(input)? {
+            None => return Ok(None),
+            Some(Ok(line)) if !line.trim().is_empty() => return Ok(Some(line)),
+            Some(_) => {}
+        }
+    }
+}
+
+/// The input loop shared by both protocols.
+pub fn run_loop_on<D: Dialect>(
+    mut dialect: D,
+    output: Arc<dyn SearchOutput>,
+    hash_mb: usize,
+    mut input: impl BufRead,
+) -> Result<()> {
     let mut session = Session::new(hash_mb);
-    let stdin = io::stdin();
-    let mut input = stdin.lock();
     loop {
         let line = match read_line_capped(&mut input)? {
             None => break,
@@ -349,6 +483,15 @@ pub fn run_loop<D: Dialect>(
         match cmd {
             "isready" => session.out.line("readyok"),
             "stop" => session.stop(),
+            "ponderhit" => session.ponder_hit(),
+            "d" => session.display(),
+            "eval" => session.eval(),
+            "flip" => session.flip(),
+            "go" if args.first() == Some(&"perft") => {
+                if let Err(e) = session.perft(args.get(1)) {
+                    session.out.error(&e);
+                }
+            }
             "position" => {
                 if let Err(e) = session.set_position(args) {
                     session.out.error(&format!("{e}; position unchanged"));
@@ -358,6 +501,7 @@ pub fn run_loop<D: Dialect>(
                 Ok(mut limits) => {
                     limits.ban_moves.extend(session.ban_moves.iter().copied());
                     limits.multi_pv = session.multi_pv;
+                    limits.move_overhead = session.move_overhead;
                     session.start_search(limits, Arc::clone(&output));
                 }
                 Err(e) => session.out.error(&e),

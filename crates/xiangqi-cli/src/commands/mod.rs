@@ -5,6 +5,7 @@ pub mod analyze;
 mod analyze_pgn;
 pub mod bench;
 pub mod convert;
+pub mod engine;
 /// The engine side of UCI and UCCI: shared by `uci` and `ucci`.
 mod engine_protocol;
 pub mod game;

@@ -6,7 +6,7 @@ use anyhow::{bail, Result};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::json;
 
-use crate::common::{position_arg, print_json};
+use crate::common::{divide_lines, position_arg, print_json, MAX_PERFT_DEPTH as MAX_DEPTH};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -25,9 +25,6 @@ pub struct Args {
     #[arg(long)]
     json: bool,
 }
-
-/// Deeper than this would run for days; refuse rather than hang.
-const MAX_DEPTH: u32 = 12;
 
 pub fn run(args: Args) -> Result<()> {
     if args.depth == 0 || args.depth > MAX_DEPTH {
@@ -81,8 +78,8 @@ pub fn run(args: Args) -> Result<()> {
         print_json(&out)?;
     } else {
         if args.divide {
-            for (m, n) in &split {
-                println!("{m}: {n}");
+            for line in divide_lines(&split) {
+                println!("{line}");
             }
             println!();
         }

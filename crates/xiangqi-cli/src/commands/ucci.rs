@@ -2,8 +2,9 @@
 //!
 //! Supported: `ucci`, `isready`, `setoption hashsize N|threads N|usemillisec true|false|newgame`,
 //! `position fen …|startpos [moves …]`, `banmoves …`,
-//! `go [draw] time T [increment I|movestogo N] | depth D|infinite | nodes N | infinite`,
-//! `stop`, `bye`/`quit`. Times are in seconds unless `usemillisec` is on.
+//! `go [ponder] [draw] time T [increment I|movestogo N] | depth D|infinite | nodes N | infinite`,
+//! `ponderhit`, `stop`, `bye`/`quit`, and the shared extensions of
+//! [`engine_protocol`](super::engine_protocol) (`go perft N`, `d`, `eval`, `flip`). Times are in seconds unless `usemillisec` is on.
 //! UCCI has no mate syntax: a mate in n moves is reported as
 //! `score 30000 - plies`, negated when being mated. UCCI has no syntax for
 //! several lines of analysis, so MultiPV is offered by UCI only.
@@ -19,6 +20,7 @@ use xiangqi_search::{
 };
 
 use super::engine_protocol::*;
+use xiangqi_search::wdl::Wdl;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -38,6 +40,14 @@ pub fn run(args: Args) -> Result<()> {
     )
 }
 
+/// The UCCI loop on `input` (for `xiangqi-engine`, which has read the first line).
+pub fn serve(hash_mb: usize, input: impl std::io::BufRead) -> Result<()> {
+    let dialect = Ucci {
+        millis: Arc::new(AtomicBool::new(false)),
+    };
+    run_loop_on(dialect, Arc::new(UcciOutput), hash_mb, input)
+}
+
 struct Ucci {
     millis: Arc<AtomicBool>,
 }
@@ -54,7 +64,7 @@ fn ucci_score(score: Score) -> i32 {
 }
 
 impl SearchOutput for UcciOutput {
-    fn info(&self, i: &SearchInfo) -> String {
+    fn info(&self, i: &SearchInfo, _wdl: Option<Wdl>) -> String {
         format!(
             "info depth {} seldepth {} score {} time {} nodes {} nps {} pv {}",
             i.depth,
@@ -134,8 +144,9 @@ impl Dialect for Ucci {
             let word = args[i];
             let value = args.get(i + 1);
             match word {
-                // We never accept draws and never ponder: the flags change nothing.
-                "draw" | "ponder" => {}
+                // We never accept draws: the flag changes nothing.
+                "draw" => {}
+                "ponder" => limits.ponder = true,
                 "time" => {
                     limits.time_left = Some(time(word, value)?);
                     i += 1;

@@ -1,18 +1,22 @@
 //! `xiangqi uci`: the engine speaking UCI as Pikafish does (moves in ICCS,
 //! Red is `w`), for GUIs and match runners.
 //!
-//! Supported: `uci`, `isready`, `setoption name Hash|Threads|MultiPV|Clear Hash`,
+//! Supported: `uci`, `isready`, `setoption name Hash|Threads|MultiPV|Clear
+//! Hash|Move Overhead|Ponder|UCI_ShowWDL|Skill Level|UCI_LimitStrength|UCI_Elo`,
 //! `ucinewgame`, `position startpos|fen … [moves …]`, `go` with
-//! `wtime btime winc binc movestogo movetime depth nodes infinite searchmoves`,
-//! `stop`, `quit`. Anything else gets `info string error: …`.
+//! `wtime btime winc binc movestogo movetime depth nodes infinite ponder searchmoves`,
+//! `ponderhit`, `stop`, `quit`, and Pikafish's extensions shared with UCCI
+//! (`go perft N`, `d`, `eval`, `flip`). Anything else gets `info string error: …`.
 
 use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::Result;
 use xiangqi_core::{Color, Move};
+use xiangqi_search::wdl::Wdl;
 use xiangqi_search::{
-    Limits, SearchInfo, SearchResult, DEFAULT_HASH_MB, MAX_HASH_MB, MAX_MULTI_PV, MAX_THREADS,
+    Limits, SearchInfo, SearchResult, Skill, DEFAULT_HASH_MB, DEFAULT_MOVE_OVERHEAD, MAX_HASH_MB,
+    MAX_MOVE_OVERHEAD, MAX_MULTI_PV, MAX_SKILL_LEVEL, MAX_THREADS,
 };
 
 use super::engine_protocol::*;
@@ -28,14 +32,22 @@ pub fn run(args: Args) -> Result<()> {
     run_loop(Uci, Arc::new(UciOutput), args.hash.clamp(1, MAX_HASH_MB))
 }
 
+/// The UCI loop on `input` (for `xiangqi-engine`, which has read the first line).
+pub fn serve(hash_mb: usize, input: impl std::io::BufRead) -> Result<()> {
+    run_loop_on(Uci, Arc::new(UciOutput), hash_mb, input)
+}
+
 struct Uci;
 
 struct UciOutput;
 
 impl SearchOutput for UciOutput {
-    fn info(&self, i: &SearchInfo) -> String {
+    fn info(&self, i: &SearchInfo, wdl: Option<Wdl>) -> String {
+        let wdl = wdl.map_or_else(String::new, |w| {
+            format!(" wdl {} {} {}", w.win, w.draw, w.loss)
+        });
         format!(
-            "info depth {} seldepth {} multipv {} score {} nodes {} nps {} hashfull {} time {} pv {}",
+            "info depth {} seldepth {} multipv {} score {}{wdl} nodes {} nps {} hashfull {} time {} pv {}",
             i.depth,
             i.seldepth,
             i.multipv,
@@ -68,6 +80,23 @@ impl Dialect for Uci {
                     "option name MultiPV type spin default 1 min 1 max {MAX_MULTI_PV}"
                 ));
                 s.out.line("option name Clear Hash type button");
+                s.out.line(&format!(
+                    "option name Move Overhead type spin default {} min 0 max {}",
+                    DEFAULT_MOVE_OVERHEAD.as_millis(),
+                    MAX_MOVE_OVERHEAD.as_millis()
+                ));
+                s.out.line("option name Ponder type check default false");
+                s.out
+                    .line("option name UCI_ShowWDL type check default false");
+                s.out.line(&format!(
+                    "option name Skill Level type spin default {MAX_SKILL_LEVEL} min 0 max {MAX_SKILL_LEVEL}"
+                ));
+                s.out
+                    .line("option name UCI_LimitStrength type check default false");
+                let (low, high) = Skill::elo_range();
+                s.out.line(&format!(
+                    "option name UCI_Elo type spin default {high} min {low} max {high}"
+                ));
                 s.out.line("uciok");
             }
             "ucinewgame" => s.engine().new_game(),
@@ -128,6 +157,7 @@ impl Dialect for Uci {
                     i += 1;
                 }
                 "infinite" => limits.infinite = true,
+                "ponder" => limits.ponder = true,
                 "searchmoves" => {
                     while let Some(m) = args.get(i + 1).and_then(|t| t.parse::<Move>().ok()) {
                         limits.search_moves.push(m);
@@ -154,7 +184,51 @@ fn set_option(s: &mut Session, args: &[&str]) -> Result<(), String> {
         "threads" => s.set_threads("Threads", value.as_deref())?,
         "multipv" => s.set_multi_pv("MultiPV", value.as_deref())?,
         "clear hash" => s.engine().new_game(),
+        "move overhead" => {
+            let max = MAX_MOVE_OVERHEAD.as_millis() as u64;
+            let ms: u64 = value
+                .as_deref()
+                .and_then(|v| v.parse().ok())
+                .filter(|&ms| ms <= max)
+                .ok_or_else(|| format!("Move Overhead needs milliseconds from 0 to {max}"))?;
+            s.move_overhead = Some(Duration::from_millis(ms));
+        }
+        // The GUI's permission to ponder; pondering itself is `go ponder`.
+        "ponder" => {
+            check("Ponder", value.as_deref())?;
+        }
+        "uci_showwdl" => s.show_wdl = check("UCI_ShowWDL", value.as_deref())?,
+        "skill level" => {
+            s.skill_level = value
+                .as_deref()
+                .and_then(|v| v.parse().ok())
+                .filter(|&l| l <= MAX_SKILL_LEVEL)
+                .ok_or_else(|| format!("Skill Level needs a number from 0 to {MAX_SKILL_LEVEL}"))?;
+            s.apply_skill();
+        }
+        "uci_limitstrength" => {
+            s.limit_strength = check("UCI_LimitStrength", value.as_deref())?;
+            s.apply_skill();
+        }
+        "uci_elo" => {
+            let (low, high) = Skill::elo_range();
+            s.uci_elo = value
+                .as_deref()
+                .and_then(|v| v.parse().ok())
+                .filter(|e| (low..=high).contains(e))
+                .ok_or_else(|| format!("UCI_Elo needs a number from {low} to {high}"))?;
+            s.apply_skill();
+        }
         _ => return Err(format!("unknown option {:?}", truncate(&name))),
     }
     Ok(())
+}
+
+/// A `check` option's value.
+fn check(option: &str, value: Option<&str>) -> Result<bool, String> {
+    match value.map(str::to_ascii_lowercase).as_deref() {
+        Some("true") => Ok(true),
+        Some("false") => Ok(false),
+        _ => Err(format!("{option} needs true or false")),
+    }
 }

@@ -125,6 +125,18 @@ pub(crate) fn position_line(wire: &Wire, start: &Position, moves: &[Move]) -> St
     line
 }
 
+impl SearchRequest<'_> {
+    /// The side to move in the searched position.
+    pub fn mover(&self) -> xiangqi_core::Color {
+        let first = self.start.side_to_move();
+        if self.moves.len() % 2 == 0 {
+            first
+        } else {
+            !first
+        }
+    }
+}
+
 /// `isready` … `readyok`.
 pub(crate) fn sync_ready(wire: &mut Wire, deadline: Instant) -> Result<(), EngineError> {
     wire.send("isready")?;

@@ -98,6 +98,12 @@ impl Dialect for Ucci {
             Limit::MoveTime(t) => format!("go time {} movestogo 1", t.as_millis().max(1)),
             Limit::Depth(d) => format!("go depth {d}"),
             Limit::Nodes(n) => format!("go nodes {n}"),
+            // UCCI gives the mover's clock only (milliseconds: `usemillisec`).
+            Limit::Clock(c) => format!(
+                "go time {} increment {}",
+                c.left(request.mover()).as_millis(),
+                c.increment.as_millis()
+            ),
         };
         wire.send(&go)?;
         let mut answer = read_bestmove(wire, request.deadline, Some(&go))?;

@@ -131,6 +131,13 @@ impl Dialect for Uci {
             Limit::MoveTime(t) => format!("go movetime {}", t.as_millis().max(1)),
             Limit::Depth(d) => format!("go depth {d}"),
             Limit::Nodes(n) => format!("go nodes {n}"),
+            Limit::Clock(c) => format!(
+                "go wtime {} btime {} winc {} binc {}",
+                c.red.as_millis(),
+                c.black.as_millis(),
+                c.increment.as_millis(),
+                c.increment.as_millis()
+            ),
         };
         wire.send(&go)?;
         read_bestmove(wire, request.deadline, Some(&go))

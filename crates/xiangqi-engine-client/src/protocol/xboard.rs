@@ -41,10 +41,25 @@ impl Xboard {
     }
 
     fn set_limit(&mut self, wire: &mut Wire, limit: Limit) -> Result<(), EngineError> {
-        if self.limit == Some(limit) {
+        let same_clock = matches!(
+            (self.limit, limit),
+            (Some(Limit::Clock(_)), Limit::Clock(_))
+        );
+        if self.limit == Some(limit) || same_clock {
             return Ok(());
         }
         match limit {
+            // Set once per game from the clock at its start; the clocks are
+            // sent with `time`/`otim` before every move.
+            Limit::Clock(c) => {
+                let base = c.red.as_secs();
+                wire.send(&format!(
+                    "level 0 {}:{:02} {}",
+                    base / 60,
+                    base % 60,
+                    c.increment.as_secs_f64()
+                ))?
+            }
             Limit::MoveTime(t) if t.as_millis() % 1000 == 0 => {
                 wire.send(&format!("st {}", t.as_secs()))?
             }
@@ -241,6 +256,11 @@ impl Dialect for Xboard {
         // Until the engine's move is known, what it knows is unknown.
         let moves = request.moves.to_vec();
         self.told = None;
+        if let Limit::Clock(c) = request.limit {
+            let mover = request.mover();
+            wire.send(&format!("time {}", c.left(mover).as_millis() / 10))?;
+            wire.send(&format!("otim {}", c.left(!mover).as_millis() / 10))?;
+        }
         if let Limit::MoveTime(t) = request.limit {
             if t.as_millis() % 1000 != 0 {
                 let centiseconds = t.as_millis().div_ceil(10);

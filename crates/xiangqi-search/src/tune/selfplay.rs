@@ -9,8 +9,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::thread;
 
-use xiangqi_core::{MoveList, PieceKind, Position, SplitMix64};
+use xiangqi_core::{Color, MoveList, PieceKind, Position, SplitMix64};
 
+use crate::wdl::{game_ply, Outcome, WdlSample};
 use crate::{is_quiet, Engine, Limits, Score, Weights};
 
 /// How self-play games are made.
@@ -122,7 +123,7 @@ fn dead_material(pos: &Position) -> bool {
 }
 
 /// Plays one game from `start`; `engines[0]` plays Red. Calls `visit` on
-/// every position reached. A proven mate ends the game for the side that
+/// every position reached, with the mover's search score. A proven mate ends the game for the side that
 /// has it; a threefold repetition, 120 plies without capture, dead material
 /// or `max_plies` draw (repetitions are scored as draws here: the engines'
 /// own search already avoids losing ones).
@@ -131,7 +132,7 @@ fn play_game(
     engines: [&mut Engine; 2],
     nodes: u64,
     max_plies: usize,
-    mut visit: impl FnMut(&Position),
+    mut visit: impl FnMut(&Position, Score),
 ) -> GameResult {
     let [red, black] = engines;
     red.new_game();
@@ -145,10 +146,10 @@ fn play_game(
         {
             return GameResult::Draw;
         }
-        visit(&pos);
         let red_to_move = pos.side_to_move() == xiangqi_core::Color::Red;
         let engine: &mut Engine = if red_to_move { red } else { black };
         let r = engine.search(&pos, &history, &Limits::nodes(nodes), |_| {});
+        visit(&pos, r.score);
         let mover_wins = match r.score {
             Score::Mate(n) if n > 0 => Some(true),
             Score::Mate(_) => Some(false),
@@ -245,7 +246,7 @@ pub fn generate(
                 [red, black],
                 config.nodes,
                 config.max_plies,
-                |p| {
+                |p, _| {
                     if is_quiet(p) {
                         seen.push(p.clone());
                     }
@@ -266,6 +267,71 @@ pub fn generate(
                 position,
                 result,
                 teacher_cp: None,
+            })
+        })
+        .collect()
+}
+
+/// Plays `config.games` self-play games as [`generate`] does and returns
+/// every position after the opening whose search score is no mate, with that
+/// score and ply and the game's result from the mover's side: the data of
+/// the win-rate model ([`crate::wdl::fit`]). Calls `progress(games done,
+/// positions so far)` after each game.
+pub fn generate_scored(
+    config: &SelfPlay,
+    weights: &Weights,
+    mut progress: impl FnMut(usize, usize),
+) -> Vec<WdlSample> {
+    let starts = openings(config, config.games);
+    let engines = || {
+        let mut red = Engine::new(8);
+        let mut black = Engine::new(8);
+        red.set_weights(weights.clone());
+        black.set_weights(weights.clone());
+        (red, black)
+    };
+    let (mut done, mut positions) = (0, 0);
+    let games = play_all(
+        config.games,
+        config.threads,
+        engines,
+        |(red, black), game| {
+            let mut seen: Vec<(i32, u32, Color)> = Vec::new();
+            let result = play_game(
+                &starts[game],
+                [red, black],
+                config.nodes,
+                config.max_plies,
+                |p, score| {
+                    if let Score::Cp(cp) = score {
+                        seen.push((cp, game_ply(p), p.side_to_move()));
+                    }
+                },
+            );
+            (seen, result)
+        },
+        |(seen, _)| {
+            done += 1;
+            positions += seen.len();
+            progress(done, positions);
+        },
+    );
+    games
+        .into_iter()
+        .flat_map(|(seen, result)| {
+            seen.into_iter().map(move |(score_cp, ply, mover)| {
+                let red = mover == Color::Red;
+                let outcome = match result {
+                    GameResult::Draw => Outcome::Draw,
+                    GameResult::RedWins if red => Outcome::Win,
+                    GameResult::BlackWins if !red => Outcome::Win,
+                    _ => Outcome::Loss,
+                };
+                WdlSample {
+                    score_cp,
+                    ply,
+                    outcome,
+                }
             })
         })
         .collect()
@@ -318,7 +384,7 @@ pub fn play_match(
                 engines,
                 config.nodes,
                 config.max_plies,
-                |_| {},
+                |_, _| {},
             );
             if swap {
                 1.0 - result.red_points()

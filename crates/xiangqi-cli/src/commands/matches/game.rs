@@ -74,7 +74,7 @@ fn termination(end: &GameEnd) -> &'static str {
     match end {
         GameEnd::Verdict(_) => "normal",
         GameEnd::Forfeit { failure, .. } => match failure {
-            EngineError::Timeout { .. } => "time forfeit",
+            EngineError::Timeout { .. } | EngineError::FlagFell { .. } => "time forfeit",
             EngineError::Spawn { .. }
             | EngineError::Died { .. }
             | EngineError::Stopped

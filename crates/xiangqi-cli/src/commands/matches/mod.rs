@@ -32,10 +32,30 @@ use crate::common::{print_json, start_engine};
 use elo::{finite, format_elo, format_error, Tally};
 use game::{run_game, GameConfig, GameSetup, PlayedGame};
 use openings::{random_openings, read_openings, Opening};
-use xiangqi_engine_client::{EngineSpec, Limit, SearchOptions, TrafficLog};
+use xiangqi_engine_client::{Clock, EngineSpec, Limit, SearchOptions, TrafficLog};
+
+/// Reads `--clock BASE+INC` (seconds, decimals allowed).
+fn parse_clock(text: &str) -> Result<Clock, String> {
+    let (base, inc) = text
+        .split_once('+')
+        .ok_or_else(|| format!("{text:?} is not BASE+INC in seconds (e.g. 10+0.1)"))?;
+    let seconds = |part: &str| -> Result<Duration, String> {
+        part.trim()
+            .parse::<f64>()
+            .ok()
+            .filter(|s| s.is_finite() && *s >= 0.0 && *s < 1e7)
+            .map(Duration::from_secs_f64)
+            .ok_or_else(|| format!("{part:?} in {text:?} is not a number of seconds"))
+    };
+    let base = seconds(base)?;
+    if base.is_zero() {
+        return Err("the clock's base time must be more than 0 s".into());
+    }
+    Ok(Clock::new(base, seconds(inc)?))
+}
 
 #[derive(clap::Args)]
-#[command(group(clap::ArgGroup::new("limit").required(true).args(["tc", "depth", "nodes"])))]
+#[command(group(clap::ArgGroup::new("limit").required(true).args(["tc", "clock", "depth", "nodes"])))]
 pub struct Args {
     /// An engine: `CMD[,proto=uci|ucci|xboard][,ranks=0|1][,option=Name=Value]...[,name=NAME]`.
     /// Give it twice; results are from the first engine's side.
@@ -47,6 +67,11 @@ pub struct Args {
     /// Milliseconds per move.
     #[arg(long, value_name = "MS")]
     tc: Option<u64>,
+    /// A game clock: BASE+INC in seconds (`10+0.1`), each side's time and
+    /// the increment per move; sent as `wtime btime winc binc` (UCI).
+    /// An engine whose move comes after its time ran out loses on time.
+    #[arg(long, value_name = "BASE+INC", value_parser = parse_clock)]
+    clock: Option<Clock>,
     /// Fixed search depth per move.
     #[arg(long)]
     depth: Option<u32>,
@@ -141,6 +166,7 @@ pub fn run(args: Args) -> Result<()> {
     let limit = match (args.tc, args.depth, args.nodes) {
         (Some(0), _, _) => bail!("--tc must be at least 1 ms"),
         (Some(ms), _, _) => Limit::MoveTime(Duration::from_millis(ms)),
+        _ if args.clock.is_some() => Limit::Clock(args.clock.expect("checked")),
         (_, Some(d), _) if d == 0 || d > 100 => bail!("--depth must be between 1 and 100, got {d}"),
         (_, Some(d), _) => Limit::Depth(d),
         (_, _, Some(0)) => bail!("--nodes must be at least 1"),
@@ -190,10 +216,12 @@ pub fn run(args: Args) -> Result<()> {
         search: SearchOptions {
             limit,
             multipv: 1,
-            timeout: Some(match limit {
-                Limit::MoveTime(t) => t + Duration::from_millis(args.margin),
-                _ => Duration::from_millis(args.move_timeout),
-            }),
+            timeout: match limit {
+                Limit::MoveTime(t) => Some(t + Duration::from_millis(args.margin)),
+                // The engine client waits as long as the mover's clock allows.
+                Limit::Clock(_) => None,
+                _ => Some(Duration::from_millis(args.move_timeout)),
+            },
         },
         rules,
         log,
@@ -330,6 +358,10 @@ fn json_summary(
         Limit::MoveTime(t) => json!({"movetime_ms": t.as_millis() as u64}),
         Limit::Depth(d) => json!({"depth": d}),
         Limit::Nodes(n) => json!({"nodes": n}),
+        Limit::Clock(c) => json!({
+            "clock_base_ms": c.red.as_millis() as u64,
+            "clock_increment_ms": c.increment.as_millis() as u64,
+        }),
     };
     let results: Vec<Value> = s
         .games

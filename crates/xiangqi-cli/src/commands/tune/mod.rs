@@ -7,9 +7,12 @@
 //! fit with a fitted scaling constant (Adam), optionally towards a stronger
 //! engine's scores of the positions (`--teacher`); a fixed-node match of the
 //! fitted weights against the starting ones. `--write-current` only writes
-//! the committed weights with a header (to regenerate the file).
+//! the committed weights with a header (to regenerate the file). `--wdl`
+//! instead fits the win-rate model (`xiangqi_search::wdl`) to self-play
+//! scores and prints its constants (module `wdl`).
 
 mod teacher;
+mod wdl;
 
 use std::path::PathBuf;
 
@@ -74,6 +77,10 @@ pub struct Args {
     /// "mobility,tempo"); the rest keep the committed values.
     #[arg(long, value_delimiter = ',', value_name = "GROUPS")]
     fit_only: Vec<String>,
+    /// Fit the win-rate model (`UCI_ShowWDL`) to the self-play games'
+    /// scores and results instead of the weights; prints its constants.
+    #[arg(long)]
+    wdl: bool,
 }
 
 fn bar(len: u64, what: &str) -> ProgressBar {
@@ -142,6 +149,9 @@ pub fn run(args: Args) -> Result<()> {
         },
         ..SelfPlay::default()
     };
+    if args.wdl {
+        return wdl::run(&config, &start);
+    }
     let progress = bar(args.games as u64, "self-play");
     let mut samples = generate(&config, &start, |done, positions| {
         progress.set_position(done as u64);
