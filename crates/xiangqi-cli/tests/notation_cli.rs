@@ -143,7 +143,11 @@ fn pgn_check_one_line_per_game_with_the_error_line() {
         .args(["pgn", "check", "--strict", &torture()])
         .output()
         .unwrap();
-    assert_eq!(strict.status.code(), Some(2), "a broken game fails the check");
+    assert_eq!(
+        strict.status.code(),
+        Some(2),
+        "a broken game fails the check"
+    );
     let text = String::from_utf8(strict.stdout).unwrap();
     let line = text.lines().nth(2).unwrap();
     assert!(line.starts_with("3\terror: line 23, column 9: "), "{line}");

@@ -33,13 +33,18 @@ fn pgn_check_detects_a_wxf_file() {
     assert_eq!(lines[0], "1\tChen vs Wu\t4 plies\t1-0\twxf");
     assert_eq!(lines[1], "2\t? vs ?\t2 plies\t*\twxf");
     assert!(
-        lines[2].starts_with("3\t? vs ?\t1 plies\t*\twxf\twarning: line 15, column 10: move 1...: \"h8+6\""),
+        lines[2].starts_with(
+            "3\t? vs ?\t1 plies\t*\twxf\twarning: line 15, column 10: move 1...: \"h8+6\""
+        ),
         "{out}"
     );
     let (code, out, err) = run(&["pgn", "check", "--strict", "-"], FILE);
     assert_eq!(code, Some(2), "{err}");
     assert!(
-        out.lines().nth(2).unwrap().starts_with("3\terror: line 15, column 10: move 1...: \"h8+6\""),
+        out.lines()
+            .nth(2)
+            .unwrap()
+            .starts_with("3\terror: line 15, column 10: move 1...: \"h8+6\""),
         "{out}"
     );
     assert!(err.starts_with("error:"), "{err}");
@@ -59,7 +64,10 @@ fn pgn_convert_reads_and_writes_wxf_files() {
     // WXF file to PGN in Chinese.
     let (code, pgn, err) = run(&["pgn", "convert", "-", "--to", "chinese"], FILE);
     assert_eq!(code, Some(0), "the cut game is converted: {err}");
-    assert!(err.starts_with("warning: game 3, line 15, column 10"), "{err}");
+    assert!(
+        err.starts_with("warning: game 3, line 15, column 10"),
+        "{err}"
+    );
     assert!(pgn.contains("[Red \"Chen\"]\n[RedElo \"1810\"]"), "{pgn}");
     assert!(
         pgn.contains("1. 炮二平五 马8进7 2. 马二进三 {solid} 2... 车9平8 1-0"),

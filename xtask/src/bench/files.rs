@@ -227,6 +227,9 @@ mod tests {
     #[test]
     fn one_check_on_the_directory() {
         let calls = invocations(Path::new("d"));
-        assert_eq!(calls, [["game", "check", "d", "--json"].map(OsString::from)]);
+        assert_eq!(
+            calls,
+            [["game", "check", "d", "--json"].map(OsString::from)]
+        );
     }
 }
