@@ -98,6 +98,25 @@ fn same_for_every_job_count(args: &[&str]) -> Output {
     one
 }
 
+/// Checks that the line number after `marker` in the report line `row` of
+/// game N (its first field) falls inside game N of `corpus`: counted from
+/// the file's start, whatever range the game was read in.
+fn assert_line_in_its_game(row: &str, marker: &str, corpus: &str) {
+    let number: usize = row.split('\t').next().unwrap().parse().unwrap();
+    let line: usize = row
+        .split(marker)
+        .nth(1)
+        .and_then(|rest| rest.split(',').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no line number in {row:?}"));
+    let event = format!("[Event \"jobs {number}\"]");
+    let game_line = corpus.lines().position(|l| l == event).unwrap() + 1;
+    assert!(
+        (game_line..game_line + 8).contains(&line),
+        "{row:?}: the game starts at line {game_line}"
+    );
+}
+
 #[test]
 fn corpus_commands_give_the_same_bytes_for_any_job_count() {
     let path = corpus_file();
@@ -116,37 +135,16 @@ fn corpus_commands_give_the_same_bytes_for_any_job_count() {
         .unwrap()
         .starts_with("37\terror: line "));
     // The last broken game's line number counts from the file's start.
-    let last = text.lines().nth(37 * BROKEN - 1).unwrap();
-    let line: usize = last
-        .split("line ")
-        .nth(1)
-        .and_then(|rest| rest.split(',').next())
-        .and_then(|n| n.parse().ok())
-        .unwrap_or_else(|| panic!("no line number in {last:?}"));
     let corpus = std::fs::read_to_string(&path).unwrap();
-    let event = format!("[Event \"jobs {}\"]", 37 * BROKEN);
-    let game_line = corpus.lines().position(|l| l == event).unwrap() + 1;
-    assert!(
-        (game_line..game_line + 8).contains(&line),
-        "{last:?}: the game starts at line {game_line}"
-    );
+    let last = text.lines().nth(37 * BROKEN - 1).unwrap();
+    assert_line_in_its_game(last, "error: line ", &corpus);
     assert!(String::from_utf8_lossy(&check.stderr).contains(&format!("{BROKEN} of {GAMES} games")));
     // A cut game is read up to the illegal move, with a warning whose line
     // counts from the file's start too.
     let cut: Vec<&str> = text.lines().filter(|l| l.contains("\twarning: ")).collect();
     assert_eq!(cut.len(), CUT);
     assert!(cut[0].starts_with("41\t"), "{}", cut[0]);
-    let last = cut[CUT - 1];
-    let number: usize = last.split('\t').next().unwrap().parse().unwrap();
-    let line: usize = last
-        .split("warning: line ")
-        .nth(1)
-        .and_then(|rest| rest.split(',').next())
-        .and_then(|n| n.parse().ok())
-        .unwrap_or_else(|| panic!("no line number in {last:?}"));
-    let event = format!("[Event \"jobs {number}\"]");
-    let game_line = corpus.lines().position(|l| l == event).unwrap() + 1;
-    assert!((game_line..game_line + 8).contains(&line), "{last:?}");
+    assert_line_in_its_game(cut[CUT - 1], "warning: line ", &corpus);
 
     let json = same_for_every_job_count(&["game", "check", "--json", file]);
     assert_eq!(

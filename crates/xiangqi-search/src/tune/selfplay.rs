@@ -218,14 +218,17 @@ fn openings(config: &SelfPlay, n: usize) -> Vec<Position> {
         .collect()
 }
 
-/// Plays `config.games` self-play games with `weights` and returns the quiet
-/// positions after the opening, labelled with their game's result. Calls
-/// `progress(games done, positions so far)` after each game.
-pub fn generate(
+/// Plays `config.games` self-play games with `weights`, on
+/// `config.threads` threads, keeping what `keep` takes from each position
+/// (with the search's score of it); returns each game's kept items and its
+/// result, in game order. Calls `progress(games done, items so far)` after
+/// each game.
+fn play_keeping<T: Send>(
     config: &SelfPlay,
     weights: &Weights,
+    keep: impl Fn(&Position, Score) -> Option<T> + Sync,
     mut progress: impl FnMut(usize, usize),
-) -> Vec<Sample> {
+) -> Vec<(Vec<T>, GameResult)> {
     let starts = openings(config, config.games);
     let engines = || {
         let mut red = Engine::new(8);
@@ -234,33 +237,40 @@ pub fn generate(
         black.set_weights(weights.clone());
         (red, black)
     };
-    let (mut done, mut positions) = (0, 0);
-    let games = play_all(
+    let (mut done, mut kept) = (0, 0);
+    play_all(
         config.games,
         config.threads,
         engines,
         |(red, black), game| {
-            let mut seen: Vec<Position> = Vec::new();
+            let mut seen = Vec::new();
             let result = play_game(
                 &starts[game],
                 [red, black],
                 config.nodes,
                 config.max_plies,
-                |p, _| {
-                    if is_quiet(p) {
-                        seen.push(p.clone());
-                    }
-                },
+                |p, score| seen.extend(keep(p, score)),
             );
             (seen, result)
         },
         |(seen, _)| {
             done += 1;
-            positions += seen.len();
-            progress(done, positions);
+            kept += seen.len();
+            progress(done, kept);
         },
-    );
-    games
+    )
+}
+
+/// Plays `config.games` self-play games with `weights` and returns the quiet
+/// positions after the opening, labelled with their game's result. Calls
+/// `progress(games done, positions so far)` after each game.
+pub fn generate(
+    config: &SelfPlay,
+    weights: &Weights,
+    progress: impl FnMut(usize, usize),
+) -> Vec<Sample> {
+    let keep = |p: &Position, _| is_quiet(p).then(|| p.clone());
+    play_keeping(config, weights, keep, progress)
         .into_iter()
         .flat_map(|(seen, result)| {
             seen.into_iter().map(move |position| Sample {
@@ -280,43 +290,13 @@ pub fn generate(
 pub fn generate_scored(
     config: &SelfPlay,
     weights: &Weights,
-    mut progress: impl FnMut(usize, usize),
+    progress: impl FnMut(usize, usize),
 ) -> Vec<WdlSample> {
-    let starts = openings(config, config.games);
-    let engines = || {
-        let mut red = Engine::new(8);
-        let mut black = Engine::new(8);
-        red.set_weights(weights.clone());
-        black.set_weights(weights.clone());
-        (red, black)
+    let keep = |p: &Position, score| match score {
+        Score::Cp(cp) => Some((cp, game_ply(p), p.side_to_move())),
+        _ => None,
     };
-    let (mut done, mut positions) = (0, 0);
-    let games = play_all(
-        config.games,
-        config.threads,
-        engines,
-        |(red, black), game| {
-            let mut seen: Vec<(i32, u32, Color)> = Vec::new();
-            let result = play_game(
-                &starts[game],
-                [red, black],
-                config.nodes,
-                config.max_plies,
-                |p, score| {
-                    if let Score::Cp(cp) = score {
-                        seen.push((cp, game_ply(p), p.side_to_move()));
-                    }
-                },
-            );
-            (seen, result)
-        },
-        |(seen, _)| {
-            done += 1;
-            positions += seen.len();
-            progress(done, positions);
-        },
-    );
-    games
+    play_keeping(config, weights, keep, progress)
         .into_iter()
         .flat_map(|(seen, result)| {
             seen.into_iter().map(move |(score_cp, ply, mover)| {
