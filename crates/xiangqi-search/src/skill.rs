@@ -26,12 +26,12 @@ const PAWN: i32 = 100;
 /// Between two entries the level is interpolated; the table's range is
 /// `UCI_Elo`'s.
 pub const ELO_TABLE: &[(u8, i32)] = &[
-    (0, -1524),
-    (2, -1080),
-    (5, -636),
-    (10, -407),
-    (15, -359),
-    (19, -338),
+    (0, -1647),
+    (2, -1203),
+    (5, -759),
+    (10, -564),
+    (15, -269),
+    (19, -269),
     (MAX_SKILL_LEVEL, 0),
 ];
 
