@@ -8,27 +8,14 @@
 
 use std::path::Path;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 
 /// Violations of the convention in the `.rs` files under `dir`.
 pub fn check_dir(dir: &Path) -> Result<Vec<String>> {
     let mut problems = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(dir) = stack.pop() {
-        let Ok(entries) = std::fs::read_dir(&dir) else {
-            continue;
-        };
-        for entry in entries {
-            let path = entry?.path();
-            if path.is_dir() {
-                stack.push(path);
-            } else if path.extension().is_some_and(|e| e == "rs") {
-                let text = std::fs::read_to_string(&path)
-                    .with_context(|| format!("cannot read {}", path.display()))?;
-                for (line, why) in check_text(&text) {
-                    problems.push(format!("{}:{line}: {why}", path.display()));
-                }
-            }
+    for (path, text) in super::rust_sources(dir)? {
+        for (line, why) in check_text(&text) {
+            problems.push(format!("{}:{line}: {why}", path.display()));
         }
     }
     problems.sort();

@@ -212,10 +212,10 @@ fn source_rules(packages: &[Value]) -> Result<Vec<String>> {
     Ok(problems)
 }
 
-/// Lines of a library crate's sources that print, outside comments.
-fn printing_in(dir: &Path) -> Result<Vec<String>> {
-    const MACROS: &[&str] = &["print!(", "println!(", "eprint!(", "eprintln!(", "dbg!("];
-    let mut problems = Vec::new();
+/// Every `.rs` file under `dir` with its text, in no particular order (the
+/// checks sort what they find); a folder that cannot be listed is passed over.
+fn rust_sources(dir: &Path) -> Result<Vec<(PathBuf, String)>> {
+    let mut sources = Vec::new();
     let mut stack = vec![dir.to_path_buf()];
     while let Some(dir) = stack.pop() {
         let Ok(entries) = std::fs::read_dir(&dir) else {
@@ -225,29 +225,36 @@ fn printing_in(dir: &Path) -> Result<Vec<String>> {
             let path = entry?.path();
             if path.is_dir() {
                 stack.push(path);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                let text = std::fs::read_to_string(&path)
+                    .with_context(|| format!("cannot read {}", path.display()))?;
+                sources.push((path, text));
+            }
+        }
+    }
+    Ok(sources)
+}
+
+/// Lines of a library crate's sources that print, outside comments.
+fn printing_in(dir: &Path) -> Result<Vec<String>> {
+    const MACROS: &[&str] = &["print!(", "println!(", "eprint!(", "eprintln!(", "dbg!("];
+    let mut problems = Vec::new();
+    for (path, text) in rust_sources(dir)? {
+        for (i, line) in text.lines().enumerate() {
+            let code = line.trim_start();
+            if code.starts_with("//") {
                 continue;
             }
-            if path.extension().is_none_or(|e| e != "rs") {
-                continue;
-            }
-            let text = std::fs::read_to_string(&path)
-                .with_context(|| format!("cannot read {}", path.display()))?;
-            for (i, line) in text.lines().enumerate() {
-                let code = line.trim_start();
-                if code.starts_with("//") {
-                    continue;
-                }
-                if MACROS.iter().any(|m| {
-                    code.starts_with(m)
-                        || code.contains(&format!(" {m}"))
-                        || code.contains(&format!("({m}"))
-                }) {
-                    problems.push(format!(
-                        "{}:{}: a library crate prints; return the data or a typed error instead",
-                        path.display(),
-                        i + 1
-                    ));
-                }
+            if MACROS.iter().any(|m| {
+                code.starts_with(m)
+                    || code.contains(&format!(" {m}"))
+                    || code.contains(&format!("({m}"))
+            }) {
+                problems.push(format!(
+                    "{}:{}: a library crate prints; return the data or a typed error instead",
+                    path.display(),
+                    i + 1
+                ));
             }
         }
     }
