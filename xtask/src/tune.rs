@@ -7,7 +7,7 @@
 //! `--install` it replaces the committed
 //! `crates/xiangqi-search/src/eval/default_weights.rs` (do that only when the
 //! match shows the fitted weights are not weaker, and record the figures in
-//! docs/engine.md). The file's header names the command, seed and data size.
+//! docs/engine-experiments.md). The file's header names the command, seed and data size.
 
 use std::process::Command;
 

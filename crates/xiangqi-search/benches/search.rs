@@ -1,5 +1,5 @@
 //! Criterion benchmarks: static evaluation and fixed-depth search of the bench positions.
-//! Strength and the comparison with fairy-stockfish are in docs/engine.md.
+//! Strength and the comparison with fairy-stockfish are in docs/engine-experiments.md.
 
 use std::time::Duration;
 

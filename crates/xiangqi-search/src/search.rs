@@ -550,7 +550,7 @@ impl<'a> Searcher<'a> {
             // give up a piece with check), and the single-reply extension:
             // a forced reply to check costs no depth, so a ladder of checks
             // is seen to its end. Measured on the manual's mates and in
-            // play (docs/engine.md, "checks and forced replies").
+            // play (docs/engine-experiments.md, "checks and forced replies").
             let extension = i32::from(
                 (gives_check || (in_check && n == 1) || singular_move == Some(mv))
                     && ply < 2 * MAX_PLY / 3,
