@@ -3,8 +3,6 @@
 //! games; files concatenated or damaged at random give errors, not panics.
 
 mod common;
-#[path = "../../crates/xiangqi-gamefile/benches/support/games.rs"]
-mod games;
 
 use common::Rng;
 use xiangqi_core::Color;
@@ -42,13 +40,20 @@ fn all_options() -> Vec<WxfWriteOptions> {
     all
 }
 
+/// `plies` seeded random legal moves from the start position.
+fn played(seed: u64, plies: usize) -> Game {
+    let mut moves = Vec::new();
+    xiangqi_core::random_game(seed, plies, |_, mv| moves.push(mv));
+    Game::from_moves(moves)
+}
+
 /// A random game: random legal moves from a random start (Red or Black to
 /// move), with tags, comments, `!`/`?` annotations and a result.
 fn random_game(rng: &mut Rng, index: u64) -> Game {
-    let mut game = games::random_game(rng.next_u64(), rng.below(120));
+    let mut game = played(rng.next_u64(), rng.below(120));
     if rng.chance(40) {
         // Start from a position further into some other game, often Black to move.
-        let lead_in = games::random_game(rng.next_u64(), 1 + rng.below(30));
+        let lead_in = played(rng.next_u64(), 1 + rng.below(30));
         let start = lead_in.final_position().expect("legal moves");
         let mut pos = start.clone();
         game.mainline.moves.clear();

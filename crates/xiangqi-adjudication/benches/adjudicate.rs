@@ -5,7 +5,7 @@
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use xiangqi_adjudication::{Game, GameRecord, MaterialRule, RuleSet};
-use xiangqi_core::{Move, Position};
+use xiangqi_core::{Move, Position, SplitMix64};
 
 /// A deterministic pseudo-random game of `plies` plies that never ends
 /// (moves that would end it are skipped).
@@ -17,15 +17,12 @@ fn long_game(plies: usize) -> (Position, Vec<Move>, RuleSet) {
     };
     let start = Position::startpos();
     let mut game = Game::new(start.clone(), rules.clone());
-    let mut seed: u64 = 0x2545_f491_4f6c_dd1d;
+    let mut rng = SplitMix64::new(0x2545_f491_4f6c_dd1d);
     while game.ply() < plies as u32 {
         let mut legal = game.position().legal_move_vec();
         legal.sort_by_key(|m| m.to_u16());
         let n = legal.len();
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        let first = (seed % n as u64) as usize;
+        let first = rng.below(n);
         let pushed = (0..n).any(|i| {
             let mv = legal[(first + i) % n];
             let mut trial = game.clone();

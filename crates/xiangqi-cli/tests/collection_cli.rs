@@ -6,20 +6,7 @@
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-
-fn corpus() -> Option<PathBuf> {
-    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/testdata/corpus");
-    if corpus.exists() {
-        return Some(corpus);
-    }
-    assert!(
-        std::env::var("CI").as_deref() != Ok("true"),
-        "the corpus is missing: {}",
-        corpus.display()
-    );
-    println!("skipped: no corpus at {}", corpus.display());
-    None
-}
+use xiangqi_test_support::shared_testdata;
 
 fn xiangqi(args: &[&str]) -> Output {
     xiangqi_in(None, args)
@@ -100,7 +87,9 @@ fn tree_lines(root: &Path) -> Vec<String> {
 
 #[test]
 fn a_directory_is_walked_recursively_in_sorted_order() {
-    let Some(corpus) = corpus() else { return };
+    let Some(corpus) = shared_testdata("corpus") else {
+        return;
+    };
     let root = tree(&corpus, "walk");
     let out = xiangqi(&["game", "check", root.to_str().unwrap()]);
     let stdout = text(&out.stdout);
@@ -123,7 +112,9 @@ fn a_directory_is_walked_recursively_in_sorted_order() {
 
 #[test]
 fn patterns_and_files_are_read_in_the_order_given() {
-    let Some(corpus) = corpus() else { return };
+    let Some(corpus) = shared_testdata("corpus") else {
+        return;
+    };
     let root = tree(&corpus, "glob");
     let r = root.to_str().unwrap();
     let out = xiangqi(&[
@@ -182,7 +173,9 @@ fn patterns_and_files_are_read_in_the_order_given() {
 
 #[test]
 fn a_file_that_cannot_be_read_is_reported_and_the_run_goes_on() {
-    let Some(corpus) = corpus() else { return };
+    let Some(corpus) = shared_testdata("corpus") else {
+        return;
+    };
     let root = tree(&corpus, "broken");
     // A broken game: the XQF cut short.
     let mut cut = std::fs::read(root.join("c.xqf")).unwrap();
@@ -277,7 +270,9 @@ fn a_file_that_cannot_be_read_is_reported_and_the_run_goes_on() {
 
 #[test]
 fn any_job_count_gives_the_same_bytes() {
-    let Some(corpus) = corpus() else { return };
+    let Some(corpus) = shared_testdata("corpus") else {
+        return;
+    };
     let root = tree(&corpus, "jobs");
     // A file big enough to be read in ranges between the small ones.
     let lib = xiangqi(&[
@@ -341,7 +336,9 @@ fn any_job_count_gives_the_same_bytes() {
 
 #[test]
 fn convert_writes_one_pgn_with_source_tags_that_read_back() {
-    let Some(corpus) = corpus() else { return };
+    let Some(corpus) = shared_testdata("corpus") else {
+        return;
+    };
     let root = tree(&corpus, "source");
     let r = root.to_str().unwrap();
     let all = root.join("all.pgn");
@@ -405,7 +402,9 @@ fn convert_writes_one_pgn_with_source_tags_that_read_back() {
 
 #[test]
 fn xqf_output_of_a_collection_is_named_after_the_inputs() {
-    let Some(corpus) = corpus() else { return };
+    let Some(corpus) = shared_testdata("corpus") else {
+        return;
+    };
     let root = tree(&corpus, "xqf-in");
     // Inside the folder read: left out of the inputs on the second run.
     let out_dir = root.join("out");
@@ -447,7 +446,9 @@ fn xqf_output_of_a_collection_is_named_after_the_inputs() {
 
 #[test]
 fn the_shared_xqf_manuals_are_checked_whole() {
-    let Some(corpus) = corpus() else { return };
+    let Some(corpus) = shared_testdata("corpus") else {
+        return;
+    };
     let out = xiangqi(&["game", "check", corpus.join("xqf").to_str().unwrap()]);
     let stdout = text(&out.stdout);
     assert_eq!(stdout.lines().count(), 1155);

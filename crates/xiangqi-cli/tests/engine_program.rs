@@ -3,10 +3,10 @@
 //! `go perft 1`, a whole game played through the protocol alone.
 
 use std::io::{BufRead, BufReader, Write};
-use std::path::Path;
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver};
 use std::time::{Duration, Instant};
+use xiangqi_test_support::shared_testdata;
 
 use xiangqi_core::{perft, Position, SplitMix64, START_FEN};
 
@@ -202,15 +202,10 @@ fn a_pikafish_client_plays_a_whole_game_through_the_protocol() {
 
 #[test]
 fn go_perft_equals_the_core_on_the_shared_perft_file() {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/testdata/perft.jsonl");
-    let Ok(text) = std::fs::read_to_string(&path) else {
-        assert!(
-            std::env::var("CI").as_deref() != Ok("true"),
-            "the shared perft file is missing"
-        );
-        println!("skipped: no perft file at {}", path.display());
+    let Some(path) = shared_testdata("perft.jsonl") else {
         return;
     };
+    let text = std::fs::read_to_string(&path).expect("the perft file reads");
     // Deeper counts are left to the core's release-mode perft tests.
     let limit: u64 = if cfg!(debug_assertions) {
         200_000

@@ -1,7 +1,8 @@
 //! End-to-end tests of `xiangqi game` (alias `pgn`) with the binary and
 //! XML formats, and `adjudicate --pgn` on them.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
+use xiangqi_test_support::shared_testdata;
 
 use assert_cmd::Command;
 
@@ -117,16 +118,9 @@ fn xqf_output_needs_a_file_or_a_directory_for_many_games() {
 /// The CBL libraries of the corpus, when it is there.
 #[test]
 fn a_cbl_library_is_checked_game_by_game() {
-    let corpus =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/testdata/corpus/games");
-    if !corpus.exists() {
-        assert!(
-            std::env::var("CI").as_deref() != Ok("true"),
-            "the corpus is missing"
-        );
-        println!("skipped: no corpus at {}", corpus.display());
+    let Some(corpus) = shared_testdata("corpus/games") else {
         return;
-    }
+    };
     let (code, out, err) = output(
         xiangqi()
             .args(["game", "check"])

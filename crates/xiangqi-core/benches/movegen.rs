@@ -2,9 +2,6 @@
 //! single-move legality test `is_legal` (the PGN reader's per-ply check)
 //! against its peer, generating the legal moves and searching them.
 
-#[path = "support/lcg_games.rs"]
-mod lcg_games;
-
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use std::time::Duration;
 use xiangqi_core::{perft, Move, MoveList, Position};
@@ -62,7 +59,7 @@ fn bench_perft(c: &mut Criterion) {
 fn game_plies() -> Vec<(Position, Move)> {
     let mut plies = Vec::new();
     for seed in 0..200u64 {
-        lcg_games::lcg_game(seed, 120, |pos, mv| plies.push((pos.clone(), mv)));
+        xiangqi_core::random_game(seed, 120, |pos, mv| plies.push((pos.clone(), mv)));
     }
     plies
 }

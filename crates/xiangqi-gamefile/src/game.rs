@@ -273,6 +273,21 @@ impl Default for Game {
 }
 
 impl Game {
+    /// A game from the start position whose main line is `moves`, without
+    /// tags, comments or result (moves are not checked here; the writers
+    /// check them).
+    ///
+    /// ```
+    /// use xiangqi_gamefile::Game;
+    /// let game = Game::from_moves(["h2e2".parse().unwrap(), "h9g7".parse().unwrap()]);
+    /// assert_eq!(game.plies(), 2);
+    /// ```
+    pub fn from_moves(moves: impl IntoIterator<Item = Move>) -> Game {
+        let mut game = Game::default();
+        game.mainline.moves.extend(moves.into_iter().map(Node::new));
+        game
+    }
+
     /// The value of tag `name` (case-sensitive, as PGN is).
     pub fn tag(&self, name: &str) -> Option<&str> {
         self.tags

@@ -2,7 +2,8 @@
 //! byte offset, never a panic, never an allocation the file's length fields
 //! ask for.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
+use xiangqi_test_support::shared_testdata;
 
 use xiangqi_gamefile::pgn::read_str;
 use xiangqi_gamefile::{write_xqf, ErrorKind, Format, GameFileError, Games, Location};
@@ -97,7 +98,9 @@ fn a_huge_comment_length_is_refused_before_allocating() {
 /// error at the field, never an allocation from it.
 #[test]
 fn lying_cbr_comment_lengths_are_errors_at_the_field() {
-    let Some(dir) = corpus() else { return };
+    let Some(dir) = shared_testdata("corpus/games") else {
+        return;
+    };
     let cbr = std::fs::read(dir.join("test2.cbr")).unwrap();
     assert!(read(&cbr, Format::Cbr)[0].is_ok());
     // The layout these offsets assume: an opening comment (flag 4, length
@@ -197,24 +200,13 @@ fn an_illegal_first_move_without_alternative_leaves_an_empty_line() {
     );
 }
 
-fn corpus() -> Option<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/testdata/corpus/games");
-    if dir.exists() {
-        return Some(dir);
-    }
-    assert!(
-        std::env::var("CI").as_deref() != Ok("true"),
-        "the corpus is missing"
-    );
-    println!("skipped: no corpus at {}", dir.display());
-    None
-}
-
 /// Every cut and a spread of corrupted bytes of real encrypted XQF, CBR and
 /// CBL files: errors or games, never a panic.
 #[test]
 fn real_files_cut_or_corrupted_never_panic() {
-    let Some(dir) = corpus() else { return };
+    let Some(dir) = shared_testdata("corpus/games") else {
+        return;
+    };
     for (name, format) in [
         ("030-黄松轩先胜冯敬如.XQF", Format::Xqf),
         ("test.cbr", Format::Cbr),

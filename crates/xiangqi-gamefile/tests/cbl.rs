@@ -4,7 +4,7 @@
 //! fills two slots, and indexes and slots that disagree or lie. Every
 //! record the index lists is a game, a heading or an error.
 
-use std::path::Path;
+use xiangqi_test_support::shared_testdata;
 
 use xiangqi_gamefile::{ErrorKind, Format, Game, GameFileError, Games, Location};
 
@@ -29,17 +29,7 @@ struct Source {
 }
 
 fn source() -> Option<Source> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/testdata/corpus/games/1956年全国象棋锦标赛93局.CBL");
-    if !path.exists() {
-        assert!(
-            std::env::var("CI").as_deref() != Ok("true"),
-            "the corpus is missing at {} (CI must have it)",
-            path.display()
-        );
-        println!("skipped: no corpus at {}", path.display());
-        return None;
-    }
+    let path = shared_testdata("corpus/games/1956年全国象棋锦标赛93局.CBL")?;
     let file = std::fs::read(path).unwrap();
     let capacity = u32_at(&file, CAPACITY_AT) as usize;
     assert_eq!(capacity, 128);
@@ -321,12 +311,10 @@ fn lying_capacities_and_counts_are_errors() {
 /// The 1989 library: 38 records listed, two of them headings, 36 games.
 #[test]
 fn headings_are_counted_not_yielded() {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/testdata/corpus/games/1989年龙化杯象棋名师邀请赛35局.CBL");
-    if !path.exists() {
-        assert!(std::env::var("CI").as_deref() != Ok("true"));
+    let Some(path) = shared_testdata("corpus/games/1989年龙化杯象棋名师邀请赛35局.CBL")
+    else {
         return;
-    }
+    };
     let (items, listed, headings) = read(&std::fs::read(path).unwrap());
     assert_eq!((listed, headings), (Some(38), 2));
     assert_eq!(games_of(items).len(), 36);

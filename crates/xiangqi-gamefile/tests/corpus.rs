@@ -5,24 +5,11 @@
 //! new difference fails this test.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::{Path, PathBuf};
+
+use xiangqi_test_support::shared_testdata;
 
 use xiangqi_gamefile::Game;
 use xiangqi_gamefile::{lines, Games};
-
-fn corpus() -> Option<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/testdata/corpus");
-    if dir.join("cchess-reference.jsonl").exists() {
-        return Some(dir);
-    }
-    assert!(
-        std::env::var("CI").as_deref() != Ok("true"),
-        "the corpus is missing at {} (CI must have it)",
-        dir.display()
-    );
-    println!("skipped: no corpus at {}", dir.display());
-    None
-}
 
 /// Board and side of a FEN, `r` written as `w`.
 fn board_and_side(fen: &str) -> String {
@@ -101,7 +88,9 @@ fn compare(game: &Game, reference: &serde_json::Value) -> Outcome {
 
 #[test]
 fn the_corpus_reads_as_cchess_reads_it() {
-    let Some(dir) = corpus() else { return };
+    let Some(dir) = shared_testdata("corpus") else {
+        return;
+    };
     let reference = std::fs::read_to_string(dir.join("cchess-reference.jsonl")).unwrap();
     let mut by_file: BTreeMap<String, Vec<serde_json::Value>> = BTreeMap::new();
     for line in reference.lines() {
@@ -179,7 +168,9 @@ fn the_corpus_reads_as_cchess_reads_it() {
 /// `test.cbr` has its 12 lines.
 #[test]
 fn the_cbr_files_read_with_their_variations() {
-    let Some(dir) = corpus() else { return };
+    let Some(dir) = shared_testdata("corpus") else {
+        return;
+    };
     for (name, title, plies, line_count) in [
         ("test", "黄丹青讲座004-破解新式弃马局的攻防要领", 28, 12),
         ("test2", "Test", 2, 1),
@@ -197,7 +188,9 @@ fn the_cbr_files_read_with_their_variations() {
 /// `=` signs after the game's `*` is reported as a second, broken game.
 #[test]
 fn the_gbk_pgn_reads() {
-    let Some(dir) = corpus() else { return };
+    let Some(dir) = shared_testdata("corpus") else {
+        return;
+    };
     let games: Vec<_> = Games::open(dir.join("games/中炮对列炮黑先平士角炮.pgn"), None)
         .unwrap()
         .collect();

@@ -3,25 +3,12 @@
 //! and variations.
 
 use std::path::{Path, PathBuf};
+use xiangqi_test_support::shared_testdata;
 
 use xiangqi_gamefile::pgn::{read_str, write_game, WriteOptions};
 use xiangqi_gamefile::Game;
 use xiangqi_gamefile::{lines, write_xqf, Format, Games};
 use xiangqi_notation::Notation;
-
-fn corpus() -> Option<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/testdata/corpus");
-    if dir.join("cchess-reference.jsonl").exists() {
-        return Some(dir);
-    }
-    assert!(
-        std::env::var("CI").as_deref() != Ok("true"),
-        "the corpus is missing at {} (CI must have it)",
-        dir.display()
-    );
-    println!("skipped: no corpus at {}", dir.display());
-    None
-}
 
 /// Every game of every file under `dir` that reads.
 fn games_under(dir: &Path, out: &mut Vec<(PathBuf, Game)>) {
@@ -43,7 +30,9 @@ fn games_under(dir: &Path, out: &mut Vec<(PathBuf, Game)>) {
 
 #[test]
 fn xqf_written_reads_back_identically_and_pgn_keeps_every_line() {
-    let Some(dir) = corpus() else { return };
+    let Some(dir) = shared_testdata("corpus") else {
+        return;
+    };
     let mut games = Vec::new();
     games_under(&dir, &mut games);
     assert!(games.len() > 1280, "{} games", games.len());
@@ -109,7 +98,9 @@ fn xqf_written_reads_back_identically_and_pgn_keeps_every_line() {
 #[test]
 fn node_paths_walk_the_same_lines() {
     use xiangqi_gamefile::NodePath;
-    let Some(dir) = corpus() else { return };
+    let Some(dir) = shared_testdata("corpus") else {
+        return;
+    };
     let mut games = Vec::new();
     games_under(&dir.join("games"), &mut games);
     games_under(&dir.join("xqf/中局攻杀谱"), &mut games);

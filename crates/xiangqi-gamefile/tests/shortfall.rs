@@ -9,22 +9,9 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use xiangqi_test_support::shared_testdata;
 
 use xiangqi_gamefile::Games;
-
-fn corpus() -> Option<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/testdata/corpus");
-    if dir.join("cchess-reference.jsonl").exists() {
-        return Some(dir);
-    }
-    assert!(
-        std::env::var("CI").as_deref() != Ok("true"),
-        "the corpus is missing at {} (CI must have it)",
-        dir.display()
-    );
-    println!("skipped: no corpus at {}", dir.display());
-    None
-}
 
 /// Every file under `dir` with a game file's extension.
 fn game_files(dir: &Path, out: &mut Vec<PathBuf>) {
@@ -68,7 +55,9 @@ fn extension(path: &Path) -> String {
 
 #[test]
 fn no_reader_yields_fewer_games_than_the_file_holds() {
-    let Some(dir) = corpus() else { return };
+    let Some(dir) = shared_testdata("corpus") else {
+        return;
+    };
     let reference = std::fs::read_to_string(dir.join("cchess-reference.jsonl")).unwrap();
     let mut cchess: BTreeMap<PathBuf, usize> = BTreeMap::new();
     for line in reference.lines() {

@@ -11,20 +11,10 @@ use xiangqi_notation::{format_into, parse_with, Notation, Style};
 /// Positions and their legal moves from deterministic random playouts.
 fn sample() -> Vec<(Position, Vec<Move>)> {
     let mut out = Vec::new();
-    let mut seed = 0x1234_5678u64;
-    for _ in 0..20 {
-        let mut pos = Position::startpos();
-        for _ in 0..60 {
-            let moves = pos.legal_move_vec();
-            if moves.is_empty() {
-                break;
-            }
-            out.push((pos.clone(), moves.clone()));
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            pos.make_move(moves[(seed >> 33) as usize % moves.len()]);
-        }
+    for seed in 0..20 {
+        xiangqi_core::random_game(seed, 60, |pos, _| {
+            out.push((pos.clone(), pos.legal_move_vec()));
+        });
     }
     out
 }

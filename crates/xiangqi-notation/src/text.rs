@@ -623,16 +623,14 @@ mod tests {
     /// (and on moves of the wrong side) of positions from random playouts.
     #[test]
     fn legality_agrees_with_core_is_legal() {
-        let mut seed = 99u64;
         let mut checked = 0;
-        for _ in 0..20 {
-            let mut pos = Position::startpos();
-            for _ in 0..120 {
+        for seed in 0..20 {
+            xiangqi_core::random_game(seed, 120, |pos, _| {
                 let mut pseudo = MoveList::new();
                 pos.pseudo_legal_moves(&mut pseudo);
                 for &mv in pseudo.iter() {
                     assert_eq!(
-                        legality(&pos, mv).is_ok(),
+                        legality(pos, mv).is_ok(),
                         pos.is_legal(mv),
                         "{} {mv}",
                         pos.to_fen()
@@ -645,20 +643,12 @@ mod tests {
                 theirs.pseudo_legal_moves(&mut other);
                 for &mv in other.iter() {
                     assert!(
-                        legality(&pos, mv).is_err(),
+                        legality(pos, mv).is_err(),
                         "{} {mv} moves the wrong side",
                         pos.to_fen()
                     );
                 }
-                let moves = pos.legal_move_vec();
-                if moves.is_empty() {
-                    break;
-                }
-                seed = seed
-                    .wrapping_mul(6364136223846793005)
-                    .wrapping_add(1442695040888963407);
-                pos.make_move(moves[(seed >> 33) as usize % moves.len()]);
-            }
+            });
         }
         assert!(checked > 50_000);
     }

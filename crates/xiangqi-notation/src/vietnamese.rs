@@ -621,24 +621,18 @@ pub fn read_vietnamese_words(text: &str) -> Option<(Described, usize)> {
 mod tests {
     use super::*;
     use crate::text::Situation;
-    use xiangqi_core::Position;
 
     /// The exact-word shortcut reads every move text the writer produces
     /// (with and without diacritics) as the tokeniser does, in positions of
     /// random playouts.
     #[test]
     fn written_words_read_as_the_tokeniser_reads_them() {
-        let mut seed = 7u64;
         let mut checked = 0;
-        for _ in 0..20 {
-            let mut pos = Position::startpos();
-            for _ in 0..80 {
+        for seed in 0..20 {
+            xiangqi_core::random_game(seed, 80, |pos, _| {
                 let moves = pos.legal_move_vec();
-                if moves.is_empty() {
-                    break;
-                }
                 for &mv in &moves {
-                    let s = Situation::of(&pos, mv).expect("legal");
+                    let s = Situation::of(pos, mv).expect("legal");
                     for diacritics in [true, false] {
                         let mut text = String::new();
                         let style = VietnameseStyle {
@@ -657,11 +651,7 @@ mod tests {
                         checked += 1;
                     }
                 }
-                seed = seed
-                    .wrapping_mul(6364136223846793005)
-                    .wrapping_add(1442695040888963407);
-                pos.make_move(moves[(seed >> 33) as usize % moves.len()]);
-            }
+            });
         }
         assert!(checked > 10_000, "{checked}");
     }

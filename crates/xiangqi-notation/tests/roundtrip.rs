@@ -10,20 +10,8 @@ use xiangqi_notation::{
     WxfConvention, WxfStyle,
 };
 
-/// A small deterministic PRNG (xorshift64*), so failures reproduce.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
+/// The core's seeded generator, so failures reproduce.
+use xiangqi_core::SplitMix64 as Rng;
 
 fn styles() -> Vec<(Notation, Style, &'static str)> {
     let d = Style::default();
@@ -127,7 +115,7 @@ fn check_position(pos: &Position, styles: &[(Notation, Style, &'static str)]) {
 #[test]
 fn random_playouts_round_trip_and_unique_in_every_notation() {
     let styles = styles();
-    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let mut rng = Rng::new(0x9e37_79b9_7f4a_7c15);
     let mut positions = 0;
     for _game in 0..8 {
         let mut pos = Position::startpos();
@@ -149,7 +137,7 @@ fn random_playouts_round_trip_and_unique_in_every_notation() {
 #[test]
 fn crowded_random_positions_round_trip_and_unique() {
     let styles = styles();
-    let mut rng = Rng(12345);
+    let mut rng = Rng::new(12345);
     let (mut checked, mut with_three, mut with_doubled) = (0, 0, 0);
     while checked < 400 {
         let mut board = [['.'; 9]; 10];

@@ -6,37 +6,12 @@ use std::time::{Duration, Instant};
 use xiangqi_core::{Move, MoveList, Position};
 use xiangqi_search::{replay, AlwaysDraw, Engine, Limits, Score};
 
-/// A small deterministic generator (xorshift64).
-struct Rng(u64);
+mod common;
 
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 % n as u64) as usize
-    }
-}
-
-/// Positions reached by random play from the start, of varied length.
+/// Positions reached by random play from the start, of varied length (some
+/// may have no legal move).
 fn random_positions(count: usize, seed: u64) -> Vec<Position> {
-    let mut rng = Rng(seed);
-    let mut out = Vec::with_capacity(count);
-    while out.len() < count {
-        let mut pos = Position::startpos();
-        let plies = 2 + rng.below(120);
-        let mut moves = MoveList::new();
-        for _ in 0..plies {
-            pos.legal_moves(&mut moves);
-            if moves.is_empty() {
-                break;
-            }
-            let mv = moves[rng.below(moves.len())];
-            pos.play(mv).unwrap();
-        }
-        out.push(pos);
-    }
-    out
+    common::random_positions(count, seed, 120, |_| true)
 }
 
 #[test]

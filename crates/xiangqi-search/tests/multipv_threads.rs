@@ -7,32 +7,11 @@ use std::time::Duration;
 use xiangqi_core::{Move, MoveList, Position};
 use xiangqi_search::{Engine, Limits, Score, SearchResult};
 
-/// Positions reached by seeded random play from the start (xorshift64).
-fn random_positions(count: usize, mut seed: u64) -> Vec<Position> {
-    let mut below = |n: usize| {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        (seed % n as u64) as usize
-    };
-    let mut out = Vec::with_capacity(count);
-    while out.len() < count {
-        let mut pos = Position::startpos();
-        let plies = 2 + below(80);
-        let mut moves = MoveList::new();
-        for _ in 0..plies {
-            pos.legal_moves(&mut moves);
-            if moves.is_empty() {
-                break;
-            }
-            let mv = moves[below(moves.len())];
-            pos.play(mv).unwrap();
-        }
-        if pos.has_legal_move() {
-            out.push(pos);
-        }
-    }
-    out
+mod common;
+
+/// Positions reached by seeded random play from the start, with a legal move.
+fn random_positions(count: usize, seed: u64) -> Vec<Position> {
+    common::random_positions(count, seed, 80, Position::has_legal_move)
 }
 
 /// Scores on one line: a nearer win is larger, a later loss is larger.

@@ -50,7 +50,12 @@ const COMPOSERS: &[&str] = &["xiangqi-cli", "xiangqi-tests"];
 const COMPOSER_DIRS: &[&str] = &["bindings", "fuzz"];
 
 /// Crates that must not depend on any workspace crate.
-const STANDALONE: &[&str] = &["xtask"];
+const STANDALONE: &[&str] = &["xtask", "xiangqi-test-support"];
+
+/// Crates that serve tests only: any crate may take them as a
+/// dev-dependency, none as a normal one, and they may print (a test that
+/// skips says so).
+const TEST_ONLY: &[&str] = &["xiangqi-test-support"];
 
 pub fn run() -> Result<()> {
     check()?;
@@ -92,6 +97,12 @@ fn dependency_rule(packages: &[Value]) -> Vec<String> {
         let name = package["name"].as_str().unwrap_or("?");
         for dep in package["dependencies"].as_array().into_iter().flatten() {
             let dep_name = dep["name"].as_str().unwrap_or("?");
+            if dep["kind"].as_str() != Some("dev") && TEST_ONLY.contains(&dep_name) {
+                problems.push(format!(
+                    "{name} depends on {dep_name}, which serves tests only: \
+                     make it a dev-dependency"
+                ));
+            }
             if dep["kind"].as_str() == Some("dev") && reaches(&graph, dep_name, name) {
                 problems.push(format!(
                     "{name} has a dev-dependency on {dep_name}, which depends on {name}: \
@@ -112,7 +123,7 @@ fn dependency_rule(packages: &[Value]) -> Vec<String> {
             None => {
                 problems.push(format!(
                     "{name}: a workspace crate without a place in the dependency rule; \
-                     add it to LAYERS in xtask/src/tidy.rs and to ARCHITECTURE.md"
+                     add it to LAYERS in xtask/src/tidy/mod.rs and to ARCHITECTURE.md"
                 ));
                 continue;
             }
@@ -365,6 +376,28 @@ mod tests {
         let problems = dependency_rule(&packages);
         assert_eq!(problems.len(), 1, "{problems:?}");
         assert!(problems[0].contains("dev-dependency on xiangqi-search"));
+    }
+
+    #[test]
+    fn test_support_is_a_dev_dependency_only() {
+        let support = package("xiangqi-test-support", "crates/xiangqi-test-support", &[]);
+        let mut packages = layered(vec![support.clone()]);
+        packages[0] = package(
+            "xiangqi-core",
+            "crates/xiangqi-core",
+            &[("xiangqi-test-support", Some("dev"))],
+        );
+        assert_eq!(dependency_rule(&packages), Vec::<String>::new());
+        packages[0] = package(
+            "xiangqi-core",
+            "crates/xiangqi-core",
+            &[("xiangqi-test-support", None)],
+        );
+        let problems = dependency_rule(&packages);
+        assert!(
+            problems.iter().any(|p| p.contains("serves tests only")),
+            "{problems:?}"
+        );
     }
 
     #[test]

@@ -1,15 +1,11 @@
 //! Helpers shared by the integration tests.
 #![allow(dead_code)]
 
-use std::path::PathBuf;
-
 use xiangqi_adjudication::{Conduct, Game, GameError, GameRecord, RuleSet, SideReport, Verdict};
 use xiangqi_core::Position;
 
-/// The workspace root (two levels above this crate).
-pub fn workspace_root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
+#[allow(unused_imports)] // not every test file reads fixtures
+pub use xiangqi_test_support::workspace_root;
 
 /// Plays `moves` (ICCS, space separated) from `fen` under `rules`.
 pub fn play(fen: &str, moves: &str, rules: &RuleSet) -> Result<Game, GameError> {
