@@ -1,12 +1,25 @@
-//! CONTRACT SKELETON written by the coordinator: the store helper replaces
-//! every body (and may split this file into submodules); the server helper
-//! calls only what is declared here. Signatures change only by agreement.
+//! Storage of players, sessions, games (facts, every event, the ending) and
+//! rating changes, on SQLite (the embedded default) or PostgreSQL.
 //!
-//! One store for both databases: sqlx's `Any` driver, the same SQL text on
-//! SQLite (the embedded default) and PostgreSQL. Ids are made by the
-//! server (random text), times are unix milliseconds (i64).
+//! One implementation on sqlx's `Any` driver: the same SQL text (with `$N`
+//! parameters, which both databases read) and the same numbered migrations
+//! run on both, so there is one code path to test and nothing to keep in
+//! step. SQLite gets one writer connection (SQLite allows one writer at a
+//! time; queueing in the pool is cheaper than lock retries) and a few
+//! readers, in WAL mode so readers never wait for the writer. Ids are made
+//! by the server (random text), times are unix milliseconds (i64).
 
 use serde::{Deserialize, Serialize};
+
+mod connect;
+mod events;
+mod migrations;
+mod replay;
+mod rows;
+
+pub use replay::{
+    parse_time_control, ParseTimeControlError, MAX_BASE_MINUTES, MAX_INCREMENT_SECONDS,
+};
 
 /// What a store call can fail with.
 #[derive(Debug, thiserror::Error)]
@@ -20,6 +33,9 @@ pub enum StoreError {
     /// The database refused or failed.
     #[error("database: {0}")]
     Database(String),
+    /// Stored data that cannot be read back (a row no code of ours writes).
+    #[error("stored data is invalid: {0}")]
+    Invalid(String),
 }
 
 /// A player as stored: accounts and guests alike (guests have no password
@@ -104,19 +120,56 @@ pub struct StoredGame {
     pub ending: Option<Ending>,
 }
 
-/// The store. Cheap to clone (a pool inside).
+/// The store. Cheap to clone (pools inside).
 #[derive(Clone, Debug)]
-pub struct Store {}
+pub struct Store {
+    /// Every write goes here (on SQLite: one connection).
+    writer: sqlx::AnyPool,
+    /// Reads (on PostgreSQL, the same pool as `writer`).
+    reader: sqlx::AnyPool,
+}
+
+/// Columns of `players`, in the order [`rows::player`] reads them.
+const PLAYER_COLUMNS: &str = "id, name, guest, password_hash, rating, notation, created_at";
+
+/// Columns of a game and its ending (left-joined as `e`), in the order
+/// [`rows::game_with_ending`] reads them.
+const GAME_COLUMNS: &str = "g.id, g.red, g.black, g.time_control, g.rated, g.rules, g.start_fen, \
+     g.started_at, e.status, e.result, e.reason, e.ply, e.red_clock, e.black_clock, e.ended_at";
+
+/// Events are fetched for at most this many games per statement (far below
+/// both databases' limits on parameters).
+const GAMES_PER_EVENT_QUERY: usize = 500;
 
 impl Store {
     /// Opens (creating when missing) `url`: `sqlite://PATH?mode=rwc` or
     /// `postgres://…`, and runs the migrations.
     pub async fn open(url: &str) -> Result<Store, StoreError> {
-        todo!("{url}")
+        let (writer, reader) = connect::pools(url).await?;
+        Ok(Store { writer, reader })
     }
+
     pub async fn insert_player(&self, player: &PlayerRow) -> Result<(), StoreError> {
-        todo!("{player:?}")
+        let result = sqlx::query(
+            "INSERT INTO players (id, name, name_key, guest, password_hash, rating, notation, created_at) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+        )
+        .bind(&player.id)
+        .bind(&player.name)
+        .bind(name_key(&player.name))
+        .bind(i64::from(player.guest))
+        .bind(player.password_hash.as_deref())
+        .bind(player.rating.map(i64::from))
+        .bind(&player.notation)
+        .bind(player.created_at)
+        .execute(&self.writer)
+        .await;
+        match result {
+            Ok(_) => Ok(()),
+            Err(e) => Err(self.name_conflict(e, &player.name).await),
+        }
     }
+
     /// Turns a guest into an account (name, password, starting rating).
     pub async fn register_guest(
         &self,
@@ -125,17 +178,62 @@ impl Store {
         password_hash: &str,
         rating: i32,
     ) -> Result<PlayerRow, StoreError> {
-        todo!("{id}{name}{password_hash}{rating}")
+        let result = sqlx::query(&format!(
+            "UPDATE players SET name = $2, name_key = $3, guest = 0, password_hash = $4, rating = $5 \
+             WHERE id = $1 AND guest = 1 RETURNING {PLAYER_COLUMNS}"
+        ))
+        .bind(id)
+        .bind(name)
+        .bind(name_key(name))
+        .bind(password_hash)
+        .bind(i64::from(rating))
+        .fetch_optional(&self.writer)
+        .await;
+        match result {
+            Ok(Some(row)) => rows::player(&row),
+            Ok(None) => Err(StoreError::NotFound {
+                what: "guest",
+                id: id.to_string(),
+            }),
+            Err(e) => Err(self.name_conflict(e, name).await),
+        }
     }
+
     pub async fn player(&self, id: &str) -> Result<Option<PlayerRow>, StoreError> {
-        todo!("{id}")
+        sqlx::query(&format!(
+            "SELECT {PLAYER_COLUMNS} FROM players WHERE id = $1"
+        ))
+        .bind(id)
+        .fetch_optional(&self.reader)
+        .await
+        .map_err(database)?
+        .map(|row| rows::player(&row))
+        .transpose()
     }
+
+    /// The player of this name, ignoring case (names are unique that way).
     pub async fn player_by_name(&self, name: &str) -> Result<Option<PlayerRow>, StoreError> {
-        todo!("{name}")
+        sqlx::query(&format!(
+            "SELECT {PLAYER_COLUMNS} FROM players WHERE name_key = $1"
+        ))
+        .bind(name_key(name))
+        .fetch_optional(&self.reader)
+        .await
+        .map_err(database)?
+        .map(|row| rows::player(&row))
+        .transpose()
     }
+
     pub async fn set_notation(&self, id: &str, notation: &str) -> Result<(), StoreError> {
-        todo!("{id}{notation}")
+        let done = sqlx::query("UPDATE players SET notation = $2 WHERE id = $1")
+            .bind(id)
+            .bind(notation)
+            .execute(&self.writer)
+            .await
+            .map_err(database)?;
+        expect_one(done.rows_affected(), "player", id)
     }
+
     /// Sessions are stored by the token's hash (hex SHA-256 or similar), never the token.
     pub async fn insert_session(
         &self,
@@ -143,44 +241,248 @@ impl Store {
         player: &str,
         at: i64,
     ) -> Result<(), StoreError> {
-        todo!("{token_hash}{player}{at}")
+        sqlx::query("INSERT INTO sessions (token_hash, player, created_at) VALUES ($1, $2, $3)")
+            .bind(token_hash)
+            .bind(player)
+            .bind(at)
+            .execute(&self.writer)
+            .await
+            .map_err(database)?;
+        Ok(())
     }
+
     pub async fn session_player(&self, token_hash: &str) -> Result<Option<PlayerRow>, StoreError> {
-        todo!("{token_hash}")
+        sqlx::query(&format!(
+            "SELECT {} FROM sessions s JOIN players p ON p.id = s.player WHERE s.token_hash = $1",
+            PLAYER_COLUMNS
+                .split(", ")
+                .map(|c| format!("p.{c}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ))
+        .bind(token_hash)
+        .fetch_optional(&self.reader)
+        .await
+        .map_err(database)?
+        .map(|row| rows::player(&row))
+        .transpose()
     }
+
+    /// Deletes the session (deleting an unknown one is not an error: logging
+    /// out twice is harmless).
     pub async fn delete_session(&self, token_hash: &str) -> Result<(), StoreError> {
-        todo!("{token_hash}")
+        sqlx::query("DELETE FROM sessions WHERE token_hash = $1")
+            .bind(token_hash)
+            .execute(&self.writer)
+            .await
+            .map_err(database)?;
+        Ok(())
     }
+
     pub async fn insert_game(&self, game: &GameRow) -> Result<(), StoreError> {
-        todo!("{game:?}")
+        sqlx::query(
+            "INSERT INTO games (id, red, black, time_control, rated, rules, start_fen, started_at) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+        )
+        .bind(&game.id)
+        .bind(&game.red)
+        .bind(&game.black)
+        .bind(&game.time_control)
+        .bind(i64::from(game.rated))
+        .bind(&game.rules)
+        .bind(&game.start_fen)
+        .bind(game.started_at)
+        .execute(&self.writer)
+        .await
+        .map_err(database)?;
+        Ok(())
     }
-    /// Appends one event; durable when this returns.
+
+    /// Appends one event; durable when this returns (one statement, its own
+    /// transaction: on SQLite in WAL mode a commit is one append to the log).
     pub async fn append_event(&self, game: &str, event: &EventRow) -> Result<(), StoreError> {
-        todo!("{game}{event:?}")
+        sqlx::query(
+            "INSERT INTO events (game, seq, kind, side, mv, at_ms) VALUES ($1, $2, $3, $4, $5, $6)",
+        )
+        .bind(game)
+        .bind(event.seq)
+        .bind(&event.kind)
+        .bind(event.side.as_deref())
+        .bind(event.mv.as_deref())
+        .bind(event.at)
+        .execute(&self.writer)
+        .await
+        .map_err(database)?;
+        Ok(())
     }
+
     /// Writes the ending and the rating changes (updating the players'
-    /// ratings) in one transaction: both or neither.
+    /// ratings) in one transaction: both or neither. A change for a player
+    /// who is not a rated account fails the whole call.
     pub async fn finish_game(
         &self,
         game: &str,
         ending: &Ending,
         changes: &[RatingChangeRow],
     ) -> Result<(), StoreError> {
-        todo!("{game}{ending:?}{changes:?}")
+        let mut tx = self.writer.begin().await.map_err(database)?;
+        sqlx::query(
+            "INSERT INTO endings (game, status, result, reason, ply, red_clock, black_clock, ended_at) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+        )
+        .bind(game)
+        .bind(&ending.status)
+        .bind(&ending.result)
+        .bind(&ending.reason)
+        .bind(i64::from(ending.ply))
+        .bind(ending.red_clock)
+        .bind(ending.black_clock)
+        .bind(ending.ended_at)
+        .execute(&mut *tx)
+        .await
+        .map_err(database)?;
+        for change in changes {
+            sqlx::query(
+                "INSERT INTO rating_changes (player, game, rating_before, rating_after, at_ms) \
+                 VALUES ($1, $2, $3, $4, $5)",
+            )
+            .bind(&change.player)
+            .bind(&change.game)
+            .bind(i64::from(change.before))
+            .bind(i64::from(change.after))
+            .bind(change.at)
+            .execute(&mut *tx)
+            .await
+            .map_err(database)?;
+            let done = sqlx::query("UPDATE players SET rating = $2 WHERE id = $1 AND guest = 0")
+                .bind(&change.player)
+                .bind(i64::from(change.after))
+                .execute(&mut *tx)
+                .await
+                .map_err(database)?;
+            expect_one(done.rows_affected(), "rated player", &change.player)?;
+        }
+        // Dropping `tx` on any error above rolls everything back.
+        tx.commit().await.map_err(database)
     }
+
     pub async fn game(&self, id: &str) -> Result<Option<StoredGame>, StoreError> {
-        todo!("{id}")
+        let rows = sqlx::query(&format!(
+            "SELECT {GAME_COLUMNS} FROM games g LEFT JOIN endings e ON e.game = g.id WHERE g.id = $1"
+        ))
+        .bind(id)
+        .fetch_all(&self.reader)
+        .await
+        .map_err(database)?;
+        Ok(self.with_events(rows).await?.pop())
     }
-    /// Games without an ending, for the restart.
+
+    /// Games without an ending, for the restart (oldest first).
     pub async fn unfinished_games(&self) -> Result<Vec<StoredGame>, StoreError> {
-        todo!()
+        let rows = sqlx::query(&format!(
+            "SELECT {GAME_COLUMNS} FROM games g LEFT JOIN endings e ON e.game = g.id \
+             WHERE e.game IS NULL ORDER BY g.started_at, g.id"
+        ))
+        .fetch_all(&self.reader)
+        .await
+        .map_err(database)?;
+        self.with_events(rows).await
     }
+
     /// A player's games, newest first.
     pub async fn games_of(&self, player: &str, limit: i64) -> Result<Vec<StoredGame>, StoreError> {
-        todo!("{player}{limit}")
+        let rows = sqlx::query(&format!(
+            "SELECT {GAME_COLUMNS} FROM games g LEFT JOIN endings e ON e.game = g.id \
+             WHERE g.red = $1 OR g.black = $1 ORDER BY g.started_at DESC, g.id DESC LIMIT $2"
+        ))
+        .bind(player)
+        .bind(limit.max(0))
+        .fetch_all(&self.reader)
+        .await
+        .map_err(database)?;
+        self.with_events(rows).await
     }
+
     /// A player's rating changes, newest first.
     pub async fn rating_history(&self, player: &str) -> Result<Vec<RatingChangeRow>, StoreError> {
-        todo!("{player}")
+        sqlx::query(
+            "SELECT player, game, rating_before, rating_after, at_ms FROM rating_changes \
+             WHERE player = $1 ORDER BY at_ms DESC, game DESC",
+        )
+        .bind(player)
+        .fetch_all(&self.reader)
+        .await
+        .map_err(database)?
+        .iter()
+        .map(rows::rating_change)
+        .collect()
     }
+
+    /// The games of `rows` (selected with [`GAME_COLUMNS`]) with their
+    /// events, in the order of `rows`: one more statement per
+    /// [`GAMES_PER_EVENT_QUERY`] games, not one per game.
+    async fn with_events(
+        &self,
+        rows: Vec<sqlx::any::AnyRow>,
+    ) -> Result<Vec<StoredGame>, StoreError> {
+        let mut games = rows
+            .iter()
+            .map(rows::game_with_ending)
+            .collect::<Result<Vec<StoredGame>, StoreError>>()?;
+        let index: std::collections::HashMap<String, usize> = games
+            .iter()
+            .enumerate()
+            .map(|(i, g)| (g.game.id.clone(), i))
+            .collect();
+        let ids: Vec<String> = index.keys().cloned().collect();
+        for chunk in ids.chunks(GAMES_PER_EVENT_QUERY) {
+            let placeholders: Vec<String> = (1..=chunk.len()).map(|i| format!("${i}")).collect();
+            let sql = format!(
+                "SELECT game, seq, kind, side, mv, at_ms FROM events WHERE game IN ({}) ORDER BY game, seq",
+                placeholders.join(", ")
+            );
+            let mut query = sqlx::query(&sql);
+            for id in chunk {
+                query = query.bind(id);
+            }
+            for row in query.fetch_all(&self.reader).await.map_err(database)? {
+                let (game, event) = rows::event(&row)?;
+                if let Some(&i) = index.get(&game) {
+                    games[i].events.push(event);
+                }
+            }
+        }
+        Ok(games)
+    }
+
+    /// `error` from writing `name`: [`StoreError::NameTaken`] when it broke a
+    /// uniqueness rule and the name is in use.
+    async fn name_conflict(&self, error: sqlx::Error, name: &str) -> StoreError {
+        let unique = matches!(&error, sqlx::Error::Database(e) if e.is_unique_violation());
+        if unique {
+            if let Ok(Some(_)) = self.player_by_name(name).await {
+                return StoreError::NameTaken(name.to_string());
+            }
+        }
+        database(error)
+    }
+}
+
+/// Names are unique regardless of case: the key they are compared by.
+fn name_key(name: &str) -> String {
+    name.to_lowercase()
+}
+
+fn expect_one(rows_affected: u64, what: &'static str, id: &str) -> Result<(), StoreError> {
+    match rows_affected {
+        0 => Err(StoreError::NotFound {
+            what,
+            id: id.to_string(),
+        }),
+        _ => Ok(()),
+    }
+}
+
+fn database(error: sqlx::Error) -> StoreError {
+    StoreError::Database(error.to_string())
 }

@@ -1,0 +1,715 @@
+//! The store's every method, run with the same bodies on SQLite (in a temp
+//! dir) and on PostgreSQL when `XIANGQI_TEST_POSTGRES_URL` is set (each test
+//! in a schema of its own). `cargo xtask test` starts a PostgreSQL server and
+//! sets the variable; without it the PostgreSQL runs print that they are
+//! skipped, and fail under `CI=true`.
+
+use xiangqi_adjudication::{
+    ClockEvent, OnlineGame, Outcome, Reason, RuleSet, TimeControl, TimedEvent,
+};
+use xiangqi_core::{Color, Position, START_FEN};
+use xiangqi_server::store::{
+    parse_time_control, Ending, EventRow, GameRow, PlayerRow, RatingChangeRow, Store, StoreError,
+    StoredGame,
+};
+
+// ---------------------------------------------------------------- backends
+
+/// A SQLite store in a temp dir (the dir lives as long as this).
+struct SqliteDb {
+    _dir: tempfile::TempDir,
+    url: String,
+    store: Store,
+}
+
+async fn sqlite() -> SqliteDb {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!(
+        "sqlite://{}?mode=rwc",
+        dir.path().join("xiangqi.db").display()
+    );
+    let store = Store::open(&url).await.unwrap();
+    SqliteDb {
+        _dir: dir,
+        url,
+        store,
+    }
+}
+
+const POSTGRES_URL_VAR: &str = "XIANGQI_TEST_POSTGRES_URL";
+
+/// A store in a fresh schema of the test PostgreSQL server, or `None` (with
+/// a message) when there is none; under `CI=true` a missing server fails.
+async fn postgres(test: &str) -> Option<(Store, String)> {
+    let Ok(url) = std::env::var(POSTGRES_URL_VAR) else {
+        if std::env::var("CI").is_ok_and(|v| v == "true") {
+            panic!("{POSTGRES_URL_VAR} is not set under CI=true: `cargo xtask test` starts PostgreSQL and sets it");
+        }
+        // Once per run, on the real stderr (not the test's captured output).
+        static SKIP_NOTICE: std::sync::Once = std::sync::Once::new();
+        SKIP_NOTICE.call_once(|| {
+            use std::io::Write;
+            let _ = writeln!(
+                std::io::stderr(),
+                "SKIPPED: the store tests on PostgreSQL ({POSTGRES_URL_VAR} is not set; \
+                 `cargo xtask test` starts a server and sets it). Running them on SQLite only."
+            );
+        });
+        let _ = test;
+        return None;
+    };
+    use sqlx::Connection;
+    let schema = format!("t_{test}_{}", std::process::id());
+    let mut admin = sqlx::PgConnection::connect(&url).await.unwrap();
+    sqlx::Executor::execute(
+        &mut admin,
+        format!("DROP SCHEMA IF EXISTS {schema} CASCADE; CREATE SCHEMA {schema}").as_str(),
+    )
+    .await
+    .unwrap();
+    let separator = if url.contains('?') { '&' } else { '?' };
+    let scoped = format!("{url}{separator}options=-c%20search_path%3D{schema}");
+    Some((Store::open(&scoped).await.unwrap(), schema))
+}
+
+async fn drop_schema(schema: &str) {
+    use sqlx::Connection;
+    let url = std::env::var(POSTGRES_URL_VAR).unwrap();
+    let mut admin = sqlx::PgConnection::connect(&url).await.unwrap();
+    sqlx::Executor::execute(&mut admin, format!("DROP SCHEMA {schema} CASCADE").as_str())
+        .await
+        .unwrap();
+}
+
+/// Each named `async fn(Store)` as a test on SQLite and one on PostgreSQL.
+macro_rules! on_both_databases {
+    ($($name:ident),* $(,)?) => {
+        mod sqlite {
+            $(
+                #[tokio::test]
+                async fn $name() {
+                    let db = super::sqlite().await;
+                    super::$name(db.store.clone()).await;
+                }
+            )*
+        }
+        mod postgres {
+            $(
+                #[tokio::test]
+                async fn $name() {
+                    if let Some((store, schema)) = super::postgres(stringify!($name)).await {
+                        super::$name(store).await;
+                        super::drop_schema(&schema).await;
+                    }
+                }
+            )*
+        }
+    };
+}
+
+on_both_databases!(
+    players_are_stored_and_found,
+    a_taken_name_is_refused_in_any_case,
+    a_guest_registers,
+    sessions_find_their_player,
+    games_keep_their_events_and_ending,
+    games_of_lists_newest_first_with_a_limit,
+    finish_game_writes_ratings_and_history,
+    finish_game_is_all_or_nothing,
+    a_game_ends_once,
+    events_replay_to_the_same_game,
+    a_duplicate_event_is_refused,
+);
+
+// ---------------------------------------------------------------- data
+
+fn guest(id: &str, name: &str) -> PlayerRow {
+    PlayerRow {
+        id: id.into(),
+        name: name.into(),
+        guest: true,
+        password_hash: None,
+        rating: None,
+        notation: "coordinate".into(),
+        created_at: 1_733_280_000_000,
+    }
+}
+
+fn account(id: &str, name: &str, rating: i32) -> PlayerRow {
+    PlayerRow {
+        guest: false,
+        password_hash: Some("$argon2id$v=19$m=19456,t=2,p=1$c2FsdA$aGFzaA".into()),
+        rating: Some(rating),
+        ..guest(id, name)
+    }
+}
+
+fn game_row(id: &str, red: &str, black: &str, started_at: i64) -> GameRow {
+    GameRow {
+        id: id.into(),
+        red: red.into(),
+        black: black.into(),
+        time_control: "5+3".into(),
+        rated: true,
+        rules: "online".into(),
+        start_fen: START_FEN.into(),
+        started_at,
+    }
+}
+
+fn ending(result: &str, reason: &str, ply: i32) -> Ending {
+    Ending {
+        status: "finished".into(),
+        result: result.into(),
+        reason: reason.into(),
+        ply,
+        red_clock: 290_000,
+        black_clock: 281_500,
+        ended_at: 1_733_280_100_000,
+    }
+}
+
+fn change(player: &str, game: &str, before: i32, after: i32, at: i64) -> RatingChangeRow {
+    RatingChangeRow {
+        player: player.into(),
+        game: game.into(),
+        before,
+        after,
+        at,
+    }
+}
+
+fn event(seq: i64, at: u64, event: ClockEvent) -> EventRow {
+    EventRow::from_timed(seq, &TimedEvent { at, event })
+}
+
+fn mv(side: Color, text: &str) -> ClockEvent {
+    ClockEvent::Move {
+        side: Some(side),
+        mv: text.parse().unwrap(),
+    }
+}
+
+// ---------------------------------------------------------------- bodies
+
+async fn players_are_stored_and_found(store: Store) {
+    let alice = account("p_alice", "Alice", 1500);
+    store.insert_player(&alice).await.unwrap();
+    store
+        .insert_player(&guest("p_g1", "Guest-4f2a1c"))
+        .await
+        .unwrap();
+    assert_eq!(store.player("p_alice").await.unwrap(), Some(alice.clone()));
+    assert_eq!(
+        store.player_by_name("alice").await.unwrap(),
+        Some(alice.clone())
+    );
+    assert_eq!(store.player_by_name("ALICE").await.unwrap(), Some(alice));
+    assert_eq!(store.player("p_nobody").await.unwrap(), None);
+    assert_eq!(store.player_by_name("nobody").await.unwrap(), None);
+    let g = store.player("p_g1").await.unwrap().unwrap();
+    assert!(g.guest && g.rating.is_none() && g.password_hash.is_none());
+
+    store.set_notation("p_g1", "chinese").await.unwrap();
+    assert_eq!(
+        store.player("p_g1").await.unwrap().unwrap().notation,
+        "chinese"
+    );
+    assert!(matches!(
+        store.set_notation("p_nobody", "wxf").await,
+        Err(StoreError::NotFound { what: "player", .. })
+    ));
+}
+
+async fn a_taken_name_is_refused_in_any_case(store: Store) {
+    store
+        .insert_player(&account("p_1", "bob", 1500))
+        .await
+        .unwrap();
+    for name in ["bob", "BOB"] {
+        match store.insert_player(&account("p_2", name, 1500)).await {
+            Err(StoreError::NameTaken(n)) => assert_eq!(n, name),
+            other => panic!("{name}: expected NameTaken, got {other:?}"),
+        }
+    }
+    store
+        .insert_player(&guest("p_3", "Guest-000001"))
+        .await
+        .unwrap();
+    match store.register_guest("p_3", "Bob", "hash", 1500).await {
+        Err(StoreError::NameTaken(n)) => assert_eq!(n, "Bob"),
+        other => panic!("expected NameTaken, got {other:?}"),
+    }
+    // The refused registration changed nothing.
+    assert_eq!(
+        store.player("p_3").await.unwrap(),
+        Some(guest("p_3", "Guest-000001"))
+    );
+}
+
+async fn a_guest_registers(store: Store) {
+    let mut g = guest("p_g", "Guest-abcdef");
+    g.notation = "wxf".into();
+    store.insert_player(&g).await.unwrap();
+    let registered = store
+        .register_guest("p_g", "carol", "phc", 1500)
+        .await
+        .unwrap();
+    let expected = PlayerRow {
+        name: "carol".into(),
+        guest: false,
+        password_hash: Some("phc".into()),
+        rating: Some(1500),
+        ..g
+    };
+    assert_eq!(registered, expected);
+    assert_eq!(store.player_by_name("carol").await.unwrap(), Some(expected));
+    assert_eq!(store.player_by_name("Guest-abcdef").await.unwrap(), None);
+    // An account is no guest: it cannot register again, nor can a stranger.
+    for id in ["p_g", "p_nobody"] {
+        assert!(matches!(
+            store.register_guest(id, "dave", "phc", 1500).await,
+            Err(StoreError::NotFound { what: "guest", .. })
+        ));
+    }
+}
+
+async fn sessions_find_their_player(store: Store) {
+    let p = guest("p_s", "Guest-5e5510");
+    store.insert_player(&p).await.unwrap();
+    store.insert_session("aa11", "p_s", 1).await.unwrap();
+    store.insert_session("bb22", "p_s", 2).await.unwrap();
+    assert_eq!(store.session_player("aa11").await.unwrap(), Some(p.clone()));
+    assert_eq!(store.session_player("cc33").await.unwrap(), None);
+    store.delete_session("aa11").await.unwrap();
+    assert_eq!(store.session_player("aa11").await.unwrap(), None);
+    assert_eq!(store.session_player("bb22").await.unwrap(), Some(p));
+    store.delete_session("aa11").await.unwrap();
+    // A session of no player is refused.
+    assert!(store.insert_session("dd44", "p_nobody", 3).await.is_err());
+}
+
+async fn games_keep_their_events_and_ending(store: Store) {
+    let row = game_row("g_1", "p_r", "engine-3", 1000);
+    store.insert_game(&row).await.unwrap();
+    let events = vec![
+        event(1, 1_500, mv(Color::Red, "h2e2")),
+        event(2, 2_250, mv(Color::Black, "h9g7")),
+        event(3, 2_300, ClockEvent::Leave { side: Color::Red }),
+    ];
+    for e in &events {
+        store.append_event("g_1", e).await.unwrap();
+    }
+    let stored = store.game("g_1").await.unwrap().unwrap();
+    assert_eq!(
+        stored,
+        StoredGame {
+            game: row.clone(),
+            events: events.clone(),
+            ending: None
+        }
+    );
+    assert_eq!(store.game("g_404").await.unwrap(), None);
+    assert_eq!(store.unfinished_games().await.unwrap(), vec![stored]);
+
+    let end = Ending {
+        status: "cancelled".into(),
+        result: "*".into(),
+        reason: "cancelled".into(),
+        ..ending("*", "cancelled", 2)
+    };
+    store.finish_game("g_1", &end, &[]).await.unwrap();
+    let stored = store.game("g_1").await.unwrap().unwrap();
+    assert_eq!(stored.ending, Some(end));
+    assert_eq!(stored.events, events);
+    assert!(store.unfinished_games().await.unwrap().is_empty());
+    // An event for a game that does not exist is refused.
+    assert!(store.append_event("g_404", &events[0]).await.is_err());
+}
+
+async fn games_of_lists_newest_first_with_a_limit(store: Store) {
+    store
+        .insert_game(&game_row("g_a", "p_x", "p_y", 100))
+        .await
+        .unwrap();
+    store
+        .insert_game(&game_row("g_b", "p_y", "p_x", 300))
+        .await
+        .unwrap();
+    store
+        .insert_game(&game_row("g_c", "p_z", "p_y", 200))
+        .await
+        .unwrap();
+    store
+        .insert_game(&game_row("g_d", "p_x", "engine-1", 400))
+        .await
+        .unwrap();
+    store
+        .append_event("g_b", &event(1, 10, mv(Color::Red, "b2e2")))
+        .await
+        .unwrap();
+    let ids = |games: Vec<StoredGame>| games.into_iter().map(|g| g.game.id).collect::<Vec<_>>();
+    assert_eq!(
+        ids(store.games_of("p_x", 100).await.unwrap()),
+        ["g_d", "g_b", "g_a"]
+    );
+    assert_eq!(ids(store.games_of("p_y", 2).await.unwrap()), ["g_b", "g_c"]);
+    assert!(store.games_of("p_nobody", 10).await.unwrap().is_empty());
+    let x = store.games_of("p_x", 100).await.unwrap();
+    assert_eq!(x[1].events.len(), 1);
+    assert!(x[0].events.is_empty() && x[2].events.is_empty());
+}
+
+async fn finish_game_writes_ratings_and_history(store: Store) {
+    store
+        .insert_player(&account("p_r", "red_player", 1500))
+        .await
+        .unwrap();
+    store
+        .insert_player(&account("p_b", "black_player", 1500))
+        .await
+        .unwrap();
+    for (id, at) in [("g_1", 1_000), ("g_2", 2_000)] {
+        store
+            .insert_game(&game_row(id, "p_r", "p_b", at))
+            .await
+            .unwrap();
+    }
+    store
+        .finish_game(
+            "g_1",
+            &ending("1-0", "checkmate", 41),
+            &[
+                change("p_r", "g_1", 1500, 1510, 5_000),
+                change("p_b", "g_1", 1500, 1490, 5_000),
+            ],
+        )
+        .await
+        .unwrap();
+    store
+        .finish_game(
+            "g_2",
+            &ending("1/2-1/2", "agreement", 60),
+            &[
+                change("p_r", "g_2", 1510, 1509, 9_000),
+                change("p_b", "g_2", 1490, 1491, 9_000),
+            ],
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        store.player("p_r").await.unwrap().unwrap().rating,
+        Some(1509)
+    );
+    assert_eq!(
+        store.player("p_b").await.unwrap().unwrap().rating,
+        Some(1491)
+    );
+    assert_eq!(
+        store.rating_history("p_b").await.unwrap(),
+        vec![
+            change("p_b", "g_2", 1490, 1491, 9_000),
+            change("p_b", "g_1", 1500, 1490, 5_000)
+        ]
+    );
+    assert!(store.rating_history("p_nobody").await.unwrap().is_empty());
+}
+
+async fn finish_game_is_all_or_nothing(store: Store) {
+    store
+        .insert_player(&account("p_r", "red_player", 1500))
+        .await
+        .unwrap();
+    store
+        .insert_player(&guest("p_g", "Guest-aaaaaa"))
+        .await
+        .unwrap();
+    store
+        .insert_game(&game_row("g_1", "p_r", "p_g", 1_000))
+        .await
+        .unwrap();
+    // The second rating write fails (a guest has no rating; then a player
+    // who does not exist): neither the ending nor the first change stays.
+    for black in ["p_g", "p_nobody"] {
+        let result = store
+            .finish_game(
+                "g_1",
+                &ending("1-0", "timeout", 30),
+                &[
+                    change("p_r", "g_1", 1500, 1510, 5_000),
+                    change(black, "g_1", 1500, 1490, 5_000),
+                ],
+            )
+            .await;
+        assert!(result.is_err(), "{black}: {result:?}");
+        assert_eq!(store.game("g_1").await.unwrap().unwrap().ending, None);
+        assert_eq!(
+            store.player("p_r").await.unwrap().unwrap().rating,
+            Some(1500)
+        );
+        assert!(store.rating_history("p_r").await.unwrap().is_empty());
+        assert_eq!(store.unfinished_games().await.unwrap().len(), 1);
+    }
+    // The store is still usable afterwards (the transaction was rolled back).
+    store
+        .finish_game(
+            "g_1",
+            &ending("1-0", "timeout", 30),
+            &[change("p_r", "g_1", 1500, 1510, 5_000)],
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        store.player("p_r").await.unwrap().unwrap().rating,
+        Some(1510)
+    );
+}
+
+async fn a_game_ends_once(store: Store) {
+    store
+        .insert_game(&game_row("g_1", "p_r", "p_b", 1_000))
+        .await
+        .unwrap();
+    store
+        .finish_game("g_1", &ending("0-1", "resignation", 12), &[])
+        .await
+        .unwrap();
+    assert!(store
+        .finish_game("g_1", &ending("1-0", "timeout", 12), &[])
+        .await
+        .is_err());
+    assert_eq!(
+        store.game("g_1").await.unwrap().unwrap().ending,
+        Some(ending("0-1", "resignation", 12))
+    );
+    assert!(store
+        .finish_game("g_404", &ending("1-0", "timeout", 1), &[])
+        .await
+        .is_err());
+}
+
+async fn a_duplicate_event_is_refused(store: Store) {
+    store
+        .insert_game(&game_row("g_1", "p_r", "p_b", 1_000))
+        .await
+        .unwrap();
+    store
+        .append_event("g_1", &event(1, 10, mv(Color::Red, "h2e2")))
+        .await
+        .unwrap();
+    assert!(store
+        .append_event("g_1", &event(1, 20, mv(Color::Red, "b2e2")))
+        .await
+        .is_err());
+    assert_eq!(store.game("g_1").await.unwrap().unwrap().events.len(), 1);
+}
+
+/// Every kind of event, stored and replayed, gives the game played live.
+async fn events_replay_to_the_same_game(store: Store) {
+    let timed = [
+        (1_000, mv(Color::Red, "h2e2")),
+        (2_000, mv(Color::Black, "h9g7")),
+        (2_500, ClockEvent::OfferDraw { side: Color::Black }),
+        (2_600, ClockEvent::DeclineDraw { side: Color::Red }),
+        (3_000, ClockEvent::Leave { side: Color::Black }),
+        (4_000, ClockEvent::Return { side: Color::Black }),
+        (4_500, ClockEvent::Poll),
+        (
+            5_000,
+            ClockEvent::Move {
+                side: None,
+                mv: "h0g2".parse().unwrap(),
+            },
+        ),
+        (6_000, ClockEvent::OfferDraw { side: Color::Black }),
+        (7_000, ClockEvent::Resign { side: Color::Red }),
+    ];
+    let tc = TimeControl {
+        base_ms: 300_000,
+        increment_ms: 3_000,
+    };
+    let mut live = OnlineGame::new(Position::startpos(), RuleSet::default(), tc, 0).unwrap();
+    store
+        .insert_game(&game_row("g_1", "p_r", "p_b", 1_000))
+        .await
+        .unwrap();
+    for (seq, (at, e)) in timed.iter().enumerate() {
+        let e = TimedEvent {
+            at: *at,
+            event: e.clone(),
+        };
+        live.apply(&e).unwrap();
+        let row = EventRow::from_timed(seq as i64 + 1, &e);
+        assert_eq!(row.to_timed().unwrap(), e);
+        store.append_event("g_1", &row).await.unwrap();
+    }
+    let replayed = store.game("g_1").await.unwrap().unwrap().replay().unwrap();
+    assert_eq!(replayed.verdict(), live.verdict());
+    assert_eq!(replayed.verdict().outcome, Outcome::Black);
+    assert_eq!(replayed.verdict().reason, Some(Reason::Resignation));
+    assert_eq!(replayed.clocks(), live.clocks());
+    // Red: 1 s for the first move, 3 s (2 000 to 5 000) for the second, +3 s
+    // each; Black: 1 s and +3 s, then its clock runs 5 000 to 7 000.
+    assert_eq!(replayed.clocks(), [302_000, 300_000]);
+    assert_eq!(replayed.game().moves(), live.game().moves());
+
+    // An accept after the end cannot be replayed: a clear error, no panic.
+    store
+        .append_event(
+            "g_1",
+            &event(11, 8_000, ClockEvent::AcceptDraw { side: Color::Red }),
+        )
+        .await
+        .unwrap();
+    let err = store
+        .game("g_1")
+        .await
+        .unwrap()
+        .unwrap()
+        .replay()
+        .unwrap_err();
+    assert!(matches!(err, StoreError::Invalid(_)), "{err}");
+}
+
+// ---------------------------------------------------------------- SQLite only
+
+#[tokio::test]
+async fn sqlite_data_survives_reopening() {
+    let db = sqlite().await;
+    db.store
+        .insert_player(&account("p_1", "erin", 1600))
+        .await
+        .unwrap();
+    db.store
+        .insert_game(&game_row("g_1", "p_1", "engine-2", 5))
+        .await
+        .unwrap();
+    db.store
+        .append_event("g_1", &event(1, 10, mv(Color::Red, "h2e2")))
+        .await
+        .unwrap();
+    drop(db.store);
+    let reopened = Store::open(&db.url).await.unwrap();
+    assert_eq!(
+        reopened
+            .player_by_name("erin")
+            .await
+            .unwrap()
+            .unwrap()
+            .rating,
+        Some(1600)
+    );
+    assert_eq!(
+        reopened.unfinished_games().await.unwrap()[0].events.len(),
+        1
+    );
+}
+
+#[tokio::test]
+async fn a_corrupt_database_file_is_a_clear_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("corrupt.db");
+    std::fs::write(
+        &path,
+        b"this is not a database, just some text that is long enough to be a header. ".repeat(20),
+    )
+    .unwrap();
+    let err = Store::open(&format!("sqlite://{}?mode=rwc", path.display()))
+        .await
+        .unwrap_err();
+    let text = err.to_string();
+    assert!(text.contains("corrupt.db"), "{text}");
+    assert!(text.contains("not a database"), "{text}");
+}
+
+#[tokio::test]
+async fn an_unopenable_database_is_a_clear_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("no such dir").join("x.db");
+    let err = Store::open(&format!("sqlite://{}?mode=rwc", path.display()))
+        .await
+        .unwrap_err();
+    assert!(
+        err.to_string().contains("cannot open the SQLite database"),
+        "{err}"
+    );
+    let err = Store::open("mysql://localhost/x").await.unwrap_err();
+    assert!(
+        err.to_string().contains("unsupported database URL"),
+        "{err}"
+    );
+}
+
+#[tokio::test]
+async fn an_in_memory_database_works() {
+    let store = Store::open("sqlite::memory:").await.unwrap();
+    store
+        .insert_player(&guest("p_1", "Guest-111111"))
+        .await
+        .unwrap();
+    assert!(store.player("p_1").await.unwrap().is_some());
+}
+
+// ---------------------------------------------------------------- replay details
+
+#[test]
+fn protocol_time_controls_are_minutes_and_seconds() {
+    let ms = |t: &str| parse_time_control(t).map(|tc| (tc.base_ms, tc.increment_ms));
+    assert_eq!(ms("5+3"), Ok((300_000, 3_000)));
+    assert_eq!(ms("0.5+0"), Ok((30_000, 0)));
+    assert_eq!(ms("180+60"), Ok((10_800_000, 60_000)));
+    assert_eq!(ms("1.25+0.5"), Ok((75_000, 500)));
+    for bad in [
+        "", "5", "0+3", "181+0", "5+61", "-1+0", "5+-1", "inf+0", "NaN+0", "1e2+0", "5 + 3", "+3",
+        "5+",
+    ] {
+        assert!(ms(bad).is_err(), "{bad:?}");
+    }
+}
+
+#[test]
+fn bad_event_rows_are_errors() {
+    let row = |kind: &str, side: Option<&str>, mv: Option<&str>, at: i64| EventRow {
+        seq: 7,
+        kind: kind.into(),
+        side: side.map(Into::into),
+        mv: mv.map(Into::into),
+        at,
+    };
+    for bad in [
+        row("move", Some("red"), None, 0),
+        row("move", Some("red"), Some("z9z9"), 0),
+        row("move", Some("green"), Some("h2e2"), 0),
+        row("resign", None, None, 0),
+        row("castle", Some("red"), None, 0),
+        row("poll", None, None, -1),
+    ] {
+        assert!(
+            matches!(bad.to_timed(), Err(StoreError::Invalid(_))),
+            "{bad:?}"
+        );
+    }
+}
+
+#[test]
+fn a_game_with_bad_facts_does_not_replay() {
+    let good = StoredGame {
+        game: game_row("g_1", "a", "b", 0),
+        events: vec![],
+        ending: None,
+    };
+    assert!(good.replay().is_ok());
+    let mut bad_rules = good.clone();
+    bad_rules.game.rules = "chaturanga".into();
+    let mut bad_tc = good.clone();
+    bad_tc.game.time_control = "300000+0".into();
+    let mut bad_fen = good.clone();
+    bad_fen.game.start_fen = "not a fen".into();
+    for g in [bad_rules, bad_tc, bad_fen] {
+        assert!(
+            matches!(g.replay(), Err(StoreError::Invalid(_))),
+            "{:?}",
+            g.game
+        );
+    }
+}
