@@ -1,0 +1,235 @@
+//! The lobby: open seeks, games in progress, and the sockets that follow
+//! them; and the start of a game from a seek or against the engine.
+
+use std::collections::HashMap;
+use std::sync::Mutex;
+
+use serde_json::{json, Value};
+use xiangqi_adjudication::TimeControl;
+use xiangqi_core::{Color, Position};
+
+use crate::game::room::{self, RestoreError};
+use crate::game::time_control::format_time_control;
+use crate::game::view::{GameFacts, Seat};
+use crate::game::{ConnId, Outbound, Outbox, RoomHandle};
+use crate::ids::new_id;
+use crate::state::AppState;
+use crate::store::GameRow;
+use crate::ws::protocol::ColorChoice;
+
+/// Open seeks per player at most.
+pub const MAX_SEEKS_PER_PLAYER: usize = 3;
+
+/// An open seek.
+#[derive(Clone, Debug)]
+pub struct Seek {
+    /// `s_…`.
+    pub id: String,
+    /// Who seeks (always a person).
+    pub seat: Seat,
+    /// Clock.
+    pub tc: TimeControl,
+    /// Rated or casual.
+    pub rated: bool,
+    /// The colour the seeker wants.
+    pub color: ColorChoice,
+    /// Rule-set preset.
+    pub rules: String,
+}
+
+impl Seek {
+    /// `Seek`.
+    pub fn to_json(&self) -> Value {
+        json!({
+            "id": self.id, "player": self.seat.to_json(), "tc": format_time_control(&self.tc),
+            "rated": self.rated, "color": self.color.name(), "rules": self.rules,
+        })
+    }
+}
+
+/// A refusal: protocol code and words.
+pub type Refusal = (&'static str, String);
+
+#[derive(Default)]
+struct Inner {
+    seeks: Vec<Seek>,
+    games: Vec<(String, Value)>,
+    subscribers: HashMap<ConnId, Outbox>,
+}
+
+impl Inner {
+    fn broadcast(&self, frame: Value) {
+        let text = frame.to_string();
+        for out in self.subscribers.values() {
+            let _ = out.send(Outbound::Text(text.clone()));
+        }
+    }
+}
+
+/// Seeks, games in progress and the lobby's followers.
+#[derive(Default)]
+pub struct Lobby {
+    inner: Mutex<Inner>,
+}
+
+impl Lobby {
+    fn with<T>(&self, f: impl FnOnce(&mut Inner) -> T) -> T {
+        let mut inner = self.inner.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        f(&mut inner)
+    }
+
+    /// Follows the lobby: the current lists now, changes later.
+    pub fn subscribe(&self, conn: ConnId, out: Outbox) {
+        self.with(|inner| {
+            let seeks: Vec<Value> = inner.seeks.iter().map(Seek::to_json).collect();
+            let games: Vec<Value> = inner.games.iter().map(|(_, g)| g.clone()).collect();
+            let frame = json!({"t": "lobby", "seeks": seeks, "games": games});
+            let _ = out.send(Outbound::Text(frame.to_string()));
+            inner.subscribers.insert(conn, out);
+        });
+    }
+
+    /// Stops following.
+    pub fn unsubscribe(&self, conn: ConnId) {
+        self.with(|inner| inner.subscribers.remove(&conn));
+    }
+
+    /// Opens a seek.
+    pub fn add_seek(&self, seek: Seek) -> Result<Value, Refusal> {
+        self.with(|inner| {
+            let player = seek.seat.id();
+            let open = inner.seeks.iter().filter(|s| s.seat.id() == player).count();
+            if open >= MAX_SEEKS_PER_PLAYER {
+                return Err((
+                    "too_many_seeks",
+                    format!("you have {open} open seeks, the most allowed"),
+                ));
+            }
+            let json = seek.to_json();
+            inner.seeks.push(seek);
+            inner.broadcast(json!({"t": "seek_added", "seek": json}));
+            Ok(json)
+        })
+    }
+
+    /// Withdraws `player`'s seek `id`.
+    pub fn cancel_seek(&self, id: &str, player: &str) -> Result<(), Refusal> {
+        self.with(|inner| {
+            let Some(i) = inner.seeks.iter().position(|s| s.id == id && s.seat.is(player)) else {
+                return Err(("unknown_seek", format!("you have no open seek {id:?}")));
+            };
+            inner.seeks.remove(i);
+            inner.broadcast(json!({"t": "seek_removed", "id": id}));
+            Ok(())
+        })
+    }
+
+    /// Takes seek `id` for `player` to accept.
+    pub fn take_seek(&self, id: &str, player: &str) -> Result<Seek, Refusal> {
+        self.with(|inner| {
+            let Some(i) = inner.seeks.iter().position(|s| s.id == id) else {
+                return Err(("unknown_seek", format!("no open seek {id:?}")));
+            };
+            if inner.seeks[i].seat.is(player) {
+                return Err(("own_seek", "you cannot accept your own seek".to_string()));
+            }
+            let seek = inner.seeks.remove(i);
+            inner.broadcast(json!({"t": "seek_removed", "id": id}));
+            Ok(seek)
+        })
+    }
+
+    /// Puts back a seek whose game could not start.
+    pub fn restore_seek(&self, seek: Seek) {
+        self.with(|inner| {
+            let json = seek.to_json();
+            inner.seeks.push(seek);
+            inner.broadcast(json!({"t": "seek_added", "seek": json}));
+        });
+    }
+
+    /// Withdraws every seek of `player` (their last socket is gone).
+    pub fn remove_seeks_of(&self, player: &str) {
+        self.with(|inner| {
+            let (gone, kept): (Vec<Seek>, Vec<Seek>) =
+                inner.seeks.drain(..).partition(|s| s.seat.is(player));
+            inner.seeks = kept;
+            for seek in gone {
+                inner.broadcast(json!({"t": "seek_removed", "id": seek.id}));
+            }
+        });
+    }
+
+    /// A game in progress.
+    pub fn add_game(&self, id: &str, summary: Value) {
+        self.with(|inner| {
+            inner.games.push((id.to_string(), summary.clone()));
+            inner.broadcast(json!({"t": "game_added", "game": summary}));
+        });
+    }
+
+    /// A game is over.
+    pub fn remove_game(&self, id: &str) {
+        self.with(|inner| {
+            let before = inner.games.len();
+            inner.games.retain(|(g, _)| g != id);
+            if inner.games.len() != before {
+                inner.broadcast(json!({"t": "game_removed", "id": id}));
+            }
+        });
+    }
+}
+
+/// Draws the colours: `choice` is what `chooser` asked for.
+pub fn seat_colors(chooser: Seat, other: Seat, choice: ColorChoice) -> (Seat, Seat) {
+    let chooser_red = match choice {
+        ColorChoice::Red => true,
+        ColorChoice::Black => false,
+        ColorChoice::Random => rand::random::<bool>(),
+    };
+    if chooser_red {
+        (chooser, other)
+    } else {
+        (other, chooser)
+    }
+}
+
+/// Stores and starts a new game between `red` and `black` from the start
+/// position, and lists it in the lobby.
+pub async fn start_game(
+    state: &AppState,
+    red: Seat,
+    black: Seat,
+    tc: TimeControl,
+    rated: bool,
+    rules: &str,
+) -> Result<RoomHandle, RestoreError> {
+    let start = Position::startpos();
+    let facts = GameFacts {
+        id: new_id("g"),
+        red,
+        black,
+        tc,
+        tc_text: format_time_control(&tc),
+        rated,
+        rules: rules.to_string(),
+        start: start.clone(),
+        started_at: state.clock.unix_ms(),
+    };
+    let row = GameRow {
+        id: facts.id.clone(),
+        red: facts.seat(Color::Red).id(),
+        black: facts.seat(Color::Black).id(),
+        time_control: facts.tc_text.clone(),
+        rated,
+        rules: rules.to_string(),
+        start_fen: start.to_fen(),
+        started_at: facts.started_at,
+    };
+    state.store.insert_game(&row).await?;
+    let summary = facts.summary(None, 0);
+    let handle = room::start(state.clone(), facts).await?;
+    state.rooms.insert(handle.clone()).await;
+    state.lobby.add_game(&handle.id, summary);
+    Ok(handle)
+}

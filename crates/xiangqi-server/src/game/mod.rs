@@ -1,0 +1,117 @@
+//! Games: one room task per game, the lobby of seeks and games in
+//! progress, and the registry of each player's open sockets.
+
+pub mod hub;
+pub mod lobby;
+pub mod room;
+pub mod rows;
+pub mod time_control;
+pub mod view;
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use tokio::sync::{mpsc, oneshot, Mutex};
+
+use crate::game::room::{Action, ActionError, RestoreError, RoomCommand};
+use crate::game::view::{EventOut, GameFacts, Snapshot};
+use crate::state::AppState;
+
+/// A socket's number.
+pub type ConnId = u64;
+
+/// What goes out to a socket; game frames are rendered by the socket for
+/// its player (side, notation).
+#[derive(Debug, Clone)]
+pub enum Outbound {
+    /// A ready JSON frame.
+    Text(String),
+    /// A game event.
+    Event(Arc<GameFacts>, Arc<EventOut>),
+    /// A game's full state.
+    State(Arc<Snapshot>),
+}
+
+/// A socket's outgoing queue.
+pub type Outbox = mpsc::UnboundedSender<Outbound>;
+
+/// The way into a room.
+#[derive(Clone)]
+pub struct RoomHandle {
+    /// The game's id.
+    pub id: String,
+    /// Its facts.
+    pub facts: Arc<GameFacts>,
+    tx: mpsc::UnboundedSender<RoomCommand>,
+}
+
+/// The room has stopped (a finished game nobody watches); look it up again.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RoomGone;
+
+impl RoomHandle {
+    /// Sends a command.
+    pub fn send(&self, command: RoomCommand) -> Result<(), RoomGone> {
+        self.tx.send(command).map_err(|_| RoomGone)
+    }
+
+    /// Asks the room to perform `action` for `player`.
+    pub async fn act(&self, player: &str, action: Action) -> Result<Result<(), ActionError>, RoomGone> {
+        let (reply, answer) = oneshot::channel();
+        self.send(RoomCommand::Act {
+            player: player.to_string(),
+            action,
+            reply,
+        })?;
+        answer.await.map_err(|_| RoomGone)
+    }
+}
+
+/// The live rooms by game id; a finished game is loaded on demand.
+#[derive(Default)]
+pub struct Rooms {
+    map: Mutex<HashMap<String, RoomHandle>>,
+}
+
+impl Rooms {
+    /// The room of game `id`, loading a stored game when none runs;
+    /// `None` for an unknown game.
+    pub async fn get(&self, state: &AppState, id: &str) -> Result<Option<RoomHandle>, RestoreError> {
+        let mut map = self.map.lock().await;
+        if let Some(handle) = map.get(id) {
+            if !handle.tx.is_closed() {
+                return Ok(Some(handle.clone()));
+            }
+            map.remove(id);
+        }
+        let Some(stored) = state.store.game(id).await? else {
+            return Ok(None);
+        };
+        let handle = room::restore(state.clone(), stored).await?;
+        map.insert(id.to_string(), handle.clone());
+        Ok(Some(handle))
+    }
+
+    /// Registers a new room.
+    pub async fn insert(&self, handle: RoomHandle) {
+        self.map.lock().await.insert(handle.id.clone(), handle);
+    }
+
+    /// Forgets `handle`'s room (if it is still the registered one).
+    pub async fn remove(&self, handle: &RoomHandle) {
+        let mut map = self.map.lock().await;
+        if map.get(&handle.id).is_some_and(|h| h.tx.same_channel(&handle.tx)) {
+            map.remove(&handle.id);
+        }
+    }
+
+    /// How many rooms run.
+    pub async fn len(&self) -> usize {
+        self.map.lock().await.len()
+    }
+
+    /// True when none runs.
+    pub async fn is_empty(&self) -> bool {
+        self.len().await == 0
+    }
+}

@@ -1,0 +1,365 @@
+//! What a room tells its watchers, kept notation-free, and its rendering
+//! into protocol frames for one recipient (their side, their notation).
+
+use std::sync::Arc;
+
+use serde_json::{json, Value};
+use xiangqi_adjudication::{Outcome, Reason, TimeControl};
+use xiangqi_core::{Color, Move, Position};
+
+use crate::notation_setting::NotationSetting;
+
+/// Who sits on one side of a game.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Seat {
+    /// A person (account or guest), with the rating at the game's start.
+    Player {
+        /// Player id.
+        id: String,
+        /// Display name.
+        name: String,
+        /// True for guests.
+        guest: bool,
+        /// Rating at the start (accounts only).
+        rating: Option<i32>,
+    },
+    /// The built-in engine.
+    Engine {
+        /// 0..=20.
+        level: u8,
+    },
+}
+
+impl Seat {
+    /// The id stored in the game row (`engine-N` for the engine).
+    pub fn id(&self) -> String {
+        match self {
+            Seat::Player { id, .. } => id.clone(),
+            Seat::Engine { level } => format!("engine-{level}"),
+        }
+    }
+
+    /// True when `player` sits here.
+    pub fn is(&self, player: &str) -> bool {
+        matches!(self, Seat::Player { id, .. } if id == player)
+    }
+
+    /// An account (rated games need two).
+    pub fn is_account(&self) -> bool {
+        matches!(self, Seat::Player { guest: false, .. })
+    }
+
+    /// `PublicPlayer` or `EnginePlayer`.
+    pub fn to_json(&self) -> Value {
+        match self {
+            Seat::Player {
+                id,
+                name,
+                guest,
+                rating,
+            } => json!({"id": id, "name": name, "guest": guest, "rating": rating}),
+            Seat::Engine { level } => json!({
+                "id": format!("engine-{level}"), "name": format!("Engine level {level}"),
+                "guest": false, "rating": null, "engine_level": level,
+            }),
+        }
+    }
+}
+
+/// A game's fixed facts.
+#[derive(Clone, Debug)]
+pub struct GameFacts {
+    /// `g_…`.
+    pub id: String,
+    /// Red's seat.
+    pub red: Seat,
+    /// Black's seat.
+    pub black: Seat,
+    /// The clock.
+    pub tc: TimeControl,
+    /// Its protocol text.
+    pub tc_text: String,
+    /// Whether ratings change.
+    pub rated: bool,
+    /// Rule-set preset name.
+    pub rules: String,
+    /// Start position.
+    pub start: Position,
+    /// Unix ms.
+    pub started_at: i64,
+}
+
+impl GameFacts {
+    /// The seat of `side`.
+    pub fn seat(&self, side: Color) -> &Seat {
+        match side {
+            Color::Red => &self.red,
+            Color::Black => &self.black,
+        }
+    }
+
+    /// The side `player` plays, if any.
+    pub fn side_of(&self, player: &str) -> Option<Color> {
+        Color::ALL.into_iter().find(|&c| self.seat(c).is(player))
+    }
+
+    /// `GameSummary`.
+    pub fn summary(&self, result: Option<&ResultView>, ply: u32) -> Value {
+        let (status, result_text, reason) = match result {
+            None => ("playing", "*", None),
+            Some(r) => (r.status(), r.outcome.result(), Some(reason_code(r.reason))),
+        };
+        json!({
+            "id": self.id, "red": self.red.to_json(), "black": self.black.to_json(),
+            "tc": self.tc_text, "rated": self.rated, "rules": self.rules,
+            "status": status, "result": result_text, "reason": reason,
+            "started_at": self.started_at, "ply": ply,
+        })
+    }
+}
+
+/// The protocol's reason code for an adjudication reason.
+pub fn reason_code(reason: Reason) -> &'static str {
+    match reason {
+        Reason::ThreefoldRepetition => "repetition",
+        Reason::NoCaptureRule => "no_capture",
+        Reason::InsufficientMaterial => "material",
+        other => other.code(),
+    }
+}
+
+/// How a game ended.
+#[derive(Clone, Debug)]
+pub struct ResultView {
+    /// Winner, draw or cancelled.
+    pub outcome: Outcome,
+    /// Why.
+    pub reason: Reason,
+    /// Plies played.
+    pub ply: u32,
+    /// The last move and the position before it, named in the text when the
+    /// move ended the game.
+    pub last_move: Option<(Position, Move)>,
+    /// Rating before and after, Red then Black, when they changed.
+    pub ratings: Option<[(i32, i32); 2]>,
+}
+
+impl ResultView {
+    /// "finished" or "cancelled".
+    pub fn status(&self) -> &'static str {
+        if self.outcome == Outcome::Cancelled {
+            "cancelled"
+        } else {
+            "finished"
+        }
+    }
+
+    /// The result in words, naming the deciding move in `notation`.
+    pub fn text(&self, notation: NotationSetting) -> String {
+        let winner = self.outcome.winner();
+        let loser = winner.map(Color::opposite);
+        let name = |c: Option<Color>| match c {
+            Some(Color::Red) => "Red",
+            Some(Color::Black) => "Black",
+            None => "Nobody",
+        };
+        let by_move = |words: &str| match &self.last_move {
+            Some((before, mv)) => format!("{words} ({})", notation.move_text(before, *mv)),
+            None => words.to_string(),
+        };
+        let sentence = match self.reason {
+            Reason::Checkmate => by_move(&format!("{} wins by checkmate", name(winner))),
+            Reason::Stalemate => by_move(&format!(
+                "{} has no legal move: {} wins",
+                name(loser),
+                name(winner)
+            )),
+            Reason::Resignation => format!("{} resigned: {} wins", name(loser), name(winner)),
+            Reason::Timeout if self.outcome == Outcome::Draw => {
+                "Time ran out against bare material: draw".to_string()
+            }
+            Reason::Timeout => format!("{} ran out of time: {} wins", name(loser), name(winner)),
+            Reason::Abandonment => format!(
+                "{} left the game for more than 45 seconds: {} wins",
+                name(loser),
+                name(winner)
+            ),
+            Reason::Agreement => "Draw by agreement".to_string(),
+            Reason::ThreefoldRepetition => by_move("Draw by threefold repetition"),
+            Reason::PerpetualCheck => by_move(&format!(
+                "{} checked perpetually: {} wins",
+                name(loser),
+                name(winner)
+            )),
+            Reason::PerpetualChase => by_move(&format!(
+                "{} chased perpetually: {} wins",
+                name(loser),
+                name(winner)
+            )),
+            Reason::MutualPerpetualCheck => by_move("Draw: both sides checked perpetually"),
+            Reason::MutualPerpetualChase => by_move("Draw: both sides chased perpetually"),
+            Reason::NoCaptureRule => by_move("Draw: too many moves without a capture"),
+            Reason::InsufficientMaterial => by_move("Draw: neither side can win"),
+            Reason::Cancelled => {
+                "The game was cancelled before both sides moved; it is not rated".to_string()
+            }
+        };
+        format!("{sentence}.")
+    }
+
+    /// `Result` for one recipient.
+    pub fn to_json(&self, notation: NotationSetting) -> Value {
+        let ratings = self.ratings.map(|[red, black]| {
+            json!({"red": {"before": red.0, "after": red.1}, "black": {"before": black.0, "after": black.1}})
+        });
+        json!({
+            "result": self.outcome.result(), "status": self.status(),
+            "reason": reason_code(self.reason), "text": self.text(notation), "ratings": ratings,
+        })
+    }
+}
+
+/// What happened, in the order of versions.
+#[derive(Clone, Debug)]
+pub enum EventKind {
+    /// A move: `ply` plies were played before it.
+    Move {
+        /// Plies before the move.
+        ply: u32,
+        /// The position it was played from.
+        before: Position,
+        /// The move.
+        mv: Move,
+        /// FEN after it.
+        fen: String,
+    },
+    /// A side offered a draw.
+    DrawOffer(Color),
+    /// A side declined (or, by moving, let lapse) the opponent's offer.
+    DrawDeclined(Color),
+    /// A side's sockets are all gone.
+    Away(Color),
+    /// A side is back.
+    Back(Color),
+    /// The end.
+    End(Arc<ResultView>),
+}
+
+/// Clocks and turn as of some moment.
+#[derive(Clone, Debug)]
+pub struct ClockView {
+    /// Red's and Black's remaining ms.
+    pub clocks: [u64; 2],
+    /// The side whose clock runs, `None` when over.
+    pub running: Option<Color>,
+    /// The side to move.
+    pub turn: Color,
+    /// Its permitted moves (empty when over).
+    pub legal: Vec<Move>,
+    /// Unix ms.
+    pub now: i64,
+}
+
+/// One versioned event as the room publishes it.
+#[derive(Clone, Debug)]
+pub struct EventOut {
+    /// Version, from 1.
+    pub v: u64,
+    /// What happened.
+    pub kind: EventKind,
+    /// Clocks right after it.
+    pub clock: ClockView,
+}
+
+/// The full state of a game.
+#[derive(Clone, Debug)]
+pub struct Snapshot {
+    /// The last event version.
+    pub v: u64,
+    /// The game's facts.
+    pub facts: Arc<GameFacts>,
+    /// Moves played.
+    pub moves: Vec<Move>,
+    /// FEN now.
+    pub fen: String,
+    /// Clocks now.
+    pub clock: ClockView,
+    /// The side with a pending offer.
+    pub draw_offer: Option<Color>,
+    /// How long each side has been away, ms.
+    pub away: [Option<u64>; 2],
+    /// The end, when over.
+    pub result: Option<Arc<ResultView>>,
+}
+
+fn side_json(side: Option<Color>) -> Value {
+    side.map_or(Value::Null, |c| Value::from(c.name()))
+}
+
+fn legal_for(clock: &ClockView, you: Option<Color>) -> Vec<String> {
+    if you == Some(clock.turn) && clock.running.is_some() {
+        clock.legal.iter().map(Move::to_string).collect()
+    } else {
+        Vec::new()
+    }
+}
+
+fn clocks_json(clock: &ClockView) -> Value {
+    json!({"red": clock.clocks[0], "black": clock.clocks[1]})
+}
+
+/// An `event` frame for a player (`viewer`, `None` for spectators without
+/// a side) writing moves in `notation`.
+pub fn event_frame(
+    facts: &GameFacts,
+    event: &EventOut,
+    viewer: Option<&str>,
+    notation: NotationSetting,
+) -> Value {
+    let you = viewer.and_then(|p| facts.side_of(p));
+    let body = match &event.kind {
+        EventKind::Move {
+            ply,
+            before,
+            mv,
+            fen,
+        } => json!({
+            "kind": "move", "ply": ply, "fen": fen,
+            "move": {"iccs": mv.to_string(), "text": notation.move_text(before, *mv)},
+        }),
+        EventKind::DrawOffer(side) => json!({"kind": "draw_offer", "by": side.name()}),
+        EventKind::DrawDeclined(side) => json!({"kind": "draw_declined", "by": side.name()}),
+        EventKind::Away(side) => json!({"kind": "away", "side": side.name()}),
+        EventKind::Back(side) => json!({"kind": "back", "side": side.name()}),
+        EventKind::End(result) => json!({"kind": "end", "result": result.to_json(notation)}),
+    };
+    json!({
+        "t": "event", "game": facts.id, "v": event.v, "event": body,
+        "clocks": clocks_json(&event.clock), "running": side_json(event.clock.running),
+        "now": event.clock.now, "legal": legal_for(&event.clock, you),
+    })
+}
+
+/// A `state` frame for one recipient.
+pub fn state_frame(snapshot: &Snapshot, viewer: Option<&str>, notation: NotationSetting) -> Value {
+    let facts = &snapshot.facts;
+    let you = viewer.and_then(|p| facts.side_of(p));
+    let mut pos = facts.start.clone();
+    let mut moves = Vec::with_capacity(snapshot.moves.len());
+    for &mv in &snapshot.moves {
+        moves.push(json!({"iccs": mv.to_string(), "text": notation.move_text(&pos, mv)}));
+        pos.make_move(mv);
+    }
+    let ply = snapshot.moves.len() as u32;
+    json!({
+        "t": "state", "game": facts.id, "v": snapshot.v,
+        "summary": facts.summary(snapshot.result.as_deref(), ply),
+        "start_fen": facts.start.to_fen(), "fen": snapshot.fen, "moves": moves,
+        "clocks": clocks_json(&snapshot.clock), "turn": snapshot.clock.turn.name(),
+        "running": side_json(snapshot.clock.running), "draw_offer": side_json(snapshot.draw_offer),
+        "away": {"red": snapshot.away[0], "black": snapshot.away[1]},
+        "you": side_json(you), "legal": legal_for(&snapshot.clock, you),
+        "result": snapshot.result.as_ref().map(|r| r.to_json(notation)),
+        "now": snapshot.clock.now,
+    })
+}

@@ -1,0 +1,88 @@
+//! `GET /api/games/{id}` and the SPA paths under `/games/`, including the
+//! PGN export `GET /games/{id}.pgn`.
+
+use std::collections::HashMap;
+
+use axum::extract::{Path, State};
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use serde_json::{json, Value};
+use tokio::sync::oneshot;
+
+use crate::error::ApiError;
+use crate::game::room::RoomCommand;
+use crate::game::view::Seat;
+use crate::state::AppState;
+use crate::store::{PlayerRow, StoreError, StoredGame};
+
+/// `GET /api/games/{id}`: `GameSummary` with `moves` and `fen`.
+pub async fn game(State(state): State<AppState>, Path(id): Path<String>) -> Result<Response, ApiError> {
+    for _ in 0..2 {
+        let Some(room) = state
+            .rooms
+            .get(&state, &id)
+            .await
+            .map_err(|e| ApiError::Internal(e.to_string()))?
+        else {
+            return Err(ApiError::NotFound(format!("game {id:?}")));
+        };
+        let (reply, answer) = oneshot::channel();
+        if room.send(RoomCommand::Summary { reply }).is_err() {
+            continue; // the room stopped meanwhile: load it again
+        }
+        if let Ok((mut summary, moves, fen)) = answer.await {
+            summary["moves"] = json!(moves);
+            summary["fen"] = json!(fen);
+            return Ok(Json(summary).into_response());
+        }
+    }
+    Err(ApiError::Internal(format!("game {id}: the room did not answer")))
+}
+
+/// The seat a stored player id stands for.
+pub fn seat_of(id: &str, players: &HashMap<String, PlayerRow>) -> Seat {
+    if let Some(level) = id.strip_prefix("engine-").and_then(|l| l.parse().ok()) {
+        return Seat::Engine { level };
+    }
+    match players.get(id) {
+        Some(p) => Seat::Player {
+            id: p.id.clone(),
+            name: p.name.clone(),
+            guest: p.guest,
+            rating: p.rating,
+        },
+        None => Seat::Player {
+            id: id.to_string(),
+            name: id.to_string(),
+            guest: true,
+            rating: None,
+        },
+    }
+}
+
+/// `GameSummary` of a stored game (`players` caches the rows looked up).
+pub async fn stored_summary(
+    state: &AppState,
+    stored: &StoredGame,
+    players: &mut HashMap<String, PlayerRow>,
+) -> Result<Value, StoreError> {
+    let row = &stored.game;
+    for id in [&row.red, &row.black] {
+        if !id.starts_with("engine-") && !players.contains_key(id) {
+            if let Some(p) = state.store.player(id).await? {
+                players.insert(id.clone(), p);
+            }
+        }
+    }
+    let moves = stored.events.iter().filter(|e| e.kind == "move").count();
+    let (status, result, reason, ply) = match &stored.ending {
+        Some(e) => (e.status.as_str(), e.result.as_str(), Some(e.reason.as_str()), e.ply as usize),
+        None => ("playing", "*", None, moves),
+    };
+    Ok(json!({
+        "id": row.id, "red": seat_of(&row.red, players).to_json(),
+        "black": seat_of(&row.black, players).to_json(), "tc": row.time_control,
+        "rated": row.rated, "rules": row.rules, "status": status, "result": result,
+        "reason": reason, "started_at": row.started_at, "ply": ply,
+    }))
+}

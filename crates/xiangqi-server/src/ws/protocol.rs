@@ -1,0 +1,252 @@
+//! The client's messages (protocol version 1) and their decoder. Server
+//! frames are built in [`crate::ws::frames`].
+
+use serde::Deserialize;
+
+/// The protocol version this server speaks.
+pub const PROTOCOL_VERSION: u32 = 1;
+/// The largest text frame accepted, in bytes.
+pub const MAX_FRAME_BYTES: usize = 16 * 1024;
+
+/// The colour a seek or engine game asks for.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ColorChoice {
+    /// Play Red.
+    Red,
+    /// Play Black.
+    Black,
+    /// Let the server draw lots.
+    Random,
+}
+
+impl ColorChoice {
+    /// The protocol's name.
+    pub fn name(self) -> &'static str {
+        match self {
+            ColorChoice::Red => "red",
+            ColorChoice::Black => "black",
+            ColorChoice::Random => "random",
+        }
+    }
+}
+
+fn default_rules() -> String {
+    "online".to_string()
+}
+
+fn default_color() -> ColorChoice {
+    ColorChoice::Random
+}
+
+/// One message from a client.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(tag = "t", rename_all = "snake_case")]
+pub enum ClientMessage {
+    /// The handshake.
+    Hello {
+        /// Protocol version.
+        v: u32,
+    },
+    /// Keep-alive request; answered with `pong`.
+    Ping,
+    /// Answer to the server's ping.
+    Pong,
+    /// Subscribe to the lobby.
+    Lobby,
+    /// Open a seek.
+    Seek {
+        /// `MIN+INC`.
+        tc: String,
+        /// Rated or casual.
+        #[serde(default)]
+        rated: bool,
+        /// The colour wanted.
+        #[serde(default = "default_color")]
+        color: ColorChoice,
+        /// The rule set's preset name.
+        #[serde(default = "default_rules")]
+        rules: String,
+    },
+    /// Withdraw one's own seek.
+    CancelSeek {
+        /// The seek.
+        id: String,
+    },
+    /// Accept another player's seek.
+    Accept {
+        /// The seek.
+        id: String,
+    },
+    /// A casual game against the built-in engine.
+    PlayEngine {
+        /// 0..=20.
+        level: i64,
+        /// `MIN+INC`.
+        tc: String,
+        /// The colour wanted.
+        #[serde(default = "default_color")]
+        color: ColorChoice,
+    },
+    /// Join a game's room.
+    Watch {
+        /// The game.
+        game: String,
+        /// The last event version this client saw.
+        #[serde(default)]
+        since: Option<u64>,
+    },
+    /// Leave a game's room.
+    Unwatch {
+        /// The game.
+        game: String,
+    },
+    /// Play a move.
+    Move {
+        /// The game.
+        game: String,
+        /// Plies already played when the move was chosen.
+        ply: u32,
+        /// ICCS text.
+        #[serde(rename = "move")]
+        mv: String,
+    },
+    /// Resign.
+    Resign {
+        /// The game.
+        game: String,
+    },
+    /// Offer a draw.
+    OfferDraw {
+        /// The game.
+        game: String,
+    },
+    /// Accept the opponent's draw offer.
+    AcceptDraw {
+        /// The game.
+        game: String,
+    },
+    /// Decline the opponent's draw offer.
+    DeclineDraw {
+        /// The game.
+        game: String,
+    },
+}
+
+/// The message types a client may send.
+const CLIENT_TYPES: &[&str] = &[
+    "hello",
+    "ping",
+    "pong",
+    "lobby",
+    "seek",
+    "cancel_seek",
+    "accept",
+    "play_engine",
+    "watch",
+    "unwatch",
+    "move",
+    "resign",
+    "offer_draw",
+    "accept_draw",
+    "decline_draw",
+];
+
+/// Why a frame is not a client message.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ProtocolError {
+    /// Over [`MAX_FRAME_BYTES`].
+    #[error("the frame has {0} bytes, more than the limit of {MAX_FRAME_BYTES}")]
+    TooLarge(usize),
+    /// Not JSON, not an object, no `t`, or fields of the wrong shape.
+    #[error("bad message: {0}")]
+    BadMessage(String),
+    /// A `t` this server does not know.
+    #[error("unknown message type {0:?}")]
+    UnknownType(String),
+}
+
+impl ProtocolError {
+    /// The protocol's error code.
+    pub fn code(&self) -> &'static str {
+        match self {
+            ProtocolError::TooLarge(_) => "too_large",
+            ProtocolError::BadMessage(_) => "bad_message",
+            ProtocolError::UnknownType(_) => "unknown_type",
+        }
+    }
+}
+
+/// Reads one text frame.
+pub fn decode(text: &str) -> Result<ClientMessage, ProtocolError> {
+    if text.len() > MAX_FRAME_BYTES {
+        return Err(ProtocolError::TooLarge(text.len()));
+    }
+    let value: serde_json::Value =
+        serde_json::from_str(text).map_err(|e| ProtocolError::BadMessage(e.to_string()))?;
+    let Some(kind) = value.get("t") else {
+        return Err(ProtocolError::BadMessage(
+            "a message is a JSON object with a \"t\" field".to_string(),
+        ));
+    };
+    let Some(kind) = kind.as_str() else {
+        return Err(ProtocolError::BadMessage("\"t\" must be a string".to_string()));
+    };
+    if !CLIENT_TYPES.contains(&kind) {
+        // Cut what is echoed back so an error frame stays small.
+        let shown: String = kind.chars().take(40).collect();
+        return Err(ProtocolError::UnknownType(shown));
+    }
+    serde_json::from_value(value).map_err(|e| ProtocolError::BadMessage(e.to_string()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn decodes_each_kind_of_message() {
+        assert_eq!(
+            decode(r#"{"t":"hello","v":1}"#),
+            Ok(ClientMessage::Hello { v: 1 })
+        );
+        assert_eq!(
+            decode(r#"{"t":"move","game":"g_1","ply":0,"move":"h2e2"}"#),
+            Ok(ClientMessage::Move {
+                game: "g_1".into(),
+                ply: 0,
+                mv: "h2e2".into()
+            })
+        );
+        assert_eq!(
+            decode(r#"{"t":"seek","tc":"5+3"}"#),
+            Ok(ClientMessage::Seek {
+                tc: "5+3".into(),
+                rated: false,
+                color: ColorChoice::Random,
+                rules: "online".into()
+            })
+        );
+        assert_eq!(
+            decode(r#"{"t":"watch","game":"g_1","since":4}"#),
+            Ok(ClientMessage::Watch {
+                game: "g_1".into(),
+                since: Some(4)
+            })
+        );
+    }
+
+    #[test]
+    fn refuses_bad_frames_with_their_code() {
+        assert_eq!(decode("{").unwrap_err().code(), "bad_message");
+        assert_eq!(decode("[1,2]").unwrap_err().code(), "bad_message");
+        assert_eq!(decode(r#"{"t":5}"#).unwrap_err().code(), "bad_message");
+        assert_eq!(
+            decode(r#"{"t":"move","game":"g"}"#).unwrap_err().code(),
+            "bad_message"
+        );
+        assert_eq!(decode(r#"{"t":"dance"}"#).unwrap_err().code(), "unknown_type");
+        let big = format!(r#"{{"t":"ping","pad":"{}"}}"#, "x".repeat(MAX_FRAME_BYTES));
+        assert_eq!(decode(&big).unwrap_err().code(), "too_large");
+    }
+}
