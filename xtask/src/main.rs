@@ -16,6 +16,7 @@
 use clap::{Parser, Subcommand};
 
 mod bench;
+mod browser;
 mod fuzz;
 mod python;
 mod run;

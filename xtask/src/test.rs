@@ -4,7 +4,7 @@
 use anyhow::{Context, Result};
 
 use crate::run::{cargo, exec, Steps};
-use crate::{fuzz, python, tidy};
+use crate::{browser, fuzz, python, tidy};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -54,6 +54,7 @@ pub fn run_all(args: &Args, steps: &mut Steps) -> Result<()> {
         }
         python::test()
     })?;
+    steps.step("browser: web client in headless Chromium", browser::test)?;
     steps.step("fuzz smoke", || {
         if args.fuzz_seconds == 0 {
             return Ok(Some("--fuzz-seconds 0".into()));

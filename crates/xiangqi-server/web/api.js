@@ -1,0 +1,40 @@
+// JSON over HTTP: the /api endpoints, errors turned into exceptions that
+// carry the server's code and message.
+
+export class ApiError extends Error {
+  constructor(status, code, message) {
+    super(message);
+    this.status = status;
+    this.code = code;
+  }
+}
+
+async function request(method, path, body) {
+  const init = { method, headers: {}, credentials: "same-origin" };
+  if (body !== undefined) {
+    init.headers["Content-Type"] = "application/json";
+    init.body = JSON.stringify(body);
+  }
+  const response = await fetch(path, init);
+  let data = null;
+  try {
+    data = await response.json();
+  } catch {
+    data = null;
+  }
+  if (!response.ok) {
+    const error = (data && data.error) || {};
+    throw new ApiError(response.status, error.code || "http", error.message || `The server answered ${response.status}.`);
+  }
+  return data;
+}
+
+export const api = {
+  me: () => request("GET", "/api/me"),
+  register: (name, password) => request("POST", "/api/register", { name, password }),
+  login: (name, password) => request("POST", "/api/login", { name, password }),
+  logout: () => request("POST", "/api/logout"),
+  setNotation: (notation) => request("PUT", "/api/settings", { notation }),
+  player: (name) => request("GET", `/api/players/${encodeURIComponent(name)}`),
+  game: (id) => request("GET", `/api/games/${encodeURIComponent(id)}`),
+};

@@ -1,0 +1,104 @@
+// The client's entry point: the header, the session's player, and the router
+// that mounts one page for `location.pathname`.
+
+import { api } from "./api.js";
+import { socket } from "./socket.js";
+import { h, link } from "./dom.js";
+import { mountLobby } from "./lobby.js";
+import { mountGame } from "./game.js";
+import { mountSettings } from "./settings.js";
+import { mountAuth } from "./auth.js";
+import { mountPlayer } from "./player.js";
+
+const routes = [
+  [/^\/$/, mountLobby],
+  [/^\/games\/([A-Za-z0-9_-]+)$/, mountGame],
+  [/^\/players\/([^/]+)$/, mountPlayer],
+  [/^\/settings$/, mountSettings],
+  [/^\/login$/, mountAuth],
+];
+
+const main = document.getElementById("app");
+const header = document.getElementById("header");
+let unmount = null;
+
+const session = {
+  player: null,
+  setPlayer(player) {
+    session.player = player;
+    renderHeader();
+  },
+  navigate(path) {
+    if (path !== location.pathname) history.pushState(null, "", path);
+    route();
+  },
+  async signedIn(player) {
+    session.setPlayer(player);
+    socket.reconnect();
+  },
+};
+
+function renderHeader() {
+  const player = session.player;
+  const who = player
+    ? player.guest
+      ? h("span", { class: "me", id: "me" }, player.name)
+      : link(`/players/${encodeURIComponent(player.name)}`, h("span", { class: "me", id: "me" }, `${player.name}`, player.rating ? h("span", { class: "rating" }, ` ${player.rating}`) : null))
+    : null;
+  const account = !player || player.guest
+    ? link("/login", "Sign in")
+    : h("button", { class: "linkish", id: "logout", onclick: logout }, "Sign out");
+  header.replaceChildren(
+    link("/", h("span", { class: "brand" }, h("span", { class: "brand-mark" }, "象"), "Xiangqi")),
+    h("nav", {}, link("/", "Play"), link("/settings", "Settings"), account, who),
+    h("span", { class: "conn", id: "conn", title: "connection" }),
+  );
+}
+
+async function logout() {
+  await api.logout();
+  session.setPlayer(await api.me());
+  socket.reconnect();
+  session.navigate("/");
+}
+
+function route() {
+  if (unmount) unmount();
+  unmount = null;
+  main.replaceChildren();
+  for (const [pattern, mount] of routes) {
+    const match = location.pathname.match(pattern);
+    if (match) {
+      unmount = mount(main, match.slice(1).map(decodeURIComponent), session) || null;
+      return;
+    }
+  }
+  main.append(h("section", { class: "panel" }, h("h1", {}, "Not found"), link("/", "Back to the lobby")));
+}
+
+document.addEventListener("click", (event) => {
+  const anchor = event.target.closest && event.target.closest("a[data-link]");
+  if (!anchor || event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return;
+  event.preventDefault();
+  session.navigate(anchor.getAttribute("href"));
+});
+window.addEventListener("popstate", route);
+socket.on("status", ({ connected }) => {
+  const dot = document.getElementById("conn");
+  if (dot) dot.classList.toggle("online", connected);
+});
+socket.on("welcome", (frame) => session.setPlayer(frame.player));
+// A game that starts anywhere (a seek accepted, the engine) opens its page.
+socket.on("started", (frame) => session.navigate(`/games/${frame.game}`));
+
+async function start() {
+  try {
+    session.setPlayer(await api.me());
+  } catch {
+    renderHeader();
+  }
+  socket.connect();
+  route();
+}
+
+start();

@@ -1,0 +1,293 @@
+// The game page: the board, both clocks, the move list in the player's
+// notation, the buttons (resign, draw offers, flip) and the result. It follows
+// the game's room through `watch` and catches up with `since` after a
+// reconnect; a move without an `ack` within 2.5 s is sent again, same ply.
+
+import { socket } from "./socket.js";
+import { h, link, playerLink } from "./dom.js";
+import { createBoard, destsFromLegal } from "./board.js";
+import { Clocks } from "./clock.js";
+
+const RESEND_MS = 2500;
+const SIDE_NAME = { red: "Red", black: "Black" };
+
+function other(side) {
+  return side === "red" ? "black" : "red";
+}
+
+function sideToMove(fen) {
+  return (fen || "").split(" ")[1] === "b" ? "black" : "red";
+}
+
+function signed(n) {
+  return n > 0 ? `+${n}` : `${n}`;
+}
+
+export function mountGame(main, [gameId], session) {
+  const game = {
+    summary: null, startFen: null, fen: null, moves: [], you: null, v: 0, legal: [],
+    result: null, drawOffer: null, away: { red: null, black: null }, loaded: false,
+  };
+  let pending = null;
+  let orientation = null;
+  let confirmResign = false;
+
+  const boardBox = h("div", { class: "board-box", id: "board" });
+  const topBar = h("div", { class: "player-bar top" });
+  const bottomBar = h("div", { class: "player-bar bottom" });
+  const clockEls = { red: h("span", { class: "clock", id: "clock-red" }), black: h("span", { class: "clock", id: "clock-black" }) };
+  const status = h("p", { class: "status", id: "status" }, "Loading the game…");
+  const moveList = h("ol", { class: "moves", id: "moves" });
+  const resultBox = h("div", { class: "result", id: "result", hidden: true });
+  const notice = h("p", { class: "notice", id: "game-message", hidden: true });
+  const controls = h("div", { class: "controls", id: "controls" });
+  const clocks = new Clocks(clockEls);
+
+  const board = createBoard(boardBox, { viewOnly: true, onMove });
+
+  function say(text) {
+    notice.textContent = text || "";
+    notice.hidden = !text;
+  }
+
+  function playing() {
+    return game.you && !game.result;
+  }
+
+  function onMove(from, to) {
+    const move = from + to;
+    pending = { ply: game.moves.length, move, timer: null };
+    say("");
+    sendPending();
+  }
+
+  function sendPending() {
+    if (!pending) return;
+    clearTimeout(pending.timer);
+    socket.send({ t: "move", game: gameId, ply: pending.ply, move: pending.move });
+    pending.timer = setTimeout(sendPending, RESEND_MS);
+  }
+
+  function dropPending() {
+    if (pending) clearTimeout(pending.timer);
+    pending = null;
+  }
+
+  function applyState(frame) {
+    game.summary = frame.summary;
+    game.startFen = frame.start_fen;
+    game.fen = frame.fen;
+    game.moves = frame.moves || [];
+    game.you = frame.you;
+    game.v = frame.v;
+    game.legal = frame.legal || [];
+    game.result = frame.result;
+    game.drawOffer = frame.draw_offer;
+    game.away = frame.away || { red: null, black: null };
+    game.loaded = true;
+    if (pending && game.moves.length > pending.ply) dropPending();
+    clocks.update(frame.clocks, frame.running);
+    render();
+  }
+
+  function applyEvent(frame) {
+    if (frame.v <= game.v) return;
+    if (frame.v !== game.v + 1) {
+      // Missed events: ask for them (or a full state) from the last one seen.
+      socket.send({ t: "watch", game: gameId, since: game.v });
+      return;
+    }
+    game.v = frame.v;
+    const event = frame.event;
+    switch (event.kind) {
+      case "move":
+        if (event.ply === game.moves.length) game.moves.push(event.move);
+        game.fen = event.fen;
+        game.drawOffer = null;
+        if (pending && pending.ply <= event.ply) dropPending();
+        break;
+      case "draw_offer":
+        game.drawOffer = event.by;
+        break;
+      case "draw_declined":
+        game.drawOffer = null;
+        break;
+      case "away":
+        game.away[event.side] = 0;
+        break;
+      case "back":
+        game.away[event.side] = null;
+        break;
+      case "end":
+        game.result = event.result;
+        dropPending();
+        break;
+      default:
+        break;
+    }
+    game.legal = frame.legal || [];
+    clocks.update(frame.clocks, frame.running);
+    render();
+  }
+
+  function onError(frame) {
+    const ref = frame.ref || {};
+    if (ref.game && ref.game !== gameId) return;
+    if (pending && ref.ply === pending.ply) {
+      dropPending();
+      renderBoard();
+    }
+    say(frame.message);
+  }
+
+  function renderBoard() {
+    const last = game.moves.length ? game.moves[game.moves.length - 1].iccs : null;
+    const myTurn = playing() && sideToMove(game.fen) === game.you && !pending;
+    board.set({
+      fen: game.fen,
+      orientation: orientation || (game.you === "black" ? "black" : "red"),
+      lastMove: last ? [last.slice(0, 2), last.slice(2, 4)] : null,
+      dests: myTurn ? destsFromLegal(game.legal) : new Map(),
+      viewOnly: !myTurn,
+    });
+  }
+
+  function playerBar(side) {
+    const player = game.summary && game.summary[side];
+    const away = game.away[side] !== null && game.away[side] !== undefined && !game.result;
+    const turn = !game.result && sideToMove(game.fen) === side;
+    return [
+      h("span", { class: `side-dot ${side}` }),
+      h("span", { class: "bar-name" }, playerLink(player), away ? h("span", { class: "away" }, " away") : null),
+      h("span", { class: turn ? "clock-wrap turn" : "clock-wrap" }, clockEls[side]),
+    ];
+  }
+
+  function renderBars() {
+    const bottom = (orientation || (game.you === "black" ? "black" : "red"));
+    topBar.replaceChildren(...playerBar(other(bottom)));
+    bottomBar.replaceChildren(...playerBar(bottom));
+  }
+
+  function renderMoves() {
+    const blackFirst = sideToMove(game.startFen) === "black";
+    const rows = [];
+    let row = null;
+    game.moves.forEach((move, ply) => {
+      const index = ply + (blackFirst ? 1 : 0);
+      if (index % 2 === 0 || row === null) {
+        row = h("li", {}, h("span", { class: "no" }, `${Math.floor(index / 2) + 1}.`));
+        if (index % 2 === 1) row.append(h("span", { class: "mv empty" }, "…"));
+        rows.push(row);
+      }
+      const last = ply === game.moves.length - 1;
+      row.append(h("span", { class: last ? "mv last" : "mv", dataset: { ply: String(ply), iccs: move.iccs } }, move.text));
+    });
+    moveList.replaceChildren(...rows);
+    moveList.scrollTop = moveList.scrollHeight;
+  }
+
+  function renderStatus() {
+    if (!game.loaded) return;
+    if (game.result) {
+      status.textContent = `${game.result.result} · ${game.result.text}`;
+      return;
+    }
+    const turn = sideToMove(game.fen);
+    if (game.you) status.textContent = turn === game.you ? "Your move" : `Waiting for ${SIDE_NAME[turn]}`;
+    else status.textContent = `${SIDE_NAME[turn]} to move`;
+  }
+
+  function renderResult() {
+    const result = game.result;
+    if (!result) {
+      resultBox.hidden = true;
+      return;
+    }
+    const lines = [h("div", { class: "score" }, result.result), h("p", { class: "result-text" }, result.text)];
+    if (result.ratings) {
+      for (const side of ["red", "black"]) {
+        const change = result.ratings[side];
+        if (!change) continue;
+        const name = game.summary && game.summary[side] ? game.summary[side].name : SIDE_NAME[side];
+        lines.push(h("p", { class: "rating-change", dataset: { side } },
+          `${name}: ${change.before} → ${change.after} (${signed(change.after - change.before)})`));
+      }
+    }
+    lines.push(h("a", { href: `/games/${gameId}.pgn`, class: "pgn", download: `${gameId}.pgn` }, "Download PGN"));
+    resultBox.replaceChildren(...lines);
+    resultBox.hidden = false;
+  }
+
+  function button(id, text, onclick, extra = {}) {
+    return h("button", { id, type: "button", onclick, ...extra }, text);
+  }
+
+  function renderControls() {
+    const buttons = [];
+    if (playing()) {
+      const mine = game.you;
+      if (game.drawOffer && game.drawOffer !== mine) {
+        buttons.push(h("span", { class: "offer" }, `${SIDE_NAME[game.drawOffer]} offers a draw`));
+        buttons.push(button("accept-draw", "Accept", () => socket.send({ t: "accept_draw", game: gameId }), { class: "primary" }));
+        buttons.push(button("decline-draw", "Decline", () => socket.send({ t: "decline_draw", game: gameId })));
+      } else {
+        buttons.push(button("offer-draw", game.drawOffer === mine ? "Draw offered" : "Offer draw",
+          () => socket.send({ t: "offer_draw", game: gameId }), { disabled: game.drawOffer === mine }));
+      }
+      buttons.push(confirmResign
+        ? button("resign", "Confirm resign", () => { confirmResign = false; socket.send({ t: "resign", game: gameId }); }, { class: "danger" })
+        : button("resign", "Resign", () => { confirmResign = true; renderControls(); setTimeout(() => { confirmResign = false; renderControls(); }, 4000); }));
+    }
+    buttons.push(button("flip", "Flip board", () => {
+      orientation = board.orientation === "red" ? "black" : "red";
+      render();
+    }));
+    controls.replaceChildren(...buttons);
+  }
+
+  function render() {
+    renderBoard();
+    renderBars();
+    renderMoves();
+    renderStatus();
+    renderResult();
+    renderControls();
+    document.title = game.result ? `Xiangqi · ${game.result.result}` : playing() && sideToMove(game.fen) === game.you ? "Xiangqi · Your move" : "Xiangqi";
+  }
+
+  const offs = [
+    socket.whenReady(() => {
+      socket.send(game.v > 0 ? { t: "watch", game: gameId, since: game.v } : { t: "watch", game: gameId });
+      sendPending();
+    }),
+    socket.on("state", (frame) => frame.game === gameId && applyState(frame)),
+    socket.on("event", (frame) => frame.game === gameId && applyEvent(frame)),
+    socket.on("ack", (frame) => {
+      if (frame.game === gameId && pending && frame.ply === pending.ply) {
+        dropPending();
+        renderBoard();
+      }
+    }),
+    socket.on("error", onError),
+  ];
+
+  main.append(
+    h("div", { class: "game" },
+      h("div", { class: "board-column" }, topBar, boardBox, bottomBar),
+      h("aside", { class: "panel side" },
+        status, resultBox, notice,
+        h("h3", {}, "Moves"), moveList,
+        controls,
+        h("p", { class: "small" }, link("/", "← Lobby")))));
+  renderControls();
+
+  return () => {
+    offs.forEach((off) => off());
+    dropPending();
+    clocks.stop();
+    socket.send({ t: "unwatch", game: gameId });
+    board.destroy();
+    document.title = "Xiangqi";
+  };
+}
