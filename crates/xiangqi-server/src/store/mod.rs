@@ -118,7 +118,13 @@ impl Store {
         todo!("{player:?}")
     }
     /// Turns a guest into an account (name, password, starting rating).
-    pub async fn register_guest(&self, id: &str, name: &str, password_hash: &str, rating: i32) -> Result<PlayerRow, StoreError> {
+    pub async fn register_guest(
+        &self,
+        id: &str,
+        name: &str,
+        password_hash: &str,
+        rating: i32,
+    ) -> Result<PlayerRow, StoreError> {
         todo!("{id}{name}{password_hash}{rating}")
     }
     pub async fn player(&self, id: &str) -> Result<Option<PlayerRow>, StoreError> {
@@ -131,7 +137,12 @@ impl Store {
         todo!("{id}{notation}")
     }
     /// Sessions are stored by the token's hash (hex SHA-256 or similar), never the token.
-    pub async fn insert_session(&self, token_hash: &str, player: &str, at: i64) -> Result<(), StoreError> {
+    pub async fn insert_session(
+        &self,
+        token_hash: &str,
+        player: &str,
+        at: i64,
+    ) -> Result<(), StoreError> {
         todo!("{token_hash}{player}{at}")
     }
     pub async fn session_player(&self, token_hash: &str) -> Result<Option<PlayerRow>, StoreError> {
@@ -149,7 +160,12 @@ impl Store {
     }
     /// Writes the ending and the rating changes (updating the players'
     /// ratings) in one transaction: both or neither.
-    pub async fn finish_game(&self, game: &str, ending: &Ending, changes: &[RatingChangeRow]) -> Result<(), StoreError> {
+    pub async fn finish_game(
+        &self,
+        game: &str,
+        ending: &Ending,
+        changes: &[RatingChangeRow],
+    ) -> Result<(), StoreError> {
         todo!("{game}{ending:?}{changes:?}")
     }
     pub async fn game(&self, id: &str) -> Result<Option<StoredGame>, StoreError> {
