@@ -7,7 +7,7 @@
 //! in [`run`].
 //!
 //! * `cargo xtask test`: everything CI checks, in order, stopping at the first failure.
-//! * `cargo xtask bench [perft|criterion|strength|all]`: benchmarks against peers.
+//! * `cargo xtask bench [perft|criterion|strength|…|server|all]`: benchmarks against peers.
 //! * `cargo xtask wheel`: the Python wheel into `target/wheels`.
 //! * `cargo xtask fuzz --seconds N`: every cargo-fuzz target for N seconds.
 //! * `cargo xtask tidy`: repository rules (dependency direction, module docs).

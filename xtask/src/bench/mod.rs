@@ -15,6 +15,7 @@ mod criterion;
 mod files;
 mod jobs;
 mod perft;
+mod server;
 mod strength;
 mod tactics;
 mod uci;
@@ -38,6 +39,10 @@ pub enum Kind {
     /// Game files through the CLI: `game check --json` on the shared XQF
     /// directory against cchess's reader on the same files, games/s.
     Files,
+    /// The game server: bot clients play whole games over loopback at
+    /// `--connections` (100, 1 000, 10 000 by default), moves/s, move round
+    /// trip p50/p99, the server's CPU and memory.
+    Server,
     /// Every kind above.
     All,
 }
@@ -57,6 +62,8 @@ pub struct Args {
     tactics: tactics::Options,
     #[command(flatten)]
     files: files::Options,
+    #[command(flatten)]
+    server: server::Options,
 }
 
 pub fn run(args: Args) -> Result<()> {
@@ -82,6 +89,9 @@ pub fn run(args: Args) -> Result<()> {
     }
     if wants(Kind::Files) {
         files::run(&args.files, &mut steps)?;
+    }
+    if wants(Kind::Server) {
+        server::run(&args.server, &mut steps)?;
     }
     steps.print_summary();
     Ok(())
@@ -139,5 +149,18 @@ mod tests {
             (cli.bench.files.files_runs, cli.bench.files.cchess_runs),
             (2, 1)
         );
+        let cli = Cli::try_parse_from([
+            "bench",
+            "server",
+            "--connections",
+            "100,1000",
+            "--level-seconds",
+            "30",
+            "--json",
+        ])
+        .unwrap();
+        assert!(cli.bench.kind == Kind::Server);
+        assert_eq!(cli.bench.server.connections, [100, 1000]);
+        assert_eq!(cli.bench.server.level_seconds, 30);
     }
 }

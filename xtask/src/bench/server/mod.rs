@@ -1,0 +1,296 @@
+//! `cargo xtask bench server`: bot clients play whole games against a
+//! release `xiangqi serve` on loopback, as fast as the server (and its flood
+//! limit) allows, at several numbers of concurrent connections (two per
+//! game). Each level gets a fresh server and database and is bounded in
+//! games and time. Reported per level: moves/s, the move round trip (move
+//! sent to its `ack`) p50/p99, the server's CPU (cores used while playing)
+//! and peak memory, protocol errors and lost games; the command fails
+//! unless the last two are zero.
+
+use std::time::Duration;
+
+use anyhow::{bail, Context, Result};
+use serde_json::{json, Value};
+
+use crate::run::{target_dir, Steps};
+
+mod bot;
+mod client;
+mod play;
+mod random;
+mod serve;
+
+use play::{LevelPlay, Pace};
+use serve::{cpu_seconds, peak_memory_mib, raise_open_files, Server};
+
+#[derive(clap::Args)]
+#[group(id = "server")] // the other kinds name their options `Options` too
+#[command(next_help_heading = "Server (bots over loopback) options")]
+pub struct Options {
+    /// Concurrent connections of each level (two per game), comma separated.
+    #[arg(long, value_delimiter = ',', default_values_t = [100, 1000, 10000])]
+    pub(super) connections: Vec<usize>,
+    /// Time bound of one level, seconds (connecting and playing); games
+    /// still running then count as lost.
+    #[arg(long, default_value_t = 180)]
+    pub(super) level_seconds: u64,
+    /// Frames per second one connection sends at most (the server floods
+    /// out a client above 50).
+    #[arg(long, default_value_t = 40.0)]
+    frames_per_second: f64,
+    /// Seed of the bots' random moves.
+    #[arg(long, default_value_t = 1)]
+    bot_seed: u64,
+    /// Worker threads of the bots' runtime (the server has the other cores).
+    #[arg(long, default_value_t = 1)]
+    bot_threads: usize,
+    /// Print the results as JSON on stdout (the table goes to stderr).
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn run(options: &Options, steps: &mut Steps) -> Result<()> {
+    if options.connections.is_empty() || options.connections.iter().any(|&c| c < 2 || c % 2 == 1) {
+        bail!("--connections takes even numbers of at least 2 (two connections a game)");
+    }
+    if !options.frames_per_second.is_finite()
+        || options.frames_per_second <= 0.0
+        || options.bot_threads == 0
+        || options.level_seconds == 0
+    {
+        bail!("--frames-per-second, --bot-threads and --level-seconds must be positive");
+    }
+    let bin = super::release_cli(steps)?;
+    let most = options.connections.iter().copied().max().unwrap_or(0) as u64;
+    // Both ends of every connection, plus the server's database and slack.
+    raise_open_files(most + 256)?;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(options.bot_threads)
+        .enable_all()
+        .build()?;
+    let mut levels = Vec::new();
+    for &connections in &options.connections {
+        let name = format!("server: {connections} connections");
+        steps.step(&name, || {
+            let level = runtime.block_on(level(&bin, connections, options))?;
+            eprintln!("{}", table_row(&level));
+            levels.push(level);
+            Ok(None)
+        })?;
+    }
+    let table = table(&levels);
+    if options.json {
+        eprintln!("{table}");
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&json!({ "levels": levels }))?
+        );
+    } else {
+        println!("{table}");
+    }
+    let bad: Vec<String> = levels
+        .iter()
+        .filter(|l| l["lost_games"] != 0 || l["protocol_errors"] != 0)
+        .map(|l| format!("{} connections", l["connections"]))
+        .collect();
+    if !bad.is_empty() {
+        bail!("lost games or protocol errors at {}", bad.join(", "));
+    }
+    Ok(())
+}
+
+/// One level on a fresh server: its results as JSON.
+async fn level(bin: &std::path::Path, connections: usize, options: &Options) -> Result<Value> {
+    let dir = target_dir()
+        .join("bench-server")
+        .join(format!("c{connections}"));
+    let server = Server::start(bin, &dir)?;
+    let pid = server.pid().to_string();
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(options.level_seconds);
+    let pace = Pace {
+        frames_per_second: options.frames_per_second,
+        seed: options.bot_seed,
+    };
+    let mut cpu_at_start = (0.0, 0.0);
+    let play = play::run_level(&server.url, connections, pace, deadline, || {
+        cpu_at_start = (
+            cpu_seconds(&pid).unwrap_or(f64::NAN),
+            cpu_seconds("self").unwrap_or(f64::NAN),
+        );
+    })
+    .await?;
+    let server_cpu = cpu_seconds(&pid).context("the server's CPU time")? - cpu_at_start.0;
+    let bots_cpu = cpu_seconds("self")? - cpu_at_start.1;
+    let peak = peak_memory_mib(&pid).context("the server's memory")?;
+    let log = server.log.clone();
+    server.stop()?;
+    let mut result = summarize(connections, &play);
+    let seconds = play.play.as_secs_f64();
+    result["server_cpu_cores"] = json!(round(server_cpu / seconds, 2));
+    result["bots_cpu_cores"] = json!(round(bots_cpu / seconds, 2));
+    result["server_peak_mib"] = json!(round(peak, 1));
+    result["server_log"] = json!(log.display().to_string());
+    Ok(result)
+}
+
+/// The figures of a level's games.
+fn summarize(connections: usize, play: &LevelPlay) -> Value {
+    let mut round_trips: Vec<u32> = play
+        .games
+        .iter()
+        .flat_map(|g| g.round_trips_us.iter().copied())
+        .collect();
+    round_trips.sort_unstable();
+    let lost: Vec<_> = play
+        .games
+        .iter()
+        .filter(|g| !g.ended || !g.protocol_errors.is_empty() || !g.failures.is_empty())
+        .collect();
+    let unfinished = play.games.iter().filter(|g| !g.ended).count();
+    let protocol_errors: usize = play.games.iter().map(|g| g.protocol_errors.len()).sum();
+    let examples: Vec<&String> = lost
+        .iter()
+        .flat_map(|g| g.protocol_errors.iter().chain(&g.failures))
+        .take(5)
+        .collect();
+    let plies: Vec<u64> = play.games.iter().map(|g| g.plies).collect();
+    let mut reasons = std::collections::BTreeMap::<&str, usize>::new();
+    for game in &play.games {
+        *reasons
+            .entry(game.reason.as_deref().unwrap_or("none"))
+            .or_default() += 1;
+    }
+    let seconds = play.play.as_secs_f64();
+    let ms = |q: f64| percentile(&round_trips, q).map(|us| round(us as f64 / 1000.0, 2));
+    json!({
+        "connections": connections,
+        "games": play.games.len(),
+        "finished_games": play.games.len() - unfinished,
+        "lost_games": lost.len(),
+        "unfinished_games": unfinished,
+        "protocol_errors": protocol_errors,
+        "moves": round_trips.len(),
+        "mean_plies": round(plies.iter().sum::<u64>() as f64 / plies.len().max(1) as f64, 1),
+        "setup_seconds": round(play.setup.as_secs_f64(), 2),
+        "play_seconds": round(seconds, 2),
+        "moves_per_second": round(round_trips.len() as f64 / seconds, 0),
+        "round_trip_ms": {"p50": ms(0.50), "p90": ms(0.90), "p99": ms(0.99), "max": ms(1.0)},
+        "end_reasons": reasons,
+        "problems": examples,
+    })
+}
+
+/// The `q` quantile (nearest rank) of sorted values.
+fn percentile(sorted: &[u32], q: f64) -> Option<u32> {
+    if sorted.is_empty() {
+        return None;
+    }
+    let rank = (q * sorted.len() as f64).ceil() as usize;
+    Some(sorted[rank.clamp(1, sorted.len()) - 1])
+}
+
+fn round(x: f64, digits: i32) -> f64 {
+    let scale = 10f64.powi(digits);
+    (x * scale).round() / scale
+}
+
+fn table_row(level: &Value) -> String {
+    let rt = &level["round_trip_ms"];
+    format!(
+        "{:>7} {:>6} {:>6} {:>5} {:>6} {:>9} {:>8} {:>8} {:>8} {:>7} {:>8} {:>8.1}",
+        level["connections"],
+        level["games"],
+        level["finished_games"],
+        level["lost_games"],
+        level["protocol_errors"],
+        level["moves_per_second"],
+        rt["p50"],
+        rt["p99"],
+        rt["max"],
+        level["server_cpu_cores"],
+        level["bots_cpu_cores"],
+        level["server_peak_mib"].as_f64().unwrap_or(f64::NAN),
+    )
+}
+
+fn table(levels: &[Value]) -> String {
+    let mut text = format!(
+        "{:>7} {:>6} {:>6} {:>5} {:>6} {:>9} {:>8} {:>8} {:>8} {:>7} {:>8} {:>8}\n",
+        "conns",
+        "games",
+        "ended",
+        "lost",
+        "errors",
+        "moves/s",
+        "p50 ms",
+        "p99 ms",
+        "max ms",
+        "srv cpu",
+        "bots cpu",
+        "peak MiB"
+    );
+    for level in levels {
+        text.push_str(&table_row(level));
+        text.push('\n');
+        for problem in level["problems"].as_array().into_iter().flatten() {
+            text.push_str(&format!(
+                "        problem: {}\n",
+                problem.as_str().unwrap_or("?")
+            ));
+        }
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use play::GameOutcome;
+
+    #[test]
+    fn percentiles_by_nearest_rank() {
+        let xs: Vec<u32> = (1..=100).collect();
+        assert_eq!(percentile(&xs, 0.5), Some(50));
+        assert_eq!(percentile(&xs, 0.99), Some(99));
+        assert_eq!(percentile(&xs, 1.0), Some(100));
+        assert_eq!(percentile(&[7], 0.01), Some(7));
+        assert_eq!(percentile(&[], 0.5), None);
+    }
+
+    #[test]
+    fn unfinished_and_erroneous_games_are_lost() {
+        let ok = GameOutcome {
+            round_trips_us: vec![1000, 3000],
+            plies: 2,
+            ended: true,
+            reason: Some("checkmate".into()),
+            ..GameOutcome::default()
+        };
+        let unfinished = GameOutcome {
+            round_trips_us: vec![2000],
+            plies: 1,
+            failures: vec!["unfinished at the deadline after 1 plies".into()],
+            ..GameOutcome::default()
+        };
+        let erroneous = GameOutcome {
+            ended: true,
+            protocol_errors: vec!["error frame stale_ply: late".into()],
+            ..GameOutcome::default()
+        };
+        let play = LevelPlay {
+            games: vec![ok, unfinished, erroneous],
+            setup: Duration::from_secs(1),
+            play: Duration::from_secs(2),
+        };
+        let s = summarize(6, &play);
+        assert_eq!(s["games"], 3);
+        assert_eq!(s["lost_games"], 2);
+        assert_eq!(s["unfinished_games"], 1);
+        assert_eq!(s["protocol_errors"], 1);
+        assert_eq!(s["moves"], 3);
+        assert_eq!(s["moves_per_second"], 2.0);
+        assert_eq!(s["round_trip_ms"]["p50"], 2.0);
+        assert_eq!(s["end_reasons"]["checkmate"], 1);
+        assert_eq!(s["problems"].as_array().unwrap().len(), 2);
+    }
+}

@@ -1,0 +1,289 @@
+//! One level of the benchmark: open every connection first, then start all
+//! games at once; each pair seeks, accepts, watches and plays random legal
+//! moves to the end, until the level's deadline.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::{Context, Result};
+use serde_json::json;
+use tokio::sync::Semaphore;
+use tokio::time::Instant;
+
+use super::bot::{GameBot, Outgoing, ProtocolError};
+use super::client::{guest_cookie, Connection, Received};
+
+/// Connections opened at once while setting up (the listen backlog and the
+/// password-free guest creation are the limits, not the game).
+const SETUP_CONCURRENCY: usize = 64;
+
+/// How the bots play.
+#[derive(Clone, Copy)]
+pub struct Pace {
+    pub frames_per_second: f64,
+    pub seed: u64,
+}
+
+/// What one game gave.
+#[derive(Default)]
+pub struct GameOutcome {
+    /// Round trips of this game's moves (move sent to its `ack`), in µs.
+    pub round_trips_us: Vec<u32>,
+    /// Plies the game reached (the server's count, from the events).
+    pub plies: u64,
+    /// The `end` event was seen by both sides.
+    pub ended: bool,
+    /// `reason` of the result, when it ended.
+    pub reason: Option<String>,
+    /// Protocol errors (error frames, frames off the protocol, closed sockets).
+    pub protocol_errors: Vec<String>,
+    /// Other failures (connect, deadline).
+    pub failures: Vec<String>,
+}
+
+/// Every game of a level, and when play started and stopped.
+pub struct LevelPlay {
+    pub games: Vec<GameOutcome>,
+    pub setup: Duration,
+    pub play: Duration,
+}
+
+/// Opens `connections` (an even number) to the server at `base`, then plays
+/// `connections / 2` games at once until they end or `deadline` passes;
+/// `at_start` runs when play starts (for the CPU reading).
+pub async fn run_level(
+    base: &str,
+    connections: usize,
+    pace: Pace,
+    deadline: Instant,
+    at_start: impl FnOnce(),
+) -> Result<LevelPlay> {
+    let http = reqwest::Client::builder()
+        .timeout(Duration::from_secs(30))
+        .build()
+        .context("HTTP client")?;
+    let setup_started = Instant::now();
+    let limit = Arc::new(Semaphore::new(SETUP_CONCURRENCY));
+    let mut setups = Vec::new();
+    for game in 0..connections / 2 {
+        let (http, base, limit) = (http.clone(), base.to_owned(), limit.clone());
+        setups.push(tokio::spawn(async move {
+            let _permit = limit.acquire_owned().await?;
+            let pair = tokio::time::timeout_at(deadline, open_pair(&http, &base, pace))
+                .await
+                .map_err(|_| anyhow::anyhow!("not connected before the deadline"))?;
+            pair.with_context(|| format!("game {game}: connecting"))
+        }));
+    }
+    let mut pairs = Vec::new();
+    for setup in setups {
+        pairs.push(setup.await?);
+    }
+    let setup = setup_started.elapsed();
+    at_start();
+    let play_started = Instant::now();
+    let mut tasks = Vec::new();
+    for (index, pair) in pairs.into_iter().enumerate() {
+        let seed = pace.seed ^ (index as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        tasks.push(tokio::spawn(async move {
+            match pair {
+                Ok((seeker, accepter)) => play_game(seeker, accepter, seed, deadline).await,
+                Err(e) => GameOutcome {
+                    failures: vec![format!("{e:#}")],
+                    ..GameOutcome::default()
+                },
+            }
+        }));
+    }
+    let mut games = Vec::new();
+    for task in tasks {
+        games.push(task.await?);
+    }
+    Ok(LevelPlay {
+        games,
+        setup,
+        play: play_started.elapsed(),
+    })
+}
+
+async fn open_pair(
+    http: &reqwest::Client,
+    base: &str,
+    pace: Pace,
+) -> Result<(Connection, Connection)> {
+    let mut sides = Vec::new();
+    for _ in 0..2 {
+        let cookie = guest_cookie(http, base).await?;
+        sides.push(Connection::open(base, &cookie, pace.frames_per_second).await?);
+    }
+    let accepter = sides.pop().expect("two sides");
+    let seeker = sides.pop().expect("two sides");
+    Ok((seeker, accepter))
+}
+
+/// Seek, accept, then both sides play to the end (or the deadline).
+async fn play_game(
+    mut seeker: Connection,
+    mut accepter: Connection,
+    seed: u64,
+    deadline: Instant,
+) -> GameOutcome {
+    let game = match start_game(&mut seeker, &mut accepter, deadline).await {
+        Ok(game) => game,
+        Err(e) => return failed(e),
+    };
+    // The seed of each side differs, so the two do not mirror each other.
+    let (a, b) = tokio::join!(
+        play_side(seeker, GameBot::new(&game, seed), deadline),
+        play_side(accepter, GameBot::new(&game, !seed), deadline),
+    );
+    let mut outcome = GameOutcome {
+        plies: a.plies.max(b.plies),
+        ended: a.ended && b.ended,
+        reason: a.reason.clone().or(b.reason.clone()),
+        ..GameOutcome::default()
+    };
+    for side in [a, b] {
+        outcome.round_trips_us.extend(side.round_trips_us);
+        outcome.protocol_errors.extend(side.protocol_errors);
+        outcome.failures.extend(side.failures);
+    }
+    outcome
+}
+
+/// The seeker's casual seek with a long clock (nobody flags), accepted by
+/// the other bot: the game's id.
+async fn start_game(
+    seeker: &mut Connection,
+    accepter: &mut Connection,
+    deadline: Instant,
+) -> Result<String> {
+    let seek =
+        json!({"t": "seek", "tc": "180+0", "rated": false, "color": "random", "rules": "online"});
+    seeker.send(&seek.to_string()).await?;
+    let created = seeker.expect("seek_created", Some(deadline)).await?;
+    let seek_id = created["seek"]["id"]
+        .as_str()
+        .context("seek_created without seek.id")?
+        .to_owned();
+    accepter
+        .send(&json!({"t": "accept", "id": seek_id}).to_string())
+        .await?;
+    let started = accepter.expect("started", Some(deadline)).await?;
+    let game = started["game"]
+        .as_str()
+        .context("started without game")?
+        .to_owned();
+    let seeker_started = seeker.expect("started", Some(deadline)).await?;
+    if seeker_started["game"] != started["game"] {
+        return Err(ProtocolError(format!(
+            "the two players were told of different games: {seeker_started} and {started}"
+        ))
+        .into());
+    }
+    Ok(game)
+}
+
+fn failed(error: anyhow::Error) -> GameOutcome {
+    let text = format!("{error:#}");
+    let mut outcome = GameOutcome::default();
+    if error.downcast_ref::<ProtocolError>().is_some() {
+        outcome.protocol_errors.push(text);
+    } else {
+        outcome.failures.push(text);
+    }
+    outcome
+}
+
+/// One side from `watch` to `end`.
+async fn play_side(mut connection: Connection, mut bot: GameBot, deadline: Instant) -> GameOutcome {
+    let mut outcome = GameOutcome::default();
+    // When each of our moves was sent, by ply (a game is a few hundred plies).
+    let mut sent: Vec<Option<Instant>> = Vec::new();
+    let watch = json!({"t": "watch", "game": bot.game()}).to_string();
+    if let Err(e) = connection.send(&watch).await {
+        return failed(e);
+    }
+    // After the end, how long the acks of moves still in flight may take.
+    let mut read_until = deadline;
+    loop {
+        let frame = match connection.receive(Some(read_until)).await {
+            Received::Frame(frame) => frame,
+            Received::Closed(why) => {
+                outcome.protocol_errors.push(why);
+                break;
+            }
+            Received::TimedOut if bot.result().is_some() => {
+                outcome
+                    .protocol_errors
+                    .push("a move without its ack after the end".into());
+                break;
+            }
+            Received::TimedOut => {
+                outcome.failures.push(format!(
+                    "unfinished at the deadline after {} plies",
+                    bot.plies()
+                ));
+                break;
+            }
+        };
+        let reaction = match bot.on_frame(&frame) {
+            Ok(reaction) => reaction,
+            Err(e) => {
+                outcome.protocol_errors.push(e.0);
+                break;
+            }
+        };
+        if let Some(ply) = reaction.acked {
+            match sent.get_mut(ply as usize).and_then(Option::take) {
+                Some(at) => outcome
+                    .round_trips_us
+                    .push(at.elapsed().as_micros().min(u32::MAX as u128) as u32),
+                None => {
+                    outcome.protocol_errors.push(format!(
+                        "an ack for ply {ply}, which this side did not send"
+                    ));
+                    break;
+                }
+            }
+        }
+        if let Err(e) = send_all(&mut connection, &bot, &reaction.send, &mut sent).await {
+            outcome.protocol_errors.push(format!("{e:#}"));
+            break;
+        }
+        if reaction.ended {
+            if sent.iter().all(Option::is_none) {
+                outcome.ended = true;
+                break;
+            }
+            read_until = deadline.min(Instant::now() + Duration::from_secs(5));
+        }
+    }
+    outcome.plies = bot.plies();
+    outcome.reason = bot
+        .result()
+        .and_then(|r| r["reason"].as_str())
+        .map(str::to_owned);
+    connection.close().await;
+    outcome
+}
+
+/// Sends the bot's frames, noting when each move went out.
+async fn send_all(
+    connection: &mut Connection,
+    bot: &GameBot,
+    frames: &[Outgoing],
+    sent: &mut Vec<Option<Instant>>,
+) -> Result<()> {
+    for out in frames {
+        let at = connection.send(&out.frame(bot.game())).await?;
+        if let Outgoing::Move { ply, .. } = out {
+            let ply = *ply as usize;
+            if sent.len() <= ply {
+                sent.resize(ply + 1, None);
+            }
+            sent[ply] = Some(at);
+        }
+    }
+    Ok(())
+}
