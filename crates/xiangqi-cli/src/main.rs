@@ -58,6 +58,8 @@ enum Command {
     Rate(commands::rate::Args),
     /// Fit the evaluation weights by self-play and Texel's method; write them as Rust source.
     Tune(commands::tune::Args),
+    /// The game server and its web client: play in a browser, against people or the engine.
+    Serve(commands::serve::Args),
 }
 
 /// Behave like other Unix filters when the reader goes away (`xiangqi moves | head`):
@@ -77,7 +79,7 @@ fn main() -> ExitCode {
     }));
     let cli = Cli::parse();
     let Some(command) = cli.command else {
-        eprintln!("error: a subcommand is required (perft, moves, convert, game, adjudicate, analyze, play, uci, ucci, match, bench, rate, tune); try 'xiangqi --help'");
+        eprintln!("error: a subcommand is required (perft, moves, convert, game, adjudicate, analyze, play, uci, ucci, match, bench, rate, tune, serve); try 'xiangqi --help'");
         return ExitCode::from(2);
     };
     let result = match command {
@@ -94,6 +96,7 @@ fn main() -> ExitCode {
         Command::Match(a) => commands::matches::run(a),
         Command::Bench(a) => commands::bench::run(a),
         Command::Tune(a) => commands::tune::run(a),
+        Command::Serve(a) => commands::serve::run(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -25,6 +25,7 @@
 //! ```
 
 mod fit;
+pub mod online;
 pub mod result;
 
 pub use fit::{fit, FitError, FitOptions, PlayerRating, Ratings};

@@ -56,7 +56,9 @@ impl From<StoreError> for ApiError {
                 ApiError::Conflict("name_taken", format!("the name {name:?} is taken"))
             }
             StoreError::NotFound { what, id } => ApiError::NotFound(format!("{what} {id:?}")),
-            StoreError::Database(detail) => ApiError::Internal(detail),
+            StoreError::Database(detail) | StoreError::Invalid(detail) => {
+                ApiError::Internal(detail)
+            }
         }
     }
 }

@@ -9,9 +9,9 @@ use xiangqi_adjudication::{
 };
 use xiangqi_core::{Color, Position, START_FEN};
 use xiangqi_server::store::{
-    parse_time_control, Ending, EventRow, GameRow, PlayerRow, RatingChangeRow, Store, StoreError,
-    StoredGame,
+    Ending, EventRow, GameRow, PlayerRow, RatingChangeRow, Store, StoreError, StoredGame,
 };
+use xiangqi_server::time_control::parse_time_control;
 
 // ---------------------------------------------------------------- backends
 

@@ -41,6 +41,17 @@ const LAYERS: &[(&str, &[&str])] = &[
         "xiangqi-rating",
         &["xiangqi-core", "xiangqi-gamefile", "xiangqi-adjudication"],
     ),
+    (
+        "xiangqi-server",
+        &[
+            "xiangqi-core",
+            "xiangqi-notation",
+            "xiangqi-gamefile",
+            "xiangqi-adjudication",
+            "xiangqi-search",
+            "xiangqi-rating",
+        ],
+    ),
 ];
 
 /// Crates at the top that compose everything: the CLI, the cross-crate test

@@ -14,6 +14,7 @@ pub mod moves;
 pub mod perft;
 pub mod play;
 pub mod rate;
+pub mod serve;
 pub mod tune;
 pub mod ucci;
 pub mod uci;

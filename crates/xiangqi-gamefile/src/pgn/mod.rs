@@ -13,9 +13,11 @@
 //! assert_eq!(again.mainline, game.mainline); // round trip, variations and comments included
 //! ```
 
+mod commands;
 mod reader;
 mod writer;
 
+pub use commands::clock_comment;
 pub use reader::PgnReader;
 pub use writer::{write_game, write_game_to, WriteError, WriteOptions};
 

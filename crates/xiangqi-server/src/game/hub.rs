@@ -16,7 +16,10 @@ impl Hub {
     /// Registers a socket of `player`.
     pub fn join(&self, player: &str, conn: ConnId, out: Outbox) {
         if let Ok(mut players) = self.players.lock() {
-            players.entry(player.to_string()).or_default().insert(conn, out);
+            players
+                .entry(player.to_string())
+                .or_default()
+                .insert(conn, out);
         }
     }
 

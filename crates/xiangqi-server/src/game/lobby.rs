@@ -9,12 +9,12 @@ use xiangqi_adjudication::TimeControl;
 use xiangqi_core::{Color, Position};
 
 use crate::game::room::{self, RestoreError};
-use crate::game::time_control::format_time_control;
 use crate::game::view::{GameFacts, Seat};
 use crate::game::{ConnId, Outbound, Outbox, RoomHandle};
 use crate::ids::new_id;
 use crate::state::AppState;
 use crate::store::GameRow;
+use crate::time_control::format_time_control;
 use crate::ws::protocol::ColorChoice;
 
 /// Open seeks per player at most.
@@ -74,7 +74,10 @@ pub struct Lobby {
 
 impl Lobby {
     fn with<T>(&self, f: impl FnOnce(&mut Inner) -> T) -> T {
-        let mut inner = self.inner.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let mut inner = self
+            .inner
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
         f(&mut inner)
     }
 
@@ -115,7 +118,11 @@ impl Lobby {
     /// Withdraws `player`'s seek `id`.
     pub fn cancel_seek(&self, id: &str, player: &str) -> Result<(), Refusal> {
         self.with(|inner| {
-            let Some(i) = inner.seeks.iter().position(|s| s.id == id && s.seat.is(player)) else {
+            let Some(i) = inner
+                .seeks
+                .iter()
+                .position(|s| s.id == id && s.seat.is(player))
+            else {
                 return Err(("unknown_seek", format!("you have no open seek {id:?}")));
             };
             inner.seeks.remove(i);

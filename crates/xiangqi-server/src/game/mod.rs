@@ -1,11 +1,10 @@
 //! Games: one room task per game, the lobby of seeks and games in
 //! progress, and the registry of each player's open sockets.
 
+pub mod changes;
 pub mod hub;
 pub mod lobby;
 pub mod room;
-pub mod rows;
-pub mod time_control;
 pub mod view;
 
 use std::collections::HashMap;
@@ -56,7 +55,11 @@ impl RoomHandle {
     }
 
     /// Asks the room to perform `action` for `player`.
-    pub async fn act(&self, player: &str, action: Action) -> Result<Result<(), ActionError>, RoomGone> {
+    pub async fn act(
+        &self,
+        player: &str,
+        action: Action,
+    ) -> Result<Result<(), ActionError>, RoomGone> {
         let (reply, answer) = oneshot::channel();
         self.send(RoomCommand::Act {
             player: player.to_string(),
@@ -76,7 +79,11 @@ pub struct Rooms {
 impl Rooms {
     /// The room of game `id`, loading a stored game when none runs;
     /// `None` for an unknown game.
-    pub async fn get(&self, state: &AppState, id: &str) -> Result<Option<RoomHandle>, RestoreError> {
+    pub async fn get(
+        &self,
+        state: &AppState,
+        id: &str,
+    ) -> Result<Option<RoomHandle>, RestoreError> {
         let mut map = self.map.lock().await;
         if let Some(handle) = map.get(id) {
             if !handle.tx.is_closed() {
@@ -92,6 +99,12 @@ impl Rooms {
         Ok(Some(handle))
     }
 
+    /// The room of game `id` if one runs now (nothing is loaded).
+    pub async fn running(&self, id: &str) -> Option<RoomHandle> {
+        let map = self.map.lock().await;
+        map.get(id).filter(|h| !h.tx.is_closed()).cloned()
+    }
+
     /// Registers a new room.
     pub async fn insert(&self, handle: RoomHandle) {
         self.map.lock().await.insert(handle.id.clone(), handle);
@@ -100,7 +113,10 @@ impl Rooms {
     /// Forgets `handle`'s room (if it is still the registered one).
     pub async fn remove(&self, handle: &RoomHandle) {
         let mut map = self.map.lock().await;
-        if map.get(&handle.id).is_some_and(|h| h.tx.same_channel(&handle.tx)) {
+        if map
+            .get(&handle.id)
+            .is_some_and(|h| h.tx.same_channel(&handle.tx))
+        {
             map.remove(&handle.id);
         }
     }

@@ -8,17 +8,19 @@ use std::time::Duration;
 
 use serde_json::Value;
 use tokio::sync::{mpsc, oneshot};
-use xiangqi_adjudication::{ClockError, ClockEvent, OnlineGame, Outcome, Reason, RuleSet, TimedEvent};
+use xiangqi_adjudication::{
+    ClockError, ClockEvent, OnlineGame, Outcome, Reason, RuleSet, TimedEvent,
+};
 use xiangqi_core::{Color, Move, Position};
 use xiangqi_search::Engine;
 
 use crate::engine_player::{self, Turn};
-use crate::game::rows::{self, RowError};
-use crate::game::time_control::parse_time_control;
+use crate::game::changes;
 use crate::game::view::{ClockView, EventKind, EventOut, GameFacts, ResultView, Seat, Snapshot};
 use crate::game::{ConnId, Outbound, Outbox, RoomHandle};
 use crate::state::AppState;
-use crate::store::{Ending, RatingChangeRow, StoreError, StoredGame};
+use crate::store::{Ending, EventRow, RatingChangeRow, StoreError, StoredGame};
+use crate::time_control::parse_time_control;
 
 /// Events kept for reconnecting clients.
 const RECENT_EVENTS: usize = 50;
@@ -204,7 +206,7 @@ pub async fn restore(state: AppState, stored: StoredGame) -> Result<RoomHandle, 
         id: row.id.clone(),
         red: seat(&row.red).await?,
         black: seat(&row.black).await?,
-        tc: parse_time_control(&row.time_control).map_err(corrupt)?,
+        tc: parse_time_control(&row.time_control).map_err(|e| corrupt(e.to_string()))?,
         tc_text: row.time_control.clone(),
         rated: row.rated,
         rules: row.rules.clone(),
@@ -218,9 +220,9 @@ pub async fn restore(state: AppState, stored: StoredGame) -> Result<RoomHandle, 
     let mut room = Room::new(state.clone(), facts, game, 0, next_seq);
     let mut ended = false;
     for event_row in &stored.events {
-        let event = rows::from_row(event_row).map_err(|e: RowError| corrupt(e.to_string()))?;
+        let event = event_row.to_timed()?;
         let (events, ended_now) =
-            rows::apply(&mut room.game, &event).map_err(|e| corrupt(e.to_string()))?;
+            changes::apply(&mut room.game, &event).map_err(|e| corrupt(e.to_string()))?;
         for kind in events {
             room.publish(kind);
         }
@@ -249,16 +251,24 @@ pub async fn restore(state: AppState, stored: StoredGame) -> Result<RoomHandle, 
 }
 
 impl Room {
-    fn new(state: AppState, facts: GameFacts, game: OnlineGame, origin: u64, next_seq: i64) -> Room {
-        let engine = Color::ALL.into_iter().find_map(|side| match facts.seat(side) {
-            Seat::Engine { level } => Some(EngineSeat {
-                side,
-                level: *level,
-                engine: Some(engine_player::new_engine(*level)),
-                thinking: false,
-            }),
-            Seat::Player { .. } => None,
-        });
+    fn new(
+        state: AppState,
+        facts: GameFacts,
+        game: OnlineGame,
+        origin: u64,
+        next_seq: i64,
+    ) -> Room {
+        let engine = Color::ALL
+            .into_iter()
+            .find_map(|side| match facts.seat(side) {
+                Seat::Engine { level } => Some(EngineSeat {
+                    side,
+                    level: *level,
+                    engine: Some(engine_player::new_engine(*level)),
+                    thinking: false,
+                }),
+                Seat::Player { .. } => None,
+            });
         let (tx, _) = mpsc::unbounded_channel();
         Room {
             state,
@@ -362,14 +372,24 @@ impl Room {
 
     fn snapshot(&self) -> Snapshot {
         let now = self.game_now();
-        let away = Color::ALL.map(|c| self.game.away_since(c).map(|since| now.saturating_sub(since)));
-        let draw_offer = Color::ALL.into_iter().find(|&c| self.game.has_draw_offer(c));
+        let away = Color::ALL.map(|c| {
+            self.game
+                .away_since(c)
+                .map(|since| now.saturating_sub(since))
+        });
+        let draw_offer = Color::ALL
+            .into_iter()
+            .find(|&c| self.game.has_draw_offer(c));
         Snapshot {
             v: self.v,
             facts: self.facts.clone(),
             moves: self.game.game().moves().to_vec(),
             fen: self.game.game().position().to_fen(),
-            clock: self.clock_view(if self.result.is_some() { self.game.now() } else { now }),
+            clock: self.clock_view(if self.result.is_some() {
+                self.game.now()
+            } else {
+                now
+            }),
             draw_offer,
             away,
             result: self.result.clone(),
@@ -413,11 +433,21 @@ impl Room {
                 let _ = reply.send(answer);
             }
             RoomCommand::Summary { reply } => {
-                let moves = self.game.game().moves().iter().map(Move::to_string).collect();
-                let summary = self.facts.summary(self.result.as_deref(), self.game.game().ply());
+                let moves = self
+                    .game
+                    .game()
+                    .moves()
+                    .iter()
+                    .map(Move::to_string)
+                    .collect();
+                let summary = self
+                    .facts
+                    .summary(self.result.as_deref(), self.game.game().ply());
                 let _ = reply.send((summary, moves, self.game.game().position().to_fen()));
             }
-            RoomCommand::EngineMoved { ply, mv, engine } => self.engine_moved(ply, mv, engine).await,
+            RoomCommand::EngineMoved { ply, mv, engine } => {
+                self.engine_moved(ply, mv, engine).await
+            }
         }
     }
 
@@ -434,7 +464,10 @@ impl Room {
             }
         }
         let side = self.facts.side_of(&player);
-        let known = self.watchers.insert(conn, Watcher { player, out }).is_some();
+        let known = self
+            .watchers
+            .insert(conn, Watcher { player, out })
+            .is_some();
         if let (Some(side), false) = (side, known) {
             self.present[side.index()] += 1;
             if self.present[side.index()] == 1 && self.game.away_since(side).is_some() {
@@ -463,7 +496,10 @@ impl Room {
 
     async fn act(&mut self, player: &str, action: Action) -> Result<(), ActionError> {
         let Some(side) = self.facts.side_of(player) else {
-            return Err(ActionError::new("not_your_game", "you do not play in this game"));
+            return Err(ActionError::new(
+                "not_your_game",
+                "you do not play in this game",
+            ));
         };
         self.settle().await;
         if let Action::Move { ply, mv } = &action {
@@ -511,7 +547,10 @@ impl Room {
                     )
                 })?;
                 if let Err(why) = self.game.game().position().check_legal(parsed) {
-                    return Err(ActionError::new("illegal_move", format!("{parsed} is illegal: {why}")));
+                    return Err(ActionError::new(
+                        "illegal_move",
+                        format!("{parsed} is illegal: {why}"),
+                    ));
                 }
                 ClockEvent::Move {
                     side: Some(side),
@@ -526,7 +565,10 @@ impl Room {
                 ClockEvent::OfferDraw { side }
             }
             Action::AcceptDraw | Action::DeclineDraw if !self.game.has_draw_offer(!side) => {
-                return Err(ActionError::new("no_draw_offer", "your opponent has not offered a draw"));
+                return Err(ActionError::new(
+                    "no_draw_offer",
+                    "your opponent has not offered a draw",
+                ));
             }
             Action::AcceptDraw => ClockEvent::AcceptDraw { side },
             Action::DeclineDraw => ClockEvent::DeclineDraw { side },
@@ -542,9 +584,11 @@ impl Room {
             event,
         };
         let mut next = self.game.clone();
-        let (events, ended) = rows::apply(&mut next, &timed).map_err(|e| match e {
+        let (events, ended) = changes::apply(&mut next, &timed).map_err(|e| match e {
             ClockError::NotYourTurn { .. } => ActionError::new("not_your_turn", e.to_string()),
-            ClockError::Game(_) if next.game().is_over() => ActionError::new("game_over", e.to_string()),
+            ClockError::Game(_) if next.game().is_over() => {
+                ActionError::new("game_over", e.to_string())
+            }
             ClockError::Game(_) => ActionError::new("illegal_move", e.to_string()),
             ClockError::NoDrawOffer { .. } => ActionError::new("no_draw_offer", e.to_string()),
             other => {
@@ -552,7 +596,7 @@ impl Room {
                 ActionError::internal()
             }
         })?;
-        let row = rows::to_row(self.next_seq, &timed);
+        let row = EventRow::from_timed(self.next_seq, &timed);
         if let Err(error) = self.state.store.append_event(&self.facts.id, &row).await {
             tracing::error!("game {}: storing an event failed: {error}", self.facts.id);
             return Err(ActionError::internal());
@@ -592,7 +636,11 @@ impl Room {
         let reason = verdict.reason.unwrap_or(Reason::Cancelled);
         let by_move = !matches!(
             reason,
-            Reason::Resignation | Reason::Timeout | Reason::Abandonment | Reason::Agreement | Reason::Cancelled
+            Reason::Resignation
+                | Reason::Timeout
+                | Reason::Abandonment
+                | Reason::Agreement
+                | Reason::Cancelled
         );
         let moves = self.game.game().moves();
         let last_move = match moves.split_last() {
@@ -621,7 +669,11 @@ impl Room {
         }
         let mut pair = [(0, 0); 2];
         for side in Color::ALL {
-            let history = self.state.store.rating_history(&self.facts.seat(side).id()).await?;
+            let history = self
+                .state
+                .store
+                .rating_history(&self.facts.seat(side).id())
+                .await?;
             let Some(change) = history.iter().find(|c| c.game == self.facts.id) else {
                 return Ok(None);
             };
@@ -645,7 +697,8 @@ impl Room {
                 before[side.index()] = rating;
             }
         }
-        let (red_after, black_after) = xiangqi_rating::online::elo_update(before[0], before[1], red_score);
+        let (red_after, black_after) =
+            xiangqi_rating::online::elo_update(before[0], before[1], red_score);
         let at = self.state.clock.unix_ms();
         Ok([(Color::Red, red_after), (Color::Black, black_after)]
             .into_iter()
@@ -683,7 +736,12 @@ impl Room {
             black_clock: clocks[1] as i64,
             ended_at: self.state.clock.unix_ms(),
         };
-        if let Err(error) = self.state.store.finish_game(&self.facts.id, &ending, &changes).await {
+        if let Err(error) = self
+            .state
+            .store
+            .finish_game(&self.facts.id, &ending, &changes)
+            .await
+        {
             tracing::error!("game {}: storing the ending failed: {error}", self.facts.id);
         }
         self.result = Some(result.clone());
@@ -737,8 +795,18 @@ impl Room {
         }
         match mv {
             Some(mv) => {
-                if let Err(error) = self.commit(ClockEvent::Move { side: Some(side), mv }).await {
-                    tracing::error!("game {}: the engine's move {mv} was refused: {}", self.facts.id, error.message);
+                if let Err(error) = self
+                    .commit(ClockEvent::Move {
+                        side: Some(side),
+                        mv,
+                    })
+                    .await
+                {
+                    tracing::error!(
+                        "game {}: the engine's move {mv} was refused: {}",
+                        self.facts.id,
+                        error.message
+                    );
                 }
             }
             None => tracing::error!("game {}: the engine found no move", self.facts.id),

@@ -43,7 +43,10 @@ pub fn session_token(headers: &HeaderMap) -> Option<String> {
 }
 
 /// The player of the request's session, if it has a valid one.
-pub async fn current_player(state: &AppState, headers: &HeaderMap) -> Result<Option<PlayerRow>, ApiError> {
+pub async fn current_player(
+    state: &AppState,
+    headers: &HeaderMap,
+) -> Result<Option<PlayerRow>, ApiError> {
     let Some(token) = session_token(headers) else {
         return Ok(None);
     };
@@ -51,7 +54,8 @@ pub async fn current_player(state: &AppState, headers: &HeaderMap) -> Result<Opt
 }
 
 fn cookie_header(token: &str) -> HeaderValue {
-    let text = format!("{SESSION_COOKIE}={token}; HttpOnly; SameSite=Lax; Path=/; Max-Age=31536000");
+    let text =
+        format!("{SESSION_COOKIE}={token}; HttpOnly; SameSite=Lax; Path=/; Max-Age=31536000");
     HeaderValue::from_str(&text).unwrap_or_else(|_| HeaderValue::from_static(""))
 }
 
@@ -104,7 +108,9 @@ pub struct Credentials {
 
 fn check_credentials(c: &Credentials) -> Result<(), ApiError> {
     let name_ok = (3..=20).contains(&c.name.len())
-        && c.name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
+        && c.name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
     if !name_ok {
         return Err(ApiError::BadInput(
             "bad_name",
@@ -136,7 +142,11 @@ async fn hash_password(password: String) -> Result<String, ApiError> {
 async fn verify_password(password: String, hash: String) -> bool {
     tokio::task::spawn_blocking(move || {
         PasswordHash::new(&hash)
-            .map(|parsed| Argon2::default().verify_password(password.as_bytes(), &parsed).is_ok())
+            .map(|parsed| {
+                Argon2::default()
+                    .verify_password(password.as_bytes(), &parsed)
+                    .is_ok()
+            })
             .unwrap_or(false)
     })
     .await
@@ -150,7 +160,12 @@ pub async fn register(
     Json(credentials): Json<Credentials>,
 ) -> Result<Response, ApiError> {
     check_credentials(&credentials)?;
-    if state.store.player_by_name(&credentials.name).await?.is_some() {
+    if state
+        .store
+        .player_by_name(&credentials.name)
+        .await?
+        .is_some()
+    {
         return Err(ApiError::Conflict(
             "name_taken",
             format!("the name {:?} is taken", credentials.name),
@@ -194,11 +209,15 @@ pub async fn login(
 }
 
 /// `POST /api/logout`.
-pub async fn logout(State(state): State<AppState>, headers: HeaderMap) -> Result<Response, ApiError> {
+pub async fn logout(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
     if let Some(token) = session_token(&headers) {
         state.store.delete_session(&token_hash(&token)).await?;
     }
-    let cleared = HeaderValue::from_static("xq_session=; HttpOnly; SameSite=Lax; Path=/; Max-Age=0");
+    let cleared =
+        HeaderValue::from_static("xq_session=; HttpOnly; SameSite=Lax; Path=/; Max-Age=0");
     Ok(with_cookie(cleared, json!({})))
 }
 

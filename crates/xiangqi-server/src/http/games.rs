@@ -4,6 +4,7 @@
 use std::collections::HashMap;
 
 use axum::extract::{Path, State};
+use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde_json::{json, Value};
@@ -16,7 +17,10 @@ use crate::state::AppState;
 use crate::store::{PlayerRow, StoreError, StoredGame};
 
 /// `GET /api/games/{id}`: `GameSummary` with `moves` and `fen`.
-pub async fn game(State(state): State<AppState>, Path(id): Path<String>) -> Result<Response, ApiError> {
+pub async fn game(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> Result<Response, ApiError> {
     for _ in 0..2 {
         let Some(room) = state
             .rooms
@@ -36,7 +40,9 @@ pub async fn game(State(state): State<AppState>, Path(id): Path<String>) -> Resu
             return Ok(Json(summary).into_response());
         }
     }
-    Err(ApiError::Internal(format!("game {id}: the room did not answer")))
+    Err(ApiError::Internal(format!(
+        "game {id}: the room did not answer"
+    )))
 }
 
 /// The seat a stored player id stands for.
@@ -76,7 +82,12 @@ pub async fn stored_summary(
     }
     let moves = stored.events.iter().filter(|e| e.kind == "move").count();
     let (status, result, reason, ply) = match &stored.ending {
-        Some(e) => (e.status.as_str(), e.result.as_str(), Some(e.reason.as_str()), e.ply as usize),
+        Some(e) => (
+            e.status.as_str(),
+            e.result.as_str(),
+            Some(e.reason.as_str()),
+            e.ply as usize,
+        ),
         None => ("playing", "*", None, moves),
     };
     Ok(json!({
@@ -85,4 +96,45 @@ pub async fn stored_summary(
         "rated": row.rated, "rules": row.rules, "status": status, "result": result,
         "reason": reason, "started_at": row.started_at, "ply": ply,
     }))
+}
+
+/// `GET /games/{id}`: the game page; `GET /games/{id}.pgn`: its PGN.
+pub async fn page_or_pgn(
+    State(state): State<AppState>,
+    Path(file): Path<String>,
+) -> Result<Response, ApiError> {
+    let Some(id) = file.strip_suffix(".pgn") else {
+        return Ok(crate::http::assets::index().await);
+    };
+    let Some(stored) = state.store.game(id).await? else {
+        return Err(ApiError::NotFound(format!("game {id:?}")));
+    };
+    let row = &stored.game;
+    let red = state.store.player(&row.red).await?;
+    let black = state.store.player(&row.black).await?;
+    let mut before = None;
+    if row.rated {
+        let of = |history: Vec<crate::store::RatingChangeRow>| {
+            history
+                .into_iter()
+                .find(|c| c.game == row.id)
+                .map(|c| c.before)
+        };
+        let red_before = of(state.store.rating_history(&row.red).await?);
+        let black_before = of(state.store.rating_history(&row.black).await?);
+        before = red_before.zip(black_before);
+    }
+    let pgn = crate::export::game_pgn(&stored, red.as_ref(), black.as_ref(), before)?;
+    let disposition = format!("inline; filename=\"{id}.pgn\"");
+    Ok((
+        [
+            (
+                header::CONTENT_TYPE,
+                "application/x-chess-pgn; charset=utf-8".to_string(),
+            ),
+            (header::CONTENT_DISPOSITION, disposition),
+        ],
+        pgn,
+    )
+        .into_response())
 }

@@ -15,7 +15,10 @@ use crate::state::AppState;
 const GAMES_LISTED: i64 = 100;
 
 /// The profile.
-pub async fn player(State(state): State<AppState>, Path(name): Path<String>) -> Result<Json<Value>, ApiError> {
+pub async fn player(
+    State(state): State<AppState>,
+    Path(name): Path<String>,
+) -> Result<Json<Value>, ApiError> {
     let Some(player) = state.store.player_by_name(&name).await? else {
         return Err(ApiError::NotFound(format!("player {name:?}")));
     };
@@ -33,5 +36,7 @@ pub async fn player(State(state): State<AppState>, Path(name): Path<String>) -> 
         games.push(stored_summary(&state, &stored, &mut players).await?);
     }
     let public = json!({"id": player.id, "name": player.name, "guest": player.guest, "rating": player.rating});
-    Ok(Json(json!({"player": public, "history": history, "games": games})))
+    Ok(Json(
+        json!({"player": public, "history": history, "games": games}),
+    ))
 }

@@ -17,10 +17,6 @@ mod migrations;
 mod replay;
 mod rows;
 
-pub use replay::{
-    parse_time_control, ParseTimeControlError, MAX_BASE_MINUTES, MAX_INCREMENT_SECONDS,
-};
-
 /// What a store call can fail with.
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {

@@ -190,7 +190,9 @@ pub fn decode(text: &str) -> Result<ClientMessage, ProtocolError> {
         ));
     };
     let Some(kind) = kind.as_str() else {
-        return Err(ProtocolError::BadMessage("\"t\" must be a string".to_string()));
+        return Err(ProtocolError::BadMessage(
+            "\"t\" must be a string".to_string(),
+        ));
     };
     if !CLIENT_TYPES.contains(&kind) {
         // Cut what is echoed back so an error frame stays small.
@@ -245,7 +247,10 @@ mod tests {
             decode(r#"{"t":"move","game":"g"}"#).unwrap_err().code(),
             "bad_message"
         );
-        assert_eq!(decode(r#"{"t":"dance"}"#).unwrap_err().code(), "unknown_type");
+        assert_eq!(
+            decode(r#"{"t":"dance"}"#).unwrap_err().code(),
+            "unknown_type"
+        );
         let big = format!(r#"{{"t":"ping","pad":"{}"}}"#, "x".repeat(MAX_FRAME_BYTES));
         assert_eq!(decode(&big).unwrap_err().code(), "too_large");
     }

@@ -1,0 +1,120 @@
+//! A stored game as PGN: the players, the time control, the result and its
+//! reason, and after every move the mover's clock as `[%clk]`, rebuilt by
+//! replaying the stored events (so the export of a finished game is the
+//! same bytes every time).
+
+use xiangqi_adjudication::{ClockEvent, OnlineGame, Preset, RuleSet};
+use xiangqi_core::Position;
+use xiangqi_gamefile::pgn::{clock_comment, write_game, WriteOptions};
+use xiangqi_gamefile::{Game, GameResult, Node};
+use xiangqi_notation::Notation;
+
+use crate::store::{PlayerRow, StoreError, StoredGame};
+use crate::time_control::parse_time_control;
+
+/// The display name of a stored side (`engine-N` or a player row).
+fn side_name(id: &str, player: Option<&PlayerRow>) -> String {
+    match (id.strip_prefix("engine-"), player) {
+        (Some(level), _) => format!("xiangqi engine (level {level})"),
+        (None, Some(p)) => p.name.clone(),
+        (None, None) => id.to_string(),
+    }
+}
+
+/// `YYYY.MM.DD` of unix milliseconds (UTC), by the civil-from-days rule.
+fn pgn_date(unix_ms: i64) -> String {
+    let days = unix_ms.div_euclid(86_400_000);
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!("{year:04}.{month:02}.{day:02}")
+}
+
+/// The PGN of `stored`; `red` and `black` are the sides' player rows
+/// (`None` for the engine). `ratings` are Red's and Black's ratings before
+/// the game when it was rated.
+pub fn game_pgn(
+    stored: &StoredGame,
+    red: Option<&PlayerRow>,
+    black: Option<&PlayerRow>,
+    ratings: Option<(i32, i32)>,
+) -> Result<String, StoreError> {
+    let row = &stored.game;
+    let invalid = |why: String| StoreError::Invalid(format!("game {}: {why}", row.id));
+    let preset: Preset = row.rules.parse().map_err(|e| invalid(format!("{e}")))?;
+    let tc = parse_time_control(&row.time_control).map_err(|e| invalid(e.to_string()))?;
+    let start = Position::from_fen(&row.start_fen).map_err(|e| invalid(e.to_string()))?;
+    let mut online = OnlineGame::new(start.clone(), RuleSet::preset(preset), tc, 0)
+        .map_err(|e| invalid(e.to_string()))?;
+    let mut game = Game::from_moves([]);
+    for event in &stored.events {
+        let timed = event.to_timed()?;
+        let mover = online.game().position().side_to_move();
+        let plies = online.game().ply();
+        online
+            .apply(&timed)
+            .map_err(|e| invalid(format!("event {}: {e}", event.seq)))?;
+        if matches!(timed.event, ClockEvent::Move { .. }) && online.game().ply() > plies {
+            if let Some(&mv) = online.game().moves().last() {
+                let mut node = Node::new(mv);
+                let left = online.clocks()[mover.index()];
+                node.comments_mut().push(clock_comment(left));
+                game.mainline.moves.push(node);
+            }
+        }
+    }
+    let result = match stored.ending.as_ref().map(|e| e.result.as_str()) {
+        Some("1-0") => GameResult::RedWins,
+        Some("0-1") => GameResult::BlackWins,
+        Some("1/2-1/2") => GameResult::Draw,
+        _ => GameResult::Unknown,
+    };
+    let tags = [
+        ("Event", "xiangqi online".to_string()),
+        ("Site", "xiangqi serve".to_string()),
+        ("Date", pgn_date(row.started_at)),
+        ("Round", "-".to_string()),
+        ("Red", side_name(&row.red, red)),
+        ("Black", side_name(&row.black, black)),
+        ("Result", result.to_string()),
+    ];
+    for (name, value) in tags {
+        game.set_tag(name, &value);
+    }
+    if start != Position::startpos() {
+        game.set_tag("FEN", &row.start_fen);
+    }
+    game.set_tag("GameId", &row.id);
+    game.set_tag(
+        "TimeControl",
+        &format!("{}+{}", tc.base_ms / 1_000, tc.increment_ms / 1_000),
+    );
+    game.set_tag("Rated", if row.rated { "yes" } else { "no" });
+    if let Some((red_rating, black_rating)) = ratings {
+        game.set_tag("RedElo", &red_rating.to_string());
+        game.set_tag("BlackElo", &black_rating.to_string());
+    }
+    if let Some(ending) = &stored.ending {
+        game.set_tag("Termination", &ending.reason);
+    }
+    game.result = Some(result);
+    write_game(&game, &WriteOptions::new(Notation::Iccs)).map_err(|e| invalid(e.to_string()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates_are_utc_calendar_days() {
+        assert_eq!(pgn_date(0), "1970.01.01");
+        assert_eq!(pgn_date(951_782_400_000), "2000.02.29");
+        assert_eq!(pgn_date(1_796_342_400_000), "2026.12.04");
+    }
+}

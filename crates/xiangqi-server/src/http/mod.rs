@@ -1,0 +1,40 @@
+//! The HTTP side: the JSON API under `/api`, the WebSocket at `/ws`, the
+//! PGN export, and the embedded web client for every other page path.
+
+pub mod assets;
+pub mod auth;
+pub mod games;
+pub mod players;
+
+use axum::extract::DefaultBodyLimit;
+use axum::routing::{any, get, post, put};
+use axum::Router;
+
+use crate::error::ApiError;
+use crate::state::AppState;
+
+/// Request bodies are small JSON objects.
+const MAX_BODY_BYTES: usize = 16 * 1024;
+
+/// Every route of the server.
+pub fn router(state: AppState) -> Router {
+    let api = Router::new()
+        .route("/me", get(auth::me))
+        .route("/register", post(auth::register))
+        .route("/login", post(auth::login))
+        .route("/logout", post(auth::logout))
+        .route("/settings", put(auth::settings))
+        .route("/players/{name}", get(players::player))
+        .route("/games/{id}", get(games::game))
+        .fallback(any(|| async {
+            ApiError::NotFound("such API endpoint".into())
+        }));
+    Router::new()
+        .nest("/api", api)
+        .route("/ws", get(crate::ws::upgrade))
+        .route("/games/{file}", get(games::page_or_pgn))
+        .route("/static/{*file}", get(assets::asset))
+        .fallback(get(assets::index))
+        .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
+        .with_state(state)
+}

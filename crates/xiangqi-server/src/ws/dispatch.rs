@@ -1,0 +1,302 @@
+//! What each client message does: lobby requests go to the lobby, game
+//! actions to the game's room, which decides. Every refusal is an `error`
+//! frame with a code, words and a `ref` naming what it refers to.
+
+use serde_json::{json, Value};
+
+use crate::game::lobby::{seat_colors, start_game, Seek};
+use crate::game::room::{Action, RoomCommand};
+use crate::game::view::Seat;
+use crate::game::RoomHandle;
+use crate::ids::new_id;
+use crate::state::AppState;
+use crate::time_control::parse_time_control;
+use crate::ws::connection::{error_frame, Session};
+use crate::ws::protocol::{ClientMessage, PROTOCOL_VERSION};
+
+/// The highest engine level.
+const MAX_ENGINE_LEVEL: i64 = crate::engine_player::MAX_LEVEL as i64;
+/// Rooms a socket may watch at once.
+const MAX_WATCHED: usize = 32;
+
+/// The frames that go back to the socket that sent the message.
+pub type Replies = Vec<String>;
+
+fn refuse(code: &str, message: impl AsRef<str>, reference: Option<Value>) -> Replies {
+    vec![error_frame(code, message.as_ref(), reference)]
+}
+
+fn frame(value: Value) -> Replies {
+    vec![value.to_string()]
+}
+
+/// Handles one decoded message of `session`'s player.
+pub async fn handle(state: &AppState, session: &mut Session, message: ClientMessage) -> Replies {
+    match message {
+        ClientMessage::Hello { .. } => frame(json!({"t": "welcome", "v": PROTOCOL_VERSION,
+            "player": crate::http::auth::player_json(&session.player)})),
+        ClientMessage::Ping => frame(json!({"t": "pong"})),
+        ClientMessage::Pong => Vec::new(),
+        ClientMessage::Lobby => {
+            if !session.in_lobby {
+                state.lobby.subscribe(session.conn, session.out.clone());
+                session.in_lobby = true;
+            }
+            Vec::new()
+        }
+        ClientMessage::Seek {
+            tc,
+            rated,
+            color,
+            rules,
+        } => {
+            let tc = match parse_time_control(&tc) {
+                Ok(tc) => tc,
+                Err(e) => return refuse("bad_time_control", e.to_string(), None),
+            };
+            if rules != "online" {
+                return refuse(
+                    "unknown_rules",
+                    format!("no rule set {rules:?}: this server plays \"online\""),
+                    None,
+                );
+            }
+            let seat = match fresh_seat(state, session).await {
+                Ok(seat) => seat,
+                Err(reply) => return reply,
+            };
+            if rated && !seat.is_account() {
+                return refuse(
+                    "guest_rated",
+                    "rated games are for accounts: register first",
+                    None,
+                );
+            }
+            let seek = Seek {
+                id: new_id("s"),
+                seat,
+                tc,
+                rated,
+                color,
+                rules,
+            };
+            match state.lobby.add_seek(seek) {
+                Ok(seek) => frame(json!({"t": "seek_created", "seek": seek})),
+                Err((code, message)) => refuse(code, message, None),
+            }
+        }
+        ClientMessage::CancelSeek { id } => {
+            match state.lobby.cancel_seek(&id, &session.player.id) {
+                Ok(()) => Vec::new(),
+                Err((code, message)) => refuse(code, message, Some(json!({"seek": id}))),
+            }
+        }
+        ClientMessage::Accept { id } => accept(state, session, id).await,
+        ClientMessage::PlayEngine { level, tc, color } => {
+            if !(0..=MAX_ENGINE_LEVEL).contains(&level) {
+                return refuse(
+                    "bad_level",
+                    format!("the engine's levels are 0 to {MAX_ENGINE_LEVEL}"),
+                    None,
+                );
+            }
+            let tc = match parse_time_control(&tc) {
+                Ok(tc) => tc,
+                Err(e) => return refuse("bad_time_control", e.to_string(), None),
+            };
+            let me = match fresh_seat(state, session).await {
+                Ok(seat) => seat,
+                Err(reply) => return reply,
+            };
+            let engine = Seat::Engine { level: level as u8 };
+            let (red, black) = seat_colors(me, engine, color);
+            match start_game(state, red, black, tc, false, "online").await {
+                Ok(room) => {
+                    started(state, &room);
+                    Vec::new()
+                }
+                Err(e) => {
+                    tracing::error!("starting an engine game: {e}");
+                    refuse("internal", "the game could not be started; try again", None)
+                }
+            }
+        }
+        ClientMessage::Watch { game, since } => watch(state, session, game, since).await,
+        ClientMessage::Unwatch { game } => {
+            if session.watching.remove(&game) {
+                if let Some(room) = state.rooms.running(&game).await {
+                    let _ = room.send(RoomCommand::Unwatch { conn: session.conn });
+                }
+            }
+            Vec::new()
+        }
+        ClientMessage::Move { game, ply, mv } => {
+            let reference = json!({"game": game, "ply": ply});
+            match act(state, session, &game, Action::Move { ply, mv }).await {
+                Ok(()) => frame(json!({"t": "ack", "game": game, "ply": ply})),
+                Err((code, message)) => refuse(code, message, Some(reference)),
+            }
+        }
+        ClientMessage::Resign { game } => game_action(state, session, game, Action::Resign).await,
+        ClientMessage::OfferDraw { game } => {
+            game_action(state, session, game, Action::OfferDraw).await
+        }
+        ClientMessage::AcceptDraw { game } => {
+            game_action(state, session, game, Action::AcceptDraw).await
+        }
+        ClientMessage::DeclineDraw { game } => {
+            game_action(state, session, game, Action::DeclineDraw).await
+        }
+    }
+}
+
+/// The player's seat with the rating as stored now.
+async fn fresh_seat(state: &AppState, session: &Session) -> Result<Seat, Replies> {
+    match state.store.player(&session.player.id).await {
+        Ok(Some(p)) => Ok(Seat::Player {
+            id: p.id,
+            name: p.name,
+            guest: p.guest,
+            rating: p.rating,
+        }),
+        Ok(None) => Err(refuse(
+            "not_signed_in",
+            "your player is gone; reload the page",
+            None,
+        )),
+        Err(e) => {
+            tracing::error!("reading a player: {e}");
+            Err(refuse(
+                "internal",
+                "the server could not read your player; try again",
+                None,
+            ))
+        }
+    }
+}
+
+/// Tells both players that a game started (on every socket of theirs).
+fn started(state: &AppState, room: &RoomHandle) {
+    let text = json!({"t": "started", "game": room.id}).to_string();
+    for seat in [&room.facts.red, &room.facts.black] {
+        if let Seat::Player { id, .. } = seat {
+            state.hub.send(id, &text);
+        }
+    }
+}
+
+async fn accept(state: &AppState, session: &Session, id: String) -> Replies {
+    let me = match fresh_seat(state, session).await {
+        Ok(seat) => seat,
+        Err(reply) => return reply,
+    };
+    let seek = match state.lobby.take_seek(&id, &session.player.id) {
+        Ok(seek) => seek,
+        Err((code, message)) => return refuse(code, message, Some(json!({"seek": id}))),
+    };
+    if seek.rated && !me.is_account() {
+        state.lobby.restore_seek(seek);
+        return refuse(
+            "guest_rated",
+            "rated games are for accounts: register first",
+            Some(json!({"seek": id})),
+        );
+    }
+    let (red, black) = seat_colors(seek.seat.clone(), me, seek.color);
+    match start_game(state, red, black, seek.tc, seek.rated, &seek.rules).await {
+        Ok(room) => {
+            started(state, &room);
+            Vec::new()
+        }
+        Err(e) => {
+            tracing::error!("starting a game: {e}");
+            state.lobby.restore_seek(seek);
+            refuse(
+                "internal",
+                "the game could not be started; try again",
+                Some(json!({"seek": id})),
+            )
+        }
+    }
+}
+
+async fn watch(
+    state: &AppState,
+    session: &mut Session,
+    game: String,
+    since: Option<u64>,
+) -> Replies {
+    if !session.watching.contains(&game) && session.watching.len() >= MAX_WATCHED {
+        return refuse(
+            "too_many_games",
+            format!("one socket watches at most {MAX_WATCHED} games"),
+            Some(json!({"game": game})),
+        );
+    }
+    // A finished room may stop between the lookup and the send: look again.
+    for _ in 0..2 {
+        let room = match state.rooms.get(state, &game).await {
+            Ok(Some(room)) => room,
+            Ok(None) => {
+                return refuse(
+                    "unknown_game",
+                    format!("no game {game:?}"),
+                    Some(json!({"game": game})),
+                )
+            }
+            Err(e) => {
+                tracing::error!("loading game {game}: {e}");
+                return refuse(
+                    "internal",
+                    "the game could not be loaded",
+                    Some(json!({"game": game})),
+                );
+            }
+        };
+        let command = RoomCommand::Watch {
+            conn: session.conn,
+            player: session.player.id.clone(),
+            out: session.out.clone(),
+            since,
+        };
+        if room.send(command).is_ok() {
+            session.watching.insert(game);
+            return Vec::new();
+        }
+    }
+    refuse(
+        "internal",
+        "the game could not be loaded",
+        Some(json!({"game": game})),
+    )
+}
+
+/// Asks the room of `game` to perform `action` (loading it if needed).
+async fn act(
+    state: &AppState,
+    session: &Session,
+    game: &str,
+    action: Action,
+) -> Result<(), (&'static str, String)> {
+    for _ in 0..2 {
+        let room = match state.rooms.get(state, game).await {
+            Ok(Some(room)) => room,
+            Ok(None) => return Err(("unknown_game", format!("no game {game:?}"))),
+            Err(e) => {
+                tracing::error!("loading game {game}: {e}");
+                return Err(("internal", "the game could not be loaded".to_string()));
+            }
+        };
+        if let Ok(answer) = room.act(&session.player.id, action.clone()).await {
+            return answer.map_err(|e| (e.code, e.message));
+        }
+    }
+    Err(("internal", "the game could not be loaded".to_string()))
+}
+
+async fn game_action(state: &AppState, session: &Session, game: String, action: Action) -> Replies {
+    match act(state, session, &game, action).await {
+        Ok(()) => Vec::new(),
+        Err((code, message)) => refuse(code, message, Some(json!({"game": game}))),
+    }
+}

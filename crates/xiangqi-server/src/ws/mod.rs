@@ -1,0 +1,40 @@
+//! The WebSocket endpoint `/ws`: one task per socket that greets, checks
+//! each frame (size, shape, rate), carries the player's requests to the
+//! lobby and the game rooms, and writes what they answer in the player's
+//! own notation. The socket holds no game rules: rooms decide.
+
+pub mod connection;
+pub mod dispatch;
+pub mod flood;
+pub mod protocol;
+
+use axum::extract::ws::WebSocketUpgrade;
+use axum::extract::State;
+use axum::http::HeaderMap;
+use axum::response::{IntoResponse, Response};
+
+use crate::error::ApiError;
+use crate::http::auth::current_player;
+use crate::state::AppState;
+
+/// Frames the WebSocket layer itself accepts at most; larger ones close the
+/// socket. Between [`protocol::MAX_FRAME_BYTES`] and this, a frame gets a
+/// `too_large` error and the socket stays open.
+pub const MAX_SOCKET_MESSAGE_BYTES: usize = 64 * 1024;
+
+/// `GET /ws`: the session cookie names the player (`GET /api/me` makes a
+/// guest's session first).
+pub async fn upgrade(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    ws: WebSocketUpgrade,
+) -> Result<Response, ApiError> {
+    let Some(player) = current_player(&state, &headers).await? else {
+        return Err(ApiError::NotSignedIn);
+    };
+    Ok(ws
+        .max_message_size(MAX_SOCKET_MESSAGE_BYTES)
+        .max_frame_size(MAX_SOCKET_MESSAGE_BYTES)
+        .on_upgrade(move |socket| connection::run(socket, state, player))
+        .into_response())
+}
