@@ -12,7 +12,7 @@ pub fn apply(
     game: &mut OnlineGame,
     event: &TimedEvent,
 ) -> Result<(Vec<EventKind>, bool), ClockError> {
-    let before = game.game().position().clone();
+    let before = Box::new(game.game().position().clone());
     let ply = game.game().ply();
     let was_over = game.game().is_over();
     let offers = Color::ALL.map(|c| game.has_draw_offer(c));
