@@ -3,7 +3,7 @@
 //! replaying the stored events (so the export of a finished game is the
 //! same bytes every time).
 
-use xiangqi_adjudication::{ClockEvent, OnlineGame, Preset, RuleSet};
+use xiangqi_adjudication::{ClockEvent, TimeControl};
 use xiangqi_core::Position;
 use xiangqi_gamefile::pgn::{clock_comment, write_game, WriteOptions};
 use xiangqi_gamefile::{Game, GameResult, Node};
@@ -11,6 +11,11 @@ use xiangqi_notation::Notation;
 
 use crate::store::{PlayerRow, StoreError, StoredGame};
 use crate::time_control::parse_time_control;
+
+fn stored_time_control(stored: &StoredGame) -> Result<TimeControl, StoreError> {
+    parse_time_control(&stored.game.time_control)
+        .map_err(|e| StoreError::Invalid(format!("game {}: {e}", stored.game.id)))
+}
 
 /// The display name of a stored side (`engine-N` or a player row).
 fn side_name(id: &str, player: Option<&PlayerRow>) -> String {
@@ -47,28 +52,24 @@ pub fn game_pgn(
 ) -> Result<String, StoreError> {
     let row = &stored.game;
     let invalid = |why: String| StoreError::Invalid(format!("game {}: {why}", row.id));
-    let preset: Preset = row.rules.parse().map_err(|e| invalid(format!("{e}")))?;
-    let tc = parse_time_control(&row.time_control).map_err(|e| invalid(e.to_string()))?;
-    let start = Position::from_fen(&row.start_fen).map_err(|e| invalid(e.to_string()))?;
-    let mut online = OnlineGame::new(start.clone(), RuleSet::preset(preset), tc, 0)
-        .map_err(|e| invalid(e.to_string()))?;
     let mut game = Game::from_moves([]);
-    for event in &stored.events {
-        let timed = event.to_timed()?;
-        let mover = online.game().position().side_to_move();
-        let plies = online.game().ply();
-        online
-            .apply(&timed)
-            .map_err(|e| invalid(format!("event {}: {e}", event.seq)))?;
+    let mut plies = 0;
+    let online = stored.replay_each(|online, timed| {
         if matches!(timed.event, ClockEvent::Move { .. }) && online.game().ply() > plies {
+            plies = online.game().ply();
             if let Some(&mv) = online.game().moves().last() {
+                // The mover is the side not to move now; its clock shows
+                // what it had left after the move (with the increment).
+                let mover = online.game().position().side_to_move().opposite();
                 let mut node = Node::new(mv);
-                let left = online.clocks()[mover.index()];
-                node.comments_mut().push(clock_comment(left));
+                node.comments_mut()
+                    .push(clock_comment(online.clocks()[mover.index()]));
                 game.mainline.moves.push(node);
             }
         }
-    }
+    })?;
+    let start = online.game().start();
+    let tc = stored_time_control(stored)?;
     let result = match stored.ending.as_ref().map(|e| e.result.as_str()) {
         Some("1-0") => GameResult::RedWins,
         Some("0-1") => GameResult::BlackWins,
@@ -87,7 +88,7 @@ pub fn game_pgn(
     for (name, value) in tags {
         game.set_tag(name, &value);
     }
-    if start != Position::startpos() {
+    if *start != Position::startpos() {
         game.set_tag("FEN", &row.start_fen);
     }
     game.set_tag("GameId", &row.id);

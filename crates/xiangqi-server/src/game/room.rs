@@ -8,9 +8,7 @@ use std::time::Duration;
 
 use serde_json::Value;
 use tokio::sync::{mpsc, oneshot};
-use xiangqi_adjudication::{
-    ClockError, ClockEvent, OnlineGame, Outcome, Reason, RuleSet, TimedEvent,
-};
+use xiangqi_adjudication::{ClockError, ClockEvent, OnlineGame, Outcome, Reason, TimedEvent};
 use xiangqi_core::{Color, Move, Position};
 use xiangqi_search::Engine;
 
@@ -18,6 +16,7 @@ use crate::engine_player::{self, Turn};
 use crate::game::changes;
 use crate::game::view::{ClockView, EventKind, EventOut, GameFacts, ResultView, Seat, Snapshot};
 use crate::game::{ConnId, Outbound, Outbox, RoomHandle};
+use crate::rules::game_rules;
 use crate::state::AppState;
 use crate::store::{Ending, EventRow, RatingChangeRow, StoreError, StoredGame};
 use crate::time_control::parse_time_control;
@@ -149,16 +148,11 @@ pub enum RestoreError {
     Corrupt(String, String),
 }
 
-fn rules_for(name: &str) -> Option<RuleSet> {
-    // Only the online preset has a clock model (docs/server.md).
-    (name == "online").then(RuleSet::default)
-}
-
 /// Starts the room of a new game (its row is already stored). The sides
 /// count as away until a socket of theirs watches.
 pub async fn start(state: AppState, facts: GameFacts) -> Result<RoomHandle, RestoreError> {
-    let rules = rules_for(&facts.rules)
-        .ok_or_else(|| RestoreError::Corrupt(facts.id.clone(), "unknown rule set".into()))?;
+    let rules = game_rules(&facts.rules)
+        .map_err(|e| RestoreError::Corrupt(facts.id.clone(), e.to_string()))?;
     let game = OnlineGame::new(facts.start.clone(), rules, facts.tc, 0)
         .map_err(|e| RestoreError::Corrupt(facts.id.clone(), e.to_string()))?;
     let origin = state.clock.now_ms();
@@ -213,7 +207,7 @@ pub async fn restore(state: AppState, stored: StoredGame) -> Result<RoomHandle, 
         start: Position::from_fen(&row.start_fen).map_err(|e| corrupt(e.to_string()))?,
         started_at: row.started_at,
     };
-    let rules = rules_for(&facts.rules).ok_or_else(|| corrupt("unknown rule set".into()))?;
+    let rules = game_rules(&facts.rules).map_err(|e| corrupt(e.to_string()))?;
     let game = OnlineGame::new(facts.start.clone(), rules, facts.tc, 0)
         .map_err(|e| corrupt(e.to_string()))?;
     let next_seq = stored.events.iter().map(|e| e.seq + 1).max().unwrap_or(0);

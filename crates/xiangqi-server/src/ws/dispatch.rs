@@ -9,6 +9,7 @@ use crate::game::room::{Action, RoomCommand};
 use crate::game::view::Seat;
 use crate::game::RoomHandle;
 use crate::ids::new_id;
+use crate::rules::{game_rules, DEFAULT_RULES};
 use crate::state::AppState;
 use crate::time_control::parse_time_control;
 use crate::ws::connection::{error_frame, Session};
@@ -54,13 +55,11 @@ pub async fn handle(state: &AppState, session: &mut Session, message: ClientMess
                 Ok(tc) => tc,
                 Err(e) => return refuse("bad_time_control", e.to_string(), None),
             };
-            if rules != "online" {
-                return refuse(
-                    "unknown_rules",
-                    format!("no rule set {rules:?}: this server plays \"online\""),
-                    None,
-                );
+            if let Err(e) = game_rules(&rules) {
+                return refuse("unknown_rules", e.to_string(), None);
             }
+            // The preset's own spelling, as stored and shown.
+            let rules = rules.trim().to_ascii_lowercase();
             let seat = match fresh_seat(state, session).await {
                 Ok(seat) => seat,
                 Err(reply) => return reply,
@@ -110,7 +109,7 @@ pub async fn handle(state: &AppState, session: &mut Session, message: ClientMess
             };
             let engine = Seat::Engine { level: level as u8 };
             let (red, black) = seat_colors(me, engine, color);
-            match start_game(state, red, black, tc, false, "online").await {
+            match start_game(state, red, black, tc, false, DEFAULT_RULES).await {
                 Ok(room) => {
                     started(state, &room);
                     Vec::new()

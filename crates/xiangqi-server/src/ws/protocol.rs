@@ -32,7 +32,7 @@ impl ColorChoice {
 }
 
 fn default_rules() -> String {
-    "online".to_string()
+    crate::rules::DEFAULT_RULES.to_string()
 }
 
 fn default_color() -> ColorChoice {
