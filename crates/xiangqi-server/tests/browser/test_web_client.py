@@ -1,6 +1,6 @@
 """The web client in a real browser: two people play a rated game to
-checkmate by clicking the board, switch notations, and a guest plays the
-engine to the end of a game."""
+checkmate on the board (by click on a desktop, by drag on a phone), switch
+notations, and a guest plays the engine to the end of a game."""
 
 import random
 
@@ -22,24 +22,70 @@ def rating_changes(client):
     return changes
 
 
+# What Red's b2 cannon may do in the start position: along its file up to the
+# b7 cannon (and over it onto the b9 horse), one step down, and along the
+# rank up to the h2 cannon (whose screen leaves i2 empty, so nothing to take).
+B2_CANNON_DESTS = ["a2", "b1", "b3", "b4", "b5", "b6", "b9", "c2", "d2", "e2", "f2", "g2"]
+
+
 def test_two_players_play_to_checkmate_and_switch_notation(open_client, unique_name):
     red = open_client()
-    black = open_client(width=412, height=915)  # a phone-sized window
+    black = open_client(width=412, height=915, phone=True)
     red_name, black_name = unique_name("red"), unique_name("black")
     red.register(red_name)
     black.register(black_name)
     red.shot("login-registered")
 
     red.create_seek(minutes=5, increment=3, rated=True, color="red")
+    red.find("#seeks li.own")
+    red.shot("lobby-own-seek")
     black.join_seek_of(red_name)
-    black.shot("lobby")
     game = red.wait_game_page()
     assert black.wait_game_page() == game
+
+    # Each side sits at the bottom of its own board.
+    assert not red.board_flipped() and black.board_flipped()
+    assert red.square_center("e0")[1] > red.square_center("e9")[1]
+    assert black.square_center("e0")[1] < black.square_center("e9")[1]
+    assert black.square_center("a0")[0] > black.square_center("i0")[0]
+
+    # The phone shows the whole board across its width, with no sideways scrolling.
+    view = black.viewport()
+    assert view["width"] == 412 and view["pageWidth"] <= view["width"], view
+    board = view["board"]
+    assert board["left"] >= 0 and board["right"] <= view["width"] and board["width"] >= 0.9 * view["width"], view
+    black.shot("game-black-phone-start")
+
+    # A piece's legal destinations show when it is picked up; a click elsewhere puts it down.
+    assert red.wait_my_turn()
+    red.click("#board [data-square='b2']")
+    assert sorted(red.shown_dests()) == B2_CANNON_DESTS
+    red.shot("game-red-destinations")
+    red.click("#board [data-square='e5']")
+    assert red.shown_dests() == []
+    # Out of turn nothing can be picked up.
+    black.click("#board [data-square='b7']")
+    assert black.shown_dests() == []
 
     for ply, iccs in enumerate(HELPMATE):
         player = red if ply % 2 == 0 else black
         assert player.wait_my_turn(), f"ply {ply}: not {iccs}'s side to move"
-        player.move(iccs)
+        if ply == 1:
+            # A drop on a square the piece cannot reach puts it back, unplayed.
+            black.drag_and_drop("f9", "f7", via="f8")
+            assert black.ply_count() == 1 and black.piece_on("f9") == "black" and black.piece_on("f7") is None
+        if ply == 2:
+            def lifted():
+                assert red.dragged_piece_shown(), "no piece follows the pointer"
+                red.shot("game-red-dragging")
+
+            red.drag(iccs, via="c4", while_dragging=lifted)
+        elif player is red:
+            red.move(iccs)
+        else:
+            black.drag(iccs)
+        for client in (red, black):
+            client.wait_last_move(iccs)
         if ply == 3:
             red.shot("game-red-before-mate")
 
@@ -50,11 +96,18 @@ def test_two_players_play_to_checkmate_and_switch_notation(open_client, unique_n
     red.shot("game-red-checkmate")
     black.shot("game-black-phone-checkmate")
 
-    for client in (red, black):
+    # The result's PGN link downloads the game.
+    pgn_url = red.find("#result a.pgn").get_attribute("href")
+    pgn = red.driver.execute_script("return fetch(arguments[0]).then(r => r.text())", pgn_url)
+    assert '[Result "1-0"]' in pgn and "c6c9" in pgn, pgn
+
+    for client, side, name in ((red, "red", red_name), (black, "black", black_name)):
         client.wait().until(lambda d: len(rating_changes(client)) == 2, "no rating changes shown")
         changes = rating_changes(client)
         assert changes["red"][1] > changes["red"][0], changes
         assert changes["black"][1] < changes["black"][0], changes
+        # The header shows the new rating without a reload.
+        client.wait_text("#me", lambda t: t == f"{name} {changes[side][1]}")
     red_after = rating_changes(red)["red"][1]
 
     # The move list follows the notation setting.
