@@ -86,6 +86,12 @@ def test_two_players_play_to_checkmate_and_switch_notation(open_client, unique_n
             black.drag(iccs)
         for client in (red, black):
             client.wait_last_move(iccs)
+        if ply == 2:
+            # A reloaded page picks the game up where it is.
+            black.driver.refresh()
+            black.wait_game_page()
+            assert black.moves_text() == HELPMATE[:3] and black.board_flipped()
+            black.wait_last_move(iccs)
         if ply == 3:
             red.shot("game-red-before-mate")
 
@@ -138,6 +144,7 @@ def test_two_players_play_to_checkmate_and_switch_notation(open_client, unique_n
 
 def test_guest_plays_the_engine_to_the_end(open_client):
     guest = open_client()
+    guest.choose_notation("chinese")  # a guest has settings too
     guest.play_engine(level=20, minutes=1, color="red")
     guest.wait_game_page()
     rng = random.Random(31)
