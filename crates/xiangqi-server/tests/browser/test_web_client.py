@@ -1,6 +1,7 @@
 """The web client in a real browser: two people play a rated game to
 checkmate on the board (by click on a desktop, by drag on a phone), switch
-notations, and a guest plays the engine to the end of a game."""
+notations; a guest plays the engine to the end of a game; guests offer,
+decline and accept draws and resign while a spectator watches."""
 
 import random
 
@@ -170,3 +171,61 @@ def test_guest_plays_the_engine_to_the_end(open_client):
     assert any(w in text.lower() for w in ("checkmate", "stalemate", "repetition", "perpetual", "material", "no capture", "time")), text
     guest.shot("game-engine-end")
     assert guest.console_errors() == []
+
+
+def test_guests_offer_draws_resign_and_a_spectator_follows(open_client):
+    first, second, spectator = open_client(), open_client(), open_client()
+    first.open("/")
+    second.open("/")
+    first_name = first.wait_text("#me", lambda t: t.startswith("Guest-"))
+
+    # A casual game between guests, watched from the lobby.
+    first.create_seek(minutes=3, increment=2, rated=False, color="random")
+    second.join_seek_of(first_name)
+    game = first.wait_game_page()
+    assert second.wait_game_page() == game
+    red, black = (second, first) if first.board_flipped() else (first, second)
+    spectator.open("/")
+    spectator.click(f"#games li[data-game='{game}'] a")
+    assert spectator.wait_game_page() == game
+    assert spectator.text("#status") == "Red to move" and not spectator.board_flipped()
+    assert spectator.driver.find_elements(By.CSS_SELECTOR, "#resign, #offer-draw") == []
+    spectator.click("#board [data-square='h2']")
+    assert spectator.shown_dests() == []
+
+    red.move("h2e2")
+    spectator.wait_last_move("h2e2")
+
+    # An offer the other side declines, then one it accepts.
+    black.click("#offer-draw")
+    red.find("#accept-draw")
+    red.shot("game-draw-offered")
+    red.click("#decline-draw")
+    black.wait_text("#offer-draw", lambda t: t == "Offer draw")
+    assert red.driver.find_elements(By.CSS_SELECTOR, "#accept-draw") == []
+    black.move("h7e7")
+    red.click("#offer-draw")
+    black.click("#accept-draw")
+    for client in (red, black, spectator):
+        text = client.wait_result()
+        assert "1/2-1/2" in text and "agreement" in text, text
+    spectator.shot("game-spectator-draw")
+
+    # A second game, lost by resignation (a second click confirms it).
+    first.create_seek(minutes=3, increment=2, rated=False, color="red")
+    second.join_seek_of(first_name)
+    game = first.wait_game_page()
+    assert second.wait_game_page() == game
+    first.move("b0c2")
+    second.move("b9c7")
+    first.click("#resign")
+    first.wait_text("#resign", lambda t: t == "Confirm resign")
+    assert first.text("#status") == "Your move" and second.text("#status") == "Waiting for Red"
+    first.click("#resign")
+    for client in (first, second):
+        text = client.wait_result()
+        assert "0-1" in text and "resigned" in text, text
+        assert client.driver.find_elements(By.CSS_SELECTOR, "#result .rating-change") == []
+
+    for client in (first, second, spectator):
+        assert client.console_errors() == []
