@@ -218,6 +218,14 @@ def test_guests_offer_draws_resign_and_a_spectator_follows(open_client):
     assert second.wait_game_page() == game
     first.move("b0c2")
     second.move("b9c7")
+    # Off its page a player counts as away; the lobby leads back to the game.
+    first.open("/")
+    second.find(".player-bar.top .away")
+    back = first.find(f"#games li.own[data-game='{game}'] a")
+    assert back.text == "Back to your game"
+    back.click()
+    assert first.wait_game_page() == game
+    second.wait().until(lambda d: not d.find_elements(By.CSS_SELECTOR, ".away"), "still shown away")
     first.click("#resign")
     first.wait_text("#resign", lambda t: t == "Confirm resign")
     assert first.text("#status") == "Your move" and second.text("#status") == "Waiting for Red"
