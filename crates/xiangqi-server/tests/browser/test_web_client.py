@@ -36,6 +36,8 @@ def test_two_players_play_to_checkmate_and_switch_notation(open_client, unique_n
     red.register(red_name)
     black.register(black_name)
     red.shot("login-registered")
+    black.find("#seek-form")
+    black.shot("lobby-phone")
 
     red.create_seek(minutes=5, increment=3, rated=True, color="red")
     red.find("#seeks li.own")
