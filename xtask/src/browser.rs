@@ -27,6 +27,15 @@ const PACKAGES: [&str; 4] = [
 /// How long the server may take to print its URL.
 const SERVER_START: Duration = Duration::from_secs(60);
 
+/// `cargo xtask browser`: the browser step on its own, where a missing
+/// browser is an error rather than a skip.
+pub fn run() -> Result<()> {
+    if let Some(why) = test()? {
+        bail!("the browser tests cannot run: {why}");
+    }
+    Ok(())
+}
+
 /// Runs the browser tests; returns a skip reason when no browser can be had
 /// outside CI (under `CI=true` that is a failure).
 pub fn test() -> Result<Option<String>> {
@@ -52,6 +61,8 @@ pub fn test() -> Result<Option<String>> {
     let data = scratch_dir()?;
     let mut server = Server::start(&binary, &data)?;
     let screenshots = target_dir().join("browser-screenshots");
+    // Only this run's pictures: a stale one would pass for a fresh one.
+    let _ = std::fs::remove_dir_all(&screenshots);
     let mut pytest = venv.command("python");
     pytest
         .args(["-m", "pytest", TESTS_DIR, "-q", "-p", "no:cacheprovider"])

@@ -12,6 +12,7 @@
 //! * `cargo xtask fuzz --seconds N`: every cargo-fuzz target for N seconds.
 //! * `cargo xtask tidy`: repository rules (dependency direction, module docs).
 //! * `cargo xtask tune`: fit the evaluation weights (self-play, Texel's method).
+//! * `cargo xtask browser`: the web client in headless Chromium (a step of `test`).
 
 use clap::{Parser, Subcommand};
 
@@ -49,6 +50,8 @@ enum Command {
     Tidy,
     /// Fit the evaluation weights: self-play data, Texel's method, a match.
     Tune(tune::Args),
+    /// Run the web client's tests in headless Chromium against `xiangqi serve`.
+    Browser,
 }
 
 fn main() -> std::process::ExitCode {
@@ -60,6 +63,7 @@ fn main() -> std::process::ExitCode {
         Command::Fuzz(args) => fuzz::run(args),
         Command::Tidy => tidy::run(),
         Command::Tune(args) => tune::run(args),
+        Command::Browser => browser::run(),
     };
     match result {
         Ok(()) => std::process::ExitCode::SUCCESS,

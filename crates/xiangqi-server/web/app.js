@@ -49,9 +49,10 @@ function renderHeader() {
     ? link("/login", "Sign in")
     : h("button", { class: "linkish", id: "logout", onclick: logout }, "Sign out");
   header.replaceChildren(
-    link("/", h("span", { class: "brand" }, h("span", { class: "brand-mark" }, "象"), "Xiangqi")),
-    h("nav", {}, link("/", "Play"), link("/settings", "Settings"), account, who),
-    h("span", { class: "conn", id: "conn", title: "connection" }),
+    link("/", h("span", { class: "brand" }, h("span", { class: "brand-mark" }, "象"), h("span", { class: "brand-name" }, "Xiangqi"))),
+    h("nav", {}, h("a", { href: "/", "data-link": true, class: "nav-play" }, "Play"), link("/settings", "Settings"), account, who),
+    // Rebuilt on every header render, so it takes the socket's state now.
+    h("span", { class: socket.ready ? "conn online" : "conn", id: "conn", title: "connection" }),
   );
 }
 

@@ -4,7 +4,7 @@ import { api } from "./api.js";
 import { h } from "./dom.js";
 
 function credentialsForm(id, title, submitText, action, session) {
-  const name = h("input", { id: `${id}-name`, name: "name", autocomplete: "username", required: true, minlength: 3, maxlength: 20, pattern: "[A-Za-z0-9_-]+" });
+  const name = h("input", { id: `${id}-name`, name: "name", autocomplete: "username", required: true, minlength: 3, maxlength: 20, pattern: "[A-Za-z0-9_\\-]+" });
   const password = h("input", { id: `${id}-password`, name: "password", type: "password", required: true, minlength: 8,
     autocomplete: id === "register" ? "new-password" : "current-password" });
   const error = h("p", { class: "notice", id: `${id}-error`, hidden: true });

@@ -10,7 +10,8 @@
 //
 // Every intersection has `data-square="e2"` (ICCS files a-i, ranks 0-9 from
 // Red's side) on a transparent target drawn above the pieces; pieces carry
-// `data-piece`, the shown destinations `data-dest` (for tests and tools).
+// `data-piece`, the shown destinations `data-dest`, the last move's squares
+// `data-last` (for tests and tools).
 
 const SVG = "http://www.w3.org/2000/svg";
 const FILES = "abcdefghi";
@@ -213,7 +214,7 @@ export function createBoard(element, options = {}) {
       for (const square of state.lastMove) {
         const [x, y] = point(square);
         el("rect", {
-          x: x - 4.9, y: y - 4.9, width: 9.8, height: 9.8, rx: 1.6, class: "xq-last",
+          x: x - 4.9, y: y - 4.9, width: 9.8, height: 9.8, rx: 1.6, class: "xq-last", "data-last": square,
         }, markLayer);
       }
     }

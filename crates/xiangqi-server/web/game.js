@@ -121,6 +121,7 @@ export function mountGame(main, [gameId], session) {
       case "end":
         game.result = event.result;
         dropPending();
+        showNewRating(event.result);
         break;
       default:
         break;
@@ -128,6 +129,12 @@ export function mountGame(main, [gameId], session) {
     game.legal = frame.legal || [];
     clocks.update(frame.clocks, frame.running);
     render();
+  }
+
+  /** The header shows the player's rating: a rated game just changed it. */
+  function showNewRating(result) {
+    const change = game.you && result.ratings && result.ratings[game.you];
+    if (change && session.player && !session.player.guest) session.setPlayer({ ...session.player, rating: change.after });
   }
 
   function onError(frame) {
@@ -190,7 +197,8 @@ export function mountGame(main, [gameId], session) {
   function renderStatus() {
     if (!game.loaded) return;
     if (game.result) {
-      status.textContent = `${game.result.result} · ${game.result.text}`;
+      // The result box below says how it ended.
+      status.textContent = "Game over";
       return;
     }
     const turn = sideToMove(game.fen);

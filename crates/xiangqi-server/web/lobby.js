@@ -79,12 +79,17 @@ export function mountLobby(main, _params, session) {
   }
 
   function renderGames() {
-    const rows = [...games.values()].map((game) =>
-      h("li", { dataset: { game: game.id } },
+    const me = session.player && session.player.id;
+    // A player away from their game's page counts as gone from it (and loses
+    // after 45 s), so their own games lead back to the board.
+    const rows = [...games.values()].map((game) => {
+      const mine = me && (game.red.id === me || game.black.id === me);
+      return h("li", { dataset: { game: game.id }, class: mine ? "own" : null },
         h("span", { class: "who" }, playerLink(game.red), h("span", { class: "vs" }, " vs "), playerLink(game.black)),
         h("span", { class: "tc" }, game.tc),
         h("span", { class: "tag" }, game.rated ? "Rated" : "Casual"),
-        link(`/games/${game.id}`, "Watch")));
+        link(`/games/${game.id}`, mine ? "Back to your game" : "Watch"));
+    });
     gameList.replaceChildren(...(rows.length ? rows : [h("li", { class: "empty" }, "No games in progress.")]));
   }
 

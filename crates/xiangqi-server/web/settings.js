@@ -33,7 +33,7 @@ export function mountSettings(main, _params, session) {
     h("label", { class: "choice" },
       h("input", { type: "radio", name: "notation", value, id: `notation-${value}`, checked: value === current, onchange: () => choose(value) }),
       h("span", { class: "choice-label" }, label),
-      h("span", { class: "choice-example" }, example)));
+      h("span", { class: "choice-example", lang: value.startsWith("chinese") ? "zh" : null }, example)));
 
   main.append(h("section", { class: "panel narrow" },
     h("h1", {}, "Settings"),

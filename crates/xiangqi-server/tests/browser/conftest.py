@@ -52,14 +52,22 @@ def open_client(server_url, screenshots):
     drivers = []
     profiles = []
 
-    def open_one(width=1200, height=900):
+    def open_one(width=1200, height=900, phone=False):
+        """A desktop window of `width` x `height`, or with `phone`, a phone's
+        viewport of that size (touch, device pixel ratio 2): a desktop window
+        cannot be narrower than 500 pixels."""
         profile = tempfile.mkdtemp(prefix="xq-chromium-")
         profiles.append(profile)
         options = webdriver.ChromeOptions()
         for flag in CHROMIUM_FLAGS:
             options.add_argument(flag)
         options.add_argument(f"--user-data-dir={profile}")
-        options.add_argument(f"--window-size={width},{height}")
+        if phone:
+            options.add_experimental_option("mobileEmulation", {
+                "deviceMetrics": {"width": width, "height": height, "pixelRatio": 2.0, "touch": True, "mobile": True},
+            })
+        else:
+            options.add_argument(f"--window-size={width},{height}")
         options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
         options.binary_location = os.environ.get("XQ_CHROMIUM", "/usr/bin/chromium")
         service = Service(os.environ.get("XQ_CHROMEDRIVER", "/usr/bin/chromedriver"))

@@ -3,6 +3,7 @@
 import time
 
 from selenium.common.exceptions import StaleElementReferenceException
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import WebDriverWait
@@ -110,7 +111,7 @@ class Client:
         return len(self.driver.find_elements(By.CSS_SELECTOR, "#moves .mv[data-ply]"))
 
     def wait_my_turn(self, seconds=WAIT_SECONDS):
-        self.wait_text("#status", lambda t: t == "Your move" or "·" in t, seconds)
+        self.wait_text("#status", lambda t: t in ("Your move", "Game over"), seconds)
         return self.text("#status") == "Your move"
 
     def move(self, iccs):
@@ -120,6 +121,63 @@ class Client:
         self.find(f"#board [data-dest='{iccs[2:]}']")
         self.click(f"#board [data-square='{iccs[2:]}']")
         self.wait().until(lambda d: self.ply_count() > before, f"move {iccs} was not played")
+
+    def drag(self, iccs, via=None, while_dragging=None):
+        """Drags a piece to its destination with the mouse held down (through
+        the square `via` first, when given) and waits until it is played."""
+        before = self.ply_count()
+        self.drag_and_drop(iccs[:2], iccs[2:], via, while_dragging)
+        self.wait().until(lambda d: self.ply_count() > before, f"move {iccs} was not played")
+
+    def drag_and_drop(self, source, target, via=None, while_dragging=None):
+        """Presses on `source`, moves over `via`, releases on `target`, in one
+        gesture. `while_dragging` runs with the piece held over `via`: that
+        splits the gesture in two, which only a mouse survives (Chromium's
+        touch emulation lifts the finger at the end of each action chain)."""
+        square = lambda name: self.find(f"#board [data-square='{name}']")
+        actions = ActionChains(self.driver, duration=50)
+        actions.move_to_element(square(source)).click_and_hold()
+        if via:
+            actions.move_to_element(square(via))
+        if while_dragging:
+            actions.perform()
+            while_dragging()
+            actions = ActionChains(self.driver, duration=50)
+        actions.move_to_element(square(target)).release().perform()
+
+    def dragged_piece_shown(self):
+        return bool(self.driver.find_elements(By.CSS_SELECTOR, "#board .xq-dragging"))
+
+    def piece_on(self, square):
+        """The colour of the piece drawn on `square` ("red", "black") or None."""
+        pieces = self.driver.find_elements(By.CSS_SELECTOR, f"#board .xq-piece[data-piece='{square}']")
+        if not pieces:
+            return None
+        return "red" if "xq-red" in pieces[0].get_attribute("class") else "black"
+
+    def last_move_marks(self):
+        return sorted(e.get_attribute("data-last") for e in self.driver.find_elements(By.CSS_SELECTOR, "#board [data-last]"))
+
+    def wait_last_move(self, iccs):
+        want = sorted([iccs[:2], iccs[2:]])
+        return self.wait().until(lambda d: self.last_move_marks() == want, f"last move {iccs} not marked")
+
+    def board_flipped(self):
+        return "xq-flipped" in self.find("#board .xq-board").get_attribute("class")
+
+    def square_center(self, square):
+        """The on-screen centre (x, y) of an intersection."""
+        return tuple(self.driver.execute_script(
+            """const r = document.querySelector(`#board [data-square='${arguments[0]}']`).getBoundingClientRect();
+            return [r.x + r.width / 2, r.y + r.height / 2];""", square))
+
+    def viewport(self):
+        """Viewport width and height, the page's full width, and the board's box."""
+        return self.driver.execute_script(
+            """const b = document.querySelector('#board .xq-board');
+            const r = b ? b.getBoundingClientRect() : null;
+            return {width: innerWidth, height: innerHeight, pageWidth: document.documentElement.scrollWidth,
+                    board: r && {left: r.left, right: r.right, width: r.width, height: r.height}};""")
 
     def moves_text(self):
         return [m.text for m in self.driver.find_elements(By.CSS_SELECTOR, "#moves .mv[data-ply]")]
