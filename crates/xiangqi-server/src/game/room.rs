@@ -229,10 +229,16 @@ pub async fn restore(state: AppState, stored: StoredGame) -> Result<RoomHandle, 
         ended |= ended_now;
     }
     room.origin = state.clock.now_ms().saturating_sub(room.game.now());
-    if let Some(ending) = &stored.ending {
+    if stored.ending.is_some() {
         let ratings = room.stored_ratings().await?;
-        let _ = ending;
-        room.result = Some(Arc::new(room.result_view(ratings)));
+        let result = Arc::new(room.result_view(ratings));
+        room.result = Some(result.clone());
+        // The live room published the end as the last event: so does the
+        // reloaded one, keeping versions equal and letting a client that
+        // resumes with `since` hear of the end.
+        if result.outcome != Outcome::Ongoing {
+            room.publish(EventKind::End(result));
+        }
     } else if ended || room.game.game().is_over() {
         // Stopped between the last event and its ending: finish now.
         room.finish().await;

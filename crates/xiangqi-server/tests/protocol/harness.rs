@@ -15,6 +15,7 @@ use tokio_tungstenite::tungstenite::http::header::COOKIE;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 use xiangqi_server::clock::ManualClock;
+use xiangqi_server::state::AppState;
 use xiangqi_server::store::Store;
 use xiangqi_server::Server;
 
@@ -40,6 +41,8 @@ pub struct TestServer {
     pub base: String,
     /// The server's time.
     pub clock: Arc<ManualClock>,
+    /// The server's shared state, to see which rooms run.
+    pub state: AppState,
     shutdown: Option<tokio::sync::oneshot::Sender<()>>,
 }
 
@@ -62,6 +65,7 @@ impl TestServer {
         .await
         .expect("bind");
         let base = format!("http://{}", server.local_addr());
+        let state = server.state().clone();
         let (shutdown, stop) = tokio::sync::oneshot::channel::<()>();
         tokio::spawn(server.run_until(async move {
             let _ = stop.await;
@@ -69,6 +73,7 @@ impl TestServer {
         TestServer {
             base,
             clock,
+            state,
             shutdown: Some(shutdown),
         }
     }
@@ -76,6 +81,16 @@ impl TestServer {
     /// Moves the server's clock forward.
     pub fn advance(&self, ms: u64) {
         self.clock.advance(ms);
+    }
+
+    /// Waits until no game room runs (finished rooms stop once nobody
+    /// watches; the next visit loads the game from the store).
+    pub async fn rooms_stopped(&self) {
+        let deadline = tokio::time::Instant::now() + FRAME_TIMEOUT;
+        while !self.state.rooms.is_empty().await {
+            assert!(tokio::time::Instant::now() < deadline, "a room still runs");
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
     }
 
     /// A new visitor: a guest made by `GET /api/me`.

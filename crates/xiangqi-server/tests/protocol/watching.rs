@@ -4,7 +4,7 @@
 use serde_json::{json, Value};
 
 use crate::harness::{Table, TestServer};
-use crate::lines::OPENING;
+use crate::lines::{CHECKMATE, OPENING};
 
 #[tokio::test]
 async fn a_spectator_sees_every_move_in_order() {
@@ -123,9 +123,14 @@ async fn a_second_tab_sees_the_same_game() {
     // Closing one of two tabs does not make the player away.
     table.red.expect_quiet().await;
     second.close().await;
-    table.red.play(&id, 4, OPENING[4]).await;
     table.red.expect_silence().await;
-    table.black.expect_event("move").await;
+    let state = table.red.watch(&id).await;
+    assert_eq!(
+        state["away"],
+        json!({"red": null, "black": null}),
+        "{state}"
+    );
+    table.play_line(4, &OPENING[4..5]).await;
 }
 
 #[tokio::test]
@@ -153,4 +158,41 @@ async fn a_resent_move_is_acknowledged_again_and_played_once() {
     assert_eq!(state["moves"].as_array().unwrap().len(), 1);
     assert_eq!(state["turn"], "black");
     table.play_line(1, &OPENING[1..2]).await;
+}
+
+#[tokio::test]
+async fn a_player_who_missed_the_end_hears_of_it_from_the_stored_game() {
+    let server = TestServer::start().await;
+    let (alice, bob) = (server.guest().await, server.guest().await);
+    let mut table = Table::start(&alice, &bob, "5+0", false).await;
+    let seen = table.play_line(0, &CHECKMATE[..4]).await;
+    let seen_v = seen["v"].as_u64().unwrap();
+    let Table { id, mut red, black } = table;
+    black.close().await;
+    red.expect_event("away").await;
+    red.play(&id, 4, CHECKMATE[4]).await;
+    let end = red.expect_event("end").await;
+    red.close().await;
+    // Finished and unwatched, the room stops; the game lives in the store.
+    server.rooms_stopped().await;
+
+    let mut black = bob.connect().await;
+    black
+        .send(json!({"t": "watch", "game": id, "since": seen_v}))
+        .await;
+    let away = black.expect("event").await;
+    assert_eq!(away["v"], seen_v + 1, "{away}");
+    assert_eq!(away["event"], json!({"kind": "away", "side": "black"}));
+    let mate = black.expect("event").await;
+    assert_eq!(mate["v"], seen_v + 2, "{mate}");
+    assert_eq!(mate["event"]["move"]["iccs"], CHECKMATE[4]);
+    let missed_end = black.expect("event").await;
+    assert_eq!(missed_end["v"], end["v"], "{missed_end}");
+    assert_eq!(missed_end["event"], end["event"]);
+    black.expect_silence().await;
+
+    // From scratch, the stored game's state carries the result and version.
+    let state = black.watch(&id).await;
+    assert_eq!(state["v"], end["v"]);
+    assert_eq!(state["result"], end["event"]["result"]);
 }
