@@ -43,38 +43,54 @@ pub struct TestServer {
     pub clock: Arc<ManualClock>,
     /// The server's shared state, to see which rooms run.
     pub state: AppState,
+    /// Games in progress it resumed at start.
+    pub resumed: usize,
     shutdown: Option<tokio::sync::oneshot::Sender<()>>,
+    running: Option<tokio::task::JoinHandle<Result<(), xiangqi_server::ServeError>>>,
 }
 
 impl TestServer {
     /// Starts a server on a free port over a fresh in-memory database.
     pub async fn start() -> TestServer {
-        TestServer::start_with_engine_threads(1).await
+        TestServer::start_on("sqlite::memory:").await
     }
 
-    /// As [`TestServer::start`], with `threads` engine searches at once.
-    pub async fn start_with_engine_threads(threads: usize) -> TestServer {
-        let store = Store::open("sqlite::memory:").await.expect("store");
+    /// Starts a server on a free port over the database at `url`, resuming
+    /// the games it holds.
+    pub async fn start_on(url: &str) -> TestServer {
+        let store = Store::open(url).await.expect("store");
         let clock = ManualClock::new(UNIX_ORIGIN_MS);
-        let server = Server::bind(
-            "127.0.0.1:0".parse().unwrap(),
-            store,
-            clock.clone(),
-            threads,
-        )
-        .await
-        .expect("bind");
+        let server = Server::bind("127.0.0.1:0".parse().unwrap(), store, clock.clone(), 1)
+            .await
+            .expect("bind");
         let base = format!("http://{}", server.local_addr());
         let state = server.state().clone();
+        let resumed = server.resumed_games();
         let (shutdown, stop) = tokio::sync::oneshot::channel::<()>();
-        tokio::spawn(server.run_until(async move {
+        let running = tokio::spawn(server.run_until(async move {
             let _ = stop.await;
         }));
         TestServer {
             base,
             clock,
             state,
+            resumed,
             shutdown: Some(shutdown),
+            running: Some(running),
+        }
+    }
+
+    /// Stops serving (open sockets must be closed first) and waits for it.
+    pub async fn stop(mut self) {
+        if let Some(shutdown) = self.shutdown.take() {
+            let _ = shutdown.send(());
+        }
+        if let Some(running) = self.running.take() {
+            let served = tokio::time::timeout(FRAME_TIMEOUT, running).await;
+            served
+                .expect("the server stops")
+                .expect("server task")
+                .expect("serving");
         }
     }
 
@@ -156,6 +172,14 @@ impl Client {
             jar,
             http,
             me: Value::Null,
+        }
+    }
+
+    /// The same browser (cookies and all) visiting `server` instead.
+    pub fn visiting(self, server: &TestServer) -> Client {
+        Client {
+            base: server.base.clone(),
+            ..self
         }
     }
 

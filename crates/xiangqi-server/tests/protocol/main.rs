@@ -9,4 +9,5 @@ mod harness;
 mod lines;
 mod rated;
 mod refusals;
+mod restart;
 mod watching;
