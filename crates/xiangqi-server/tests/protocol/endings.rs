@@ -66,6 +66,12 @@ async fn checkmate_ends_the_game_for_the_mating_side() {
     let summary = server.get_json(&format!("/api/games/{}", table.id)).await;
     assert_eq!(summary["moves"], json!(CHECKMATE));
 
+    // The mating move resent (its ack lost) is acknowledged, not replayed.
+    let resent = json!({"t": "move", "game": table.id, "ply": 4, "move": "c5c9"});
+    table.red.send(resent).await;
+    assert_eq!(table.red.expect("ack").await["ply"], 4);
+    table.red.expect_quiet().await;
+
     // Nothing is played after the end.
     table
         .black

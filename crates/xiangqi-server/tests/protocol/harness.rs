@@ -218,6 +218,19 @@ impl Client {
         (status, response.json().await.expect("JSON body"))
     }
 
+    /// `PUT path` with a JSON body; the status and JSON answer.
+    pub async fn put_json(&self, path: &str, body: &Value) -> (u16, Value) {
+        let response = self
+            .http
+            .put(format!("{}{path}", self.base))
+            .json(body)
+            .send()
+            .await
+            .expect("PUT");
+        let status = response.status().as_u16();
+        (status, response.json().await.expect("JSON body"))
+    }
+
     /// Opens a WebSocket with this browser's session and greets the server.
     pub async fn connect(&self) -> Tab {
         let ws_url = format!("{}/ws", self.base.replace("http://", "ws://"));

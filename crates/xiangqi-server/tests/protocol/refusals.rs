@@ -76,3 +76,33 @@ async fn moves_out_of_turn_or_in_another_players_game_are_refused() {
     assert_eq!(state["moves"], json!([]));
     table.play_line(0, &OPENING[..2]).await;
 }
+
+#[tokio::test]
+async fn a_guest_can_neither_seek_nor_accept_a_rated_game() {
+    let server = TestServer::start().await;
+    let guest = server.guest().await;
+    let account = server.account("dora_g").await;
+    let mut guest_tab = guest.connect().await;
+    guest_tab
+        .send(json!({"t": "seek", "tc": "5+0", "rated": true}))
+        .await;
+    guest_tab.expect_error("guest_rated").await;
+
+    let mut account_tab = account.connect().await;
+    account_tab
+        .send(json!({"t": "seek", "tc": "5+0", "rated": true}))
+        .await;
+    let seek = account_tab.expect("seek_created").await["seek"]["id"].clone();
+    guest_tab.send(json!({"t": "accept", "id": seek})).await;
+    let error = guest_tab.expect_error("guest_rated").await;
+    assert_eq!(error["ref"], json!({"seek": seek}));
+    // The seek is still open: the account cancels it.
+    account_tab
+        .send(json!({"t": "cancel_seek", "id": seek}))
+        .await;
+    account_tab.expect_quiet().await;
+    account_tab
+        .send(json!({"t": "cancel_seek", "id": seek}))
+        .await;
+    account_tab.expect_error("unknown_seek").await;
+}

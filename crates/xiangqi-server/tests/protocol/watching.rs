@@ -196,3 +196,29 @@ async fn a_player_who_missed_the_end_hears_of_it_from_the_stored_game() {
     assert_eq!(state["v"], end["v"]);
     assert_eq!(state["result"], end["event"]["result"]);
 }
+
+#[tokio::test]
+async fn each_player_reads_moves_in_their_own_notation() {
+    let server = TestServer::start().await;
+    let (alice, bob) = (server.guest().await, server.guest().await);
+    let (status, me) = bob
+        .put_json("/api/settings", &json!({"notation": "wxf"}))
+        .await;
+    assert_eq!((status, me["notation"].as_str()), (200, Some("wxf")));
+    let mut table = Table::start(&alice, &bob, "5+0", false).await;
+    table.red.play(&table.id, 0, "h2e2").await;
+    let seen_by_black = table.black.expect_event("move").await;
+    assert_eq!(seen_by_black["event"]["move"]["text"], "C2=5");
+
+    // A change of setting applies to the game in progress at once.
+    let (status, _) = alice
+        .put_json("/api/settings", &json!({"notation": "chinese"}))
+        .await;
+    assert_eq!(status, 200);
+    let black_move = table.black.play(&table.id, 1, "h9g7").await;
+    assert_eq!(black_move["event"]["move"]["text"], "H8+7");
+    let seen_by_red = table.red.expect_event("move").await;
+    assert_eq!(seen_by_red["event"]["move"]["text"], "马8进7");
+    let state = table.red.watch(&table.id).await;
+    assert_eq!(state["moves"][0]["text"], "炮二平五");
+}
