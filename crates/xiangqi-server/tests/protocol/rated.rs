@@ -54,7 +54,17 @@ async fn a_rated_game_moves_both_ratings_and_exports_with_clocks() {
         assert_eq!(player.get_json("/api/me").await["rating"], now);
     }
 
-    let (status, pgn) = server.get_text(&format!("/games/{}.pgn", table.id)).await;
+    // Reloaded from the store once nobody watches, the result is the same.
+    let Table { id, red, black } = table;
+    red.close().await;
+    black.close().await;
+    server.rooms_stopped().await;
+    let mut tab = alice.connect().await;
+    let state = tab.watch(&id).await;
+    assert_eq!(state["result"], end["event"]["result"], "{state}");
+    assert_eq!(state["v"], end["v"]);
+
+    let (status, pgn) = server.get_text(&format!("/games/{id}.pgn")).await;
     assert_eq!(status, 200, "{pgn}");
     assert!(pgn.contains("[Result \"1-0\"]"), "{pgn}");
     assert!(pgn.contains("[Red \"alice_r\"]"), "{pgn}");
