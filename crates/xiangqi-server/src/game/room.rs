@@ -125,8 +125,9 @@ struct Room {
     state: AppState,
     facts: Arc<GameFacts>,
     game: OnlineGame,
-    /// The monotonic ms at game time 0.
-    origin: u64,
+    /// The monotonic ms at game time 0: negative for a game resumed by a
+    /// process whose clock is younger than the game.
+    origin: i64,
     next_seq: i64,
     v: u64,
     recent: VecDeque<Arc<EventOut>>,
@@ -155,7 +156,7 @@ pub async fn start(state: AppState, facts: GameFacts) -> Result<RoomHandle, Rest
         .map_err(|e| RestoreError::Corrupt(facts.id.clone(), e.to_string()))?;
     let game = OnlineGame::new(facts.start.clone(), rules, facts.tc, 0)
         .map_err(|e| RestoreError::Corrupt(facts.id.clone(), e.to_string()))?;
-    let origin = state.clock.now_ms();
+    let origin = signed(state.clock.now_ms());
     let mut room = Room::new(state, facts, game, origin, 0);
     for side in Color::ALL {
         if matches!(room.facts.seat(side), Seat::Player { .. }) {
@@ -222,11 +223,18 @@ pub async fn restore(state: AppState, stored: StoredGame) -> Result<RoomHandle, 
         }
         ended |= ended_now;
     }
-    room.origin = state.clock.now_ms().saturating_sub(room.game.now());
-    if let Some(ending) = &stored.ending {
+    // Game time goes on from where it stopped: the downtime counts for nobody.
+    room.origin = signed(state.clock.now_ms()) - signed(room.game.now());
+    if stored.ending.is_some() {
         let ratings = room.stored_ratings().await?;
-        let _ = ending;
-        room.result = Some(Arc::new(room.result_view(ratings)));
+        let result = Arc::new(room.result_view(ratings));
+        room.result = Some(result.clone());
+        // The live room published the end as the last event: so does the
+        // reloaded one, keeping versions equal and letting a client that
+        // resumes with `since` hear of the end.
+        if result.outcome != Outcome::Ongoing {
+            room.publish(EventKind::End(result));
+        }
     } else if ended || room.game.game().is_over() {
         // Stopped between the last event and its ending: finish now.
         room.finish().await;
@@ -249,7 +257,7 @@ impl Room {
         state: AppState,
         facts: GameFacts,
         game: OnlineGame,
-        origin: u64,
+        origin: i64,
         next_seq: i64,
     ) -> Room {
         let engine = Color::ALL
@@ -297,7 +305,7 @@ impl Room {
         loop {
             let wake = self
                 .next_deadline()
-                .map(|t| self.state.clock.sleep_until(self.origin.saturating_add(t)));
+                .map(|t| self.state.clock.sleep_until(self.monotonic_at(t)));
             tokio::select! {
                 command = rx.recv() => match command {
                     Some(command) => self.handle(command).await,
@@ -319,11 +327,13 @@ impl Room {
 
     /// Game time now, in ms (never before the last event).
     fn game_now(&self) -> u64 {
-        self.state
-            .clock
-            .now_ms()
-            .saturating_sub(self.origin)
-            .max(self.game.now())
+        let elapsed = signed(self.state.clock.now_ms()).saturating_sub(self.origin);
+        u64::try_from(elapsed).unwrap_or(0).max(self.game.now())
+    }
+
+    /// The monotonic ms of game time `t`.
+    fn monotonic_at(&self, t: u64) -> u64 {
+        u64::try_from(self.origin.saturating_add(signed(t))).unwrap_or(0)
     }
 
     /// When the next flag or abandonment falls due, in game ms (an
@@ -810,4 +820,9 @@ impl Room {
             None => tracing::error!("game {}: the engine found no move", self.facts.id),
         }
     }
+}
+
+/// Milliseconds as a signed count (saturating; no clock gets that far).
+fn signed(ms: u64) -> i64 {
+    i64::try_from(ms).unwrap_or(i64::MAX)
 }
