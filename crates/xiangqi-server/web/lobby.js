@@ -5,6 +5,8 @@ import { socket } from "./socket.js";
 import { h, link, playerLink } from "./dom.js";
 
 const COLORS = [["random", "Random"], ["red", "Red"], ["black", "Black"]];
+// The rule sets a game may use (the server's presets); "online" is the default.
+const RULES = [["online", "Online"], ["asian", "Asian rule book"], ["pikafish", "Pikafish"], ["fairy", "Fairy-Stockfish"], ["plain", "Plain"]];
 
 function field(label, input) {
   return h("label", { class: "field" }, h("span", {}, label), input);
@@ -33,6 +35,7 @@ export function mountLobby(main, _params, session) {
   const seekInc = number("seek-inc", 3, 0, 60);
   const seekRated = h("input", { id: "seek-rated", type: "checkbox", checked: !(session.player && session.player.guest) });
   const seekColor = select("seek-color", COLORS, "random");
+  const seekRules = select("seek-rules", RULES, "online");
   const engineLevel = h("input", { id: "engine-level", type: "range", min: 0, max: 20, value: 5 });
   const engineLevelText = h("output", { id: "engine-level-text" }, "5");
   engineLevel.addEventListener("input", () => (engineLevelText.textContent = engineLevel.value));
@@ -52,7 +55,7 @@ export function mountLobby(main, _params, session) {
   function createSeek(event) {
     event.preventDefault();
     say("");
-    socket.send({ t: "seek", tc: tc(seekBase, seekInc), rated: seekRated.checked, color: seekColor.value, rules: "online" });
+    socket.send({ t: "seek", tc: tc(seekBase, seekInc), rated: seekRated.checked, color: seekColor.value, rules: seekRules.value });
   }
 
   function playEngine(event) {
@@ -73,6 +76,7 @@ export function mountLobby(main, _params, session) {
         h("span", { class: "tc" }, seek.tc),
         h("span", { class: "tag" }, seek.rated ? "Rated" : "Casual"),
         h("span", { class: "tag" }, colorLabel(seek.color)),
+        seek.rules === "online" ? null : h("span", { class: "tag" }, seek.rules),
         action);
     });
     seekList.replaceChildren(...(rows.length ? rows : [h("li", { class: "empty" }, "No open seeks. Create one above.")]));
@@ -116,7 +120,7 @@ export function mountLobby(main, _params, session) {
       h("section", { class: "panel" },
         h("h2", {}, "Create a game"),
         h("form", { id: "seek-form", class: "form-grid", onsubmit: createSeek },
-          field("Minutes", seekBase), field("Increment (s)", seekInc), field("Colour", seekColor),
+          field("Minutes", seekBase), field("Increment (s)", seekInc), field("Colour", seekColor), field("Rules", seekRules),
           h("label", { class: "check" }, seekRated, h("span", {}, "Rated")),
           h("button", { type: "submit", class: "primary", id: "seek-submit" }, "Create seek"))),
       h("section", { class: "panel" },
