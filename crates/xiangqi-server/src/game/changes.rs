@@ -25,7 +25,7 @@ pub fn apply(
             let fen = game.game().position().to_fen();
             out.push(EventKind::Move {
                 ply,
-                before,
+                before: Box::new(before),
                 mv,
                 fen,
             });

@@ -105,8 +105,8 @@ pub enum RoomCommand {
         ply: u32,
         /// Its move.
         mv: Option<Move>,
-        /// The engine, to reuse.
-        engine: Option<Engine>,
+        /// The engine, to reuse (boxed: it is large and commands are small).
+        engine: Option<Box<Engine>>,
     },
 }
 
@@ -778,16 +778,17 @@ impl Room {
         let tx = self.tx.clone();
         tokio::spawn(async move {
             let (mv, engine) = engine_player::think(slots, engine, turn).await;
+            let engine = engine.map(Box::new);
             let _ = tx.send(RoomCommand::EngineMoved { ply, mv, engine });
         });
     }
 
-    async fn engine_moved(&mut self, ply: u32, mv: Option<Move>, engine: Option<Engine>) {
+    async fn engine_moved(&mut self, ply: u32, mv: Option<Move>, engine: Option<Box<Engine>>) {
         let Some(seat) = self.engine.as_mut() else {
             return;
         };
         seat.thinking = false;
-        seat.engine = Some(engine.unwrap_or_else(|| engine_player::new_engine(seat.level)));
+        seat.engine = Some(engine.map_or_else(|| engine_player::new_engine(seat.level), |e| *e));
         let side = seat.side;
         self.settle().await;
         if self.game.game().is_over() || self.game.game().ply() != ply {

@@ -226,8 +226,8 @@ pub enum EventKind {
     Move {
         /// Plies before the move.
         ply: u32,
-        /// The position it was played from.
-        before: Position,
+        /// The position it was played from (boxed: a position is large).
+        before: Box<Position>,
         /// The move.
         mv: Move,
         /// FEN after it.
