@@ -12,12 +12,14 @@
 //! * `cargo xtask fuzz --seconds N`: every cargo-fuzz target for N seconds.
 //! * `cargo xtask tidy`: repository rules (dependency direction, module docs).
 //! * `cargo xtask tune`: fit the evaluation weights (self-play, Texel's method).
+//! * `cargo xtask postgres -- COMMAND`: one command with a throwaway PostgreSQL server.
 
 use clap::{Parser, Subcommand};
 
 mod bench;
 mod browser;
 mod fuzz;
+mod postgres;
 mod python;
 mod run;
 mod test;
@@ -49,6 +51,8 @@ enum Command {
     Tidy,
     /// Fit the evaluation weights: self-play data, Texel's method, a match.
     Tune(tune::Args),
+    /// Run one command with a throwaway PostgreSQL server in XIANGQI_TEST_POSTGRES_URL.
+    Postgres(postgres::Args),
 }
 
 fn main() -> std::process::ExitCode {
@@ -60,6 +64,7 @@ fn main() -> std::process::ExitCode {
         Command::Fuzz(args) => fuzz::run(args),
         Command::Tidy => tidy::run(),
         Command::Tune(args) => tune::run(args),
+        Command::Postgres(args) => postgres::run(args),
     };
     match result {
         Ok(()) => std::process::ExitCode::SUCCESS,
