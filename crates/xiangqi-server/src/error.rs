@@ -15,7 +15,8 @@ pub enum ApiError {
     /// The request is malformed or breaks a rule (code, message).
     #[error("{1}")]
     BadInput(&'static str, String),
-    /// The request body is not the JSON asked for (status, code, message).
+    /// The request's body or path is not what the endpoint reads (status,
+    /// code, message).
     #[error("{2}")]
     BadBody(StatusCode, &'static str, String),
     /// No valid session.

@@ -620,6 +620,11 @@ async fn unknown_api_paths_and_methods_get_json_errors() {
     let (status, body) = server.get("/api/games/g_nothing").await;
     assert_eq!(status, 404);
     assert_eq!(error_code(&body), "not_found");
+    for path in ["/api/players/%FF%FE", "/api/games/%C0"] {
+        let (status, body) = server.get(path).await;
+        assert_eq!(status, 400, "{path}: {body}");
+        assert_eq!(error_code(&body), "bad_path", "{path}");
+    }
     server.assert_still_plays().await;
 }
 

@@ -14,7 +14,7 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use crate::error::ApiError;
-use crate::http::body::JsonBody;
+use crate::http::extract::JsonBody;
 use crate::ids::{guest_suffix, new_id, new_token, token_hash};
 use crate::notation_setting::NotationSetting;
 use crate::state::AppState;

@@ -3,7 +3,7 @@
 
 pub mod assets;
 pub mod auth;
-pub mod body;
+pub mod extract;
 pub mod games;
 pub mod players;
 
