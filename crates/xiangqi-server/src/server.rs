@@ -14,27 +14,27 @@ use crate::store::{Store, StoreError};
 #[derive(Debug, thiserror::Error)]
 pub enum ServeError {
     /// The address cannot be bound.
-    #[error("cannot listen on {addr}: {source}")]
+    #[error("cannot listen on {addr}: {error}")]
     Bind {
         /// The address asked for.
         addr: SocketAddr,
         /// Why.
-        source: std::io::Error,
+        error: std::io::Error,
     },
     /// The store failed.
     #[error(transparent)]
     Store(#[from] StoreError),
     /// The data directory cannot be made.
-    #[error("cannot create the data directory {path}: {source}")]
+    #[error("cannot create the data directory {path}: {error}")]
     DataDir {
         /// The directory.
         path: PathBuf,
         /// Why.
-        source: std::io::Error,
+        error: std::io::Error,
     },
     /// Serving failed.
     #[error("serving failed: {0}")]
-    Io(#[from] std::io::Error),
+    Io(std::io::Error),
 }
 
 /// A bound server, ready to run.
@@ -59,7 +59,7 @@ impl Server {
     ) -> Result<Server, ServeError> {
         let listener = tokio::net::TcpListener::bind(addr)
             .await
-            .map_err(|source| ServeError::Bind { addr, source })?;
+            .map_err(|error| ServeError::Bind { addr, error })?;
         let state = AppState::new(store, clock, engine_threads);
         let mut resumed = 0;
         for stored in state.store.unfinished_games().await? {
@@ -118,7 +118,8 @@ impl Server {
         let app = crate::http::router(self.state);
         axum::serve(self.listener, app)
             .with_graceful_shutdown(shutdown)
-            .await?;
+            .await
+            .map_err(ServeError::Io)?;
         Ok(())
     }
 }
@@ -138,9 +139,9 @@ pub fn default_data_dir() -> PathBuf {
 
 /// Creates `dir` and gives the URL of the SQLite database inside it.
 pub fn sqlite_in(dir: &Path) -> Result<String, ServeError> {
-    std::fs::create_dir_all(dir).map_err(|source| ServeError::DataDir {
+    std::fs::create_dir_all(dir).map_err(|error| ServeError::DataDir {
         path: dir.to_path_buf(),
-        source,
+        error,
     })?;
     Ok(format!(
         "sqlite://{}?mode=rwc",
