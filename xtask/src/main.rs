@@ -13,12 +13,14 @@
 //! * `cargo xtask tidy`: repository rules (dependency direction, module docs).
 //! * `cargo xtask tune`: fit the evaluation weights (self-play, Texel's method).
 //! * `cargo xtask browser`: the web client in headless Chromium (a step of `test`).
+//! * `cargo xtask postgres -- COMMAND`: one command with a throwaway PostgreSQL server.
 
 use clap::{Parser, Subcommand};
 
 mod bench;
 mod browser;
 mod fuzz;
+mod postgres;
 mod python;
 mod run;
 mod test;
@@ -52,6 +54,8 @@ enum Command {
     Tune(tune::Args),
     /// Run the web client's tests in headless Chromium against `xiangqi serve`.
     Browser,
+    /// Run one command with a throwaway PostgreSQL server in XIANGQI_TEST_POSTGRES_URL.
+    Postgres(postgres::Args),
 }
 
 fn main() -> std::process::ExitCode {
@@ -64,6 +68,7 @@ fn main() -> std::process::ExitCode {
         Command::Tidy => tidy::run(),
         Command::Tune(args) => tune::run(args),
         Command::Browser => browser::run(),
+        Command::Postgres(args) => postgres::run(args),
     };
     match result {
         Ok(()) => std::process::ExitCode::SUCCESS,

@@ -1,10 +1,11 @@
 //! `cargo xtask test`: every check CI runs, in order, stopping at the first
-//! failure. `.ci/run` calls exactly this.
+//! failure. `.ci/run` calls exactly this. The Rust tests get a PostgreSQL
+//! server ([`postgres`]) for the store tests.
 
 use anyhow::{Context, Result};
 
 use crate::run::{cargo, exec, Steps};
-use crate::{browser, fuzz, python, tidy};
+use crate::{browser, fuzz, postgres, python, tidy};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -40,14 +41,27 @@ pub fn run_all(args: &Args, steps: &mut Steps) -> Result<()> {
         ]))?;
         Ok(None)
     })?;
-    steps.step("cargo test --workspace (incl. doc tests)", || {
-        let mut test = cargo(["test", "--workspace"]);
-        if args.release {
-            test.arg("--release");
-        }
-        exec(&mut test)?;
-        Ok(None)
-    })?;
+    steps.step(
+        "cargo test --workspace (incl. doc tests, store on PostgreSQL)",
+        || {
+            let mut test = cargo(["test", "--workspace"]);
+            if args.release {
+                test.arg("--release");
+            }
+            // A server of the developer's own, or a throwaway one stopped when
+            // the guard drops (after the tests, passed or failed).
+            let _postgres = match std::env::var_os(postgres::URL_VAR) {
+                Some(url) if !url.is_empty() => None,
+                _ => {
+                    let server = postgres::TestPostgres::start()?;
+                    test.env(postgres::URL_VAR, server.url());
+                    Some(server)
+                }
+            };
+            exec(&mut test)?;
+            Ok(None)
+        },
+    )?;
     steps.step("python bindings: build + pytest", || {
         if args.skip_python {
             return Ok(Some("--skip-python".into()));

@@ -15,6 +15,10 @@ pub enum ApiError {
     /// The request is malformed or breaks a rule (code, message).
     #[error("{1}")]
     BadInput(&'static str, String),
+    /// The request's body or path is not what the endpoint reads (status,
+    /// code, message).
+    #[error("{2}")]
+    BadBody(StatusCode, &'static str, String),
     /// No valid session.
     #[error("not signed in")]
     NotSignedIn,
@@ -27,6 +31,9 @@ pub enum ApiError {
     /// Nothing by that name.
     #[error("no {0}")]
     NotFound(String),
+    /// The path exists but not for this method.
+    #[error("this endpoint does not take that method")]
+    MethodNotAllowed,
     /// Conflicts with what exists (code, message).
     #[error("{1}")]
     Conflict(&'static str, String),
@@ -39,10 +46,12 @@ impl ApiError {
     fn status_and_code(&self) -> (StatusCode, &'static str) {
         match self {
             ApiError::BadInput(code, _) => (StatusCode::BAD_REQUEST, code),
+            ApiError::BadBody(status, code, _) => (*status, code),
             ApiError::NotSignedIn => (StatusCode::UNAUTHORIZED, "not_signed_in"),
             ApiError::BadCredentials => (StatusCode::UNAUTHORIZED, "bad_credentials"),
             ApiError::Forbidden(_) => (StatusCode::FORBIDDEN, "forbidden"),
             ApiError::NotFound(_) => (StatusCode::NOT_FOUND, "not_found"),
+            ApiError::MethodNotAllowed => (StatusCode::METHOD_NOT_ALLOWED, "method_not_allowed"),
             ApiError::Conflict(code, _) => (StatusCode::CONFLICT, code),
             ApiError::Internal(_) => (StatusCode::INTERNAL_SERVER_ERROR, "internal"),
         }

@@ -14,6 +14,7 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use crate::error::ApiError;
+use crate::http::extract::JsonBody;
 use crate::ids::{guest_suffix, new_id, new_token, token_hash};
 use crate::notation_setting::NotationSetting;
 use crate::state::AppState;
@@ -157,7 +158,7 @@ async fn verify_password(password: String, hash: String) -> bool {
 pub async fn register(
     State(state): State<AppState>,
     headers: HeaderMap,
-    Json(credentials): Json<Credentials>,
+    JsonBody(credentials): JsonBody<Credentials>,
 ) -> Result<Response, ApiError> {
     check_credentials(&credentials)?;
     if state
@@ -192,7 +193,7 @@ pub async fn register(
 pub async fn login(
     State(state): State<AppState>,
     headers: HeaderMap,
-    Json(credentials): Json<Credentials>,
+    JsonBody(credentials): JsonBody<Credentials>,
 ) -> Result<Response, ApiError> {
     let player = state.store.player_by_name(&credentials.name).await?;
     let Some((player, hash)) = player.and_then(|p| p.password_hash.clone().map(|h| (p, h))) else {
@@ -231,7 +232,7 @@ pub struct Settings {
 pub async fn settings(
     State(state): State<AppState>,
     headers: HeaderMap,
-    Json(settings): Json<Settings>,
+    JsonBody(settings): JsonBody<Settings>,
 ) -> Result<Response, ApiError> {
     let Some(mut player) = current_player(&state, &headers).await? else {
         return Err(ApiError::NotSignedIn);

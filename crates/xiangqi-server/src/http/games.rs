@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
@@ -13,13 +13,14 @@ use tokio::sync::oneshot;
 use crate::error::ApiError;
 use crate::game::room::RoomCommand;
 use crate::game::view::Seat;
+use crate::http::extract::PathParams;
 use crate::state::AppState;
 use crate::store::{PlayerRow, StoreError, StoredGame};
 
 /// `GET /api/games/{id}`: `GameSummary` with `moves` and `fen`.
 pub async fn game(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    PathParams(id): PathParams<String>,
 ) -> Result<Response, ApiError> {
     for _ in 0..2 {
         let Some(room) = state
@@ -101,7 +102,7 @@ pub async fn stored_summary(
 /// `GET /games/{id}`: the game page; `GET /games/{id}.pgn`: its PGN.
 pub async fn page_or_pgn(
     State(state): State<AppState>,
-    Path(file): Path<String>,
+    PathParams(file): PathParams<String>,
 ) -> Result<Response, ApiError> {
     let Some(id) = file.strip_suffix(".pgn") else {
         return Ok(crate::http::assets::index().await);

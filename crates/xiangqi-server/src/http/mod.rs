@@ -3,6 +3,7 @@
 
 pub mod assets;
 pub mod auth;
+pub mod extract;
 pub mod games;
 pub mod players;
 
@@ -16,6 +17,10 @@ use crate::state::AppState;
 /// Request bodies are small JSON objects.
 const MAX_BODY_BYTES: usize = 16 * 1024;
 
+async fn unknown_endpoint() -> ApiError {
+    ApiError::NotFound("such API endpoint".into())
+}
+
 /// Every route of the server.
 pub fn router(state: AppState) -> Router {
     let api = Router::new()
@@ -26,11 +31,13 @@ pub fn router(state: AppState) -> Router {
         .route("/settings", put(auth::settings))
         .route("/players/{name}", get(players::player))
         .route("/games/{id}", get(games::game))
-        .fallback(any(|| async {
-            ApiError::NotFound("such API endpoint".into())
-        }));
+        .fallback(any(unknown_endpoint))
+        .method_not_allowed_fallback(|| async { ApiError::MethodNotAllowed });
     Router::new()
         .nest("/api", api)
+        // The nest leaves `/api` and `/api/` themselves to the page fallback.
+        .route("/api", any(unknown_endpoint))
+        .route("/api/", any(unknown_endpoint))
         .route("/ws", get(crate::ws::upgrade))
         .route("/games/{file}", get(games::page_or_pgn))
         .route("/static/{*file}", get(assets::asset))

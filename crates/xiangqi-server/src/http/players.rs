@@ -3,11 +3,12 @@
 
 use std::collections::HashMap;
 
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::Json;
 use serde_json::{json, Value};
 
 use crate::error::ApiError;
+use crate::http::extract::PathParams;
 use crate::http::games::stored_summary;
 use crate::state::AppState;
 
@@ -17,7 +18,7 @@ const GAMES_LISTED: i64 = 100;
 /// The profile.
 pub async fn player(
     State(state): State<AppState>,
-    Path(name): Path<String>,
+    PathParams(name): PathParams<String>,
 ) -> Result<Json<Value>, ApiError> {
     let Some(player) = state.store.player_by_name(&name).await? else {
         return Err(ApiError::NotFound(format!("player {name:?}")));

@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket};
-use futures_util::stream::SplitSink;
+use futures_util::stream::{SplitSink, SplitStream};
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{json, Value};
 use tokio::sync::mpsc;
@@ -34,6 +34,8 @@ const WRITE_TIMEOUT: Duration = Duration::from_secs(10);
 const MAX_QUEUED: usize = 4_096;
 /// The first frame must come within this.
 const HELLO_TIMEOUT: Duration = Duration::from_secs(10);
+/// After the server's Close frame, the client's reply is awaited this long.
+const CLOSE_GRACE: Duration = Duration::from_secs(2);
 
 static NEXT_CONN: AtomicU64 = AtomicU64::new(1);
 
@@ -66,28 +68,35 @@ pub async fn run(socket: WebSocket, state: AppState, player: PlayerRow) {
     // The handshake: `hello` with our version, first.
     let first = tokio::time::timeout(HELLO_TIMEOUT, stream.next()).await;
     let hello = match first {
-        Ok(Some(Ok(Message::Text(text)))) => decode(text.as_str()),
+        Ok(Some(Ok(Message::Text(text)))) => Some(decode(text.as_str())),
+        Ok(Some(Ok(Message::Binary(_)))) => None,
+        Ok(Some(Err(error))) => {
+            if let Some((code, reason)) = Ending::ReadFailed(failure_code(error)).close() {
+                let _ = sink.send(close(code, reason)).await;
+                await_close_reply(&mut stream).await;
+            }
+            return;
+        }
         _ => return,
     };
-    match hello {
-        Ok(ClientMessage::Hello { v }) if v == PROTOCOL_VERSION => {}
-        Ok(ClientMessage::Hello { v }) => {
-            let message =
-                format!("this server speaks protocol version {PROTOCOL_VERSION}, not {v}");
-            let _ = sink
-                .send(text(error_frame("version", &message, None)))
-                .await;
-            let _ = sink.send(close(1002, "protocol version")).await;
-            return;
-        }
-        _ => {
-            let message = "the first frame must be {\"t\":\"hello\",\"v\":1}";
-            let _ = sink
-                .send(text(error_frame("hello_first", message, None)))
-                .await;
-            let _ = sink.send(close(1002, "hello first")).await;
-            return;
-        }
+    let refusal = match hello {
+        Some(Ok(ClientMessage::Hello { v })) if v == PROTOCOL_VERSION => None,
+        Some(Ok(ClientMessage::Hello { v })) => Some((
+            "version",
+            format!("this server speaks protocol version {PROTOCOL_VERSION}, not {v}"),
+            "protocol version",
+        )),
+        _ => Some((
+            "hello_first",
+            "the first frame must be {\"t\":\"hello\",\"v\":1}".to_string(),
+            "hello first",
+        )),
+    };
+    if let Some((code, message, reason)) = refusal {
+        let _ = sink.send(text(error_frame(code, &message, None))).await;
+        let _ = sink.send(close(1002, reason)).await;
+        await_close_reply(&mut stream).await;
+        return;
     }
     let notation = NotationSetting::parse(&player.notation).unwrap_or_default();
     state.set_notation(&player.id, notation);
@@ -107,7 +116,7 @@ pub async fn run(socket: WebSocket, state: AppState, player: PlayerRow) {
         watching: HashSet::new(),
         in_lobby: false,
     };
-    let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<&'static str>();
+    let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<Ending>();
     let writer = tokio::spawn(write_loop(
         sink,
         outbox,
@@ -115,10 +124,13 @@ pub async fn run(socket: WebSocket, state: AppState, player: PlayerRow) {
         player_id.clone(),
         stop_rx,
     ));
-    let why = read_loop(&mut stream, &state, &mut session).await;
-    let _ = stop_tx.send(why);
+    let ending = read_loop(&mut stream, &state, &mut session).await;
+    let _ = stop_tx.send(ending);
     let _ = writer.await;
     goodbye(&state, &session).await;
+    if ending.close().is_some() {
+        await_close_reply(&mut stream).await;
+    }
 }
 
 fn text(frame: String) -> Message {
@@ -132,17 +144,70 @@ fn close(code: u16, reason: &'static str) -> Message {
     }))
 }
 
+/// Why a socket's reader stopped.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Ending {
+    /// The client closed it, or the connection is gone.
+    Gone,
+    /// No frame for [`SILENT_LIMIT`].
+    Silent,
+    /// Frames faster than the flood limit.
+    Flood,
+    /// Reading failed with this close code (1009: too large, 1007: text
+    /// not UTF-8, 1002: not WebSocket), or `None` when the connection broke.
+    ReadFailed(Option<u16>),
+}
+
+impl Ending {
+    /// The Close frame the server sends, if the socket can still take one.
+    fn close(self) -> Option<(u16, &'static str)> {
+        match self {
+            Ending::Gone | Ending::ReadFailed(None) => None,
+            Ending::Silent => Some((1000, "silent too long")),
+            Ending::Flood => Some((1008, "flood")),
+            Ending::ReadFailed(Some(1009)) => Some((1009, "message too large")),
+            Ending::ReadFailed(Some(1007)) => Some((1007, "text is not UTF-8")),
+            Ending::ReadFailed(Some(code)) => Some((code, "protocol error")),
+        }
+    }
+}
+
+/// The close code for a failed read; `None` when the connection itself broke.
+fn failure_code(error: axum::Error) -> Option<u16> {
+    let cause = error.into_inner();
+    match cause.downcast_ref::<tungstenite::Error>()? {
+        tungstenite::Error::Capacity(_) => Some(1009),
+        tungstenite::Error::Utf8(_) => Some(1007),
+        tungstenite::Error::Protocol(_) => Some(1002),
+        _ => None,
+    }
+}
+
+/// After the server's Close frame: reads (and drops) what the client still
+/// sends until its Close reply, for at most [`CLOSE_GRACE`], so the
+/// connection ends with the closing handshake rather than a reset.
+async fn await_close_reply(stream: &mut SplitStream<WebSocket>) {
+    let _ = tokio::time::timeout(CLOSE_GRACE, async {
+        while let Some(Ok(message)) = stream.next().await {
+            if matches!(message, Message::Close(_)) {
+                break;
+            }
+        }
+    })
+    .await;
+}
+
 /// Reads frames until the socket ends or misbehaves; says why it stopped.
 async fn read_loop(
-    stream: &mut futures_util::stream::SplitStream<WebSocket>,
+    stream: &mut SplitStream<WebSocket>,
     state: &AppState,
     session: &mut Session,
-) -> &'static str {
+) -> Ending {
     let mut gate = FloodGate::new(state.clock.now_ms());
     loop {
         let next = match tokio::time::timeout(SILENT_LIMIT, stream.next()).await {
             Ok(next) => next,
-            Err(_) => return "silent too long",
+            Err(_) => return Ending::Silent,
         };
         let frame = match next {
             Some(Ok(Message::Text(frame))) => frame,
@@ -151,13 +216,14 @@ async fn read_loop(
                 session.send_text(error_frame("bad_message", message, None));
                 continue;
             }
-            Some(Ok(Message::Close(_))) | None | Some(Err(_)) => return "closed",
+            Some(Ok(Message::Close(_))) | None => return Ending::Gone,
+            Some(Err(error)) => return Ending::ReadFailed(failure_code(error)),
             Some(Ok(_)) => continue, // WebSocket pings: axum answers them.
         };
         if !gate.admit(state.clock.now_ms()) {
             let message = "too many frames: at most 50 a second on average";
             session.send_text(error_frame("flood", message, None));
-            return "flood";
+            return Ending::Flood;
         }
         match decode(frame.as_str()) {
             Ok(message) => {
@@ -180,21 +246,32 @@ impl Session {
 }
 
 /// Writes queued frames, rendering game frames for `player`; pings when
-/// idle; stops when told, when the client stops reading, or on error.
+/// idle; when told to stop, writes what is still queued (the frame that
+/// says why, for one) and the Close frame; stops too when the client stops
+/// reading, or on error.
 async fn write_loop(
     mut sink: SplitSink<WebSocket, Message>,
     mut outbox: mpsc::UnboundedReceiver<Outbound>,
     state: AppState,
     player: String,
-    mut stop: tokio::sync::oneshot::Receiver<&'static str>,
+    mut stop: tokio::sync::oneshot::Receiver<Ending>,
 ) {
     let mut ping = tokio::time::interval(PING_EVERY);
     ping.tick().await;
     loop {
         let frame = tokio::select! {
-            why = &mut stop => {
-                let code = if why == Ok("flood") { 1008 } else { 1000 };
-                let _ = tokio::time::timeout(WRITE_TIMEOUT, sink.send(close(code, "bye"))).await;
+            ending = &mut stop => {
+                let ending = ending.unwrap_or(Ending::Gone);
+                let _ = tokio::time::timeout(WRITE_TIMEOUT, async {
+                    while let Ok(out) = outbox.try_recv() {
+                        sink.send(text(render(&state, &player, out))).await?;
+                    }
+                    if let Some((code, reason)) = ending.close() {
+                        sink.send(close(code, reason)).await?;
+                    }
+                    Ok::<(), axum::Error>(())
+                })
+                .await;
                 return;
             }
             _ = ping.tick() => json!({"t": "ping"}).to_string(),

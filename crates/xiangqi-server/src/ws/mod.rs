@@ -17,10 +17,14 @@ use crate::error::ApiError;
 use crate::http::auth::current_player;
 use crate::state::AppState;
 
-/// Frames the WebSocket layer itself accepts at most; larger ones close the
-/// socket. Between [`protocol::MAX_FRAME_BYTES`] and this, a frame gets a
-/// `too_large` error and the socket stays open.
+/// Messages the WebSocket layer itself accepts at most; larger ones close
+/// the socket (code 1009). Between [`protocol::MAX_FRAME_BYTES`] and this, a
+/// frame gets a `too_large` error and the socket stays open.
 pub const MAX_SOCKET_MESSAGE_BYTES: usize = 64 * 1024;
+/// Frames read in full at most. A message over the limit but within this is
+/// read to its end, so the socket is closed with a Close frame and a clean
+/// handshake; past this the connection is cut where the frame starts.
+pub const MAX_READ_FRAME_BYTES: usize = 1024 * 1024;
 
 /// `GET /ws`: the session cookie names the player (`GET /api/me` makes a
 /// guest's session first).
@@ -34,7 +38,7 @@ pub async fn upgrade(
     };
     Ok(ws
         .max_message_size(MAX_SOCKET_MESSAGE_BYTES)
-        .max_frame_size(MAX_SOCKET_MESSAGE_BYTES)
+        .max_frame_size(MAX_READ_FRAME_BYTES)
         .on_upgrade(move |socket| connection::run(socket, state, player))
         .into_response())
 }
