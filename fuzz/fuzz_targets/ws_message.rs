@@ -8,7 +8,7 @@
 
 use libfuzzer_sys::fuzz_target;
 use serde_json::Value;
-use xiangqi_server::ws::protocol::{decode, ClientMessage, ProtocolError, MAX_FRAME_BYTES};
+use xiangqi_server_protocol::{decode, ClientMessage, ProtocolError, MAX_FRAME_BYTES};
 
 /// The protocol's `t` of a decoded message.
 fn type_name(message: &ClientMessage) -> &'static str {

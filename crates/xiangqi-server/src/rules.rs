@@ -6,8 +6,7 @@
 
 use xiangqi_adjudication::{ClockRules, Preset, RuleSet, UnknownPresetError};
 
-/// The preset a game uses when the seek names none.
-pub const DEFAULT_RULES: &str = "online";
+pub use xiangqi_server_protocol::DEFAULT_RULES;
 
 /// The rules of a game whose seek named `name` (a preset name).
 pub fn game_rules(name: &str) -> Result<RuleSet, UnknownPresetError> {

@@ -50,8 +50,10 @@ const LAYERS: &[(&str, &[&str])] = &[
             "xiangqi-adjudication",
             "xiangqi-search",
             "xiangqi-rating",
+            "xiangqi-server-protocol",
         ],
     ),
+    ("xiangqi-server-protocol", &[]),
 ];
 
 /// Crates at the top that compose everything: the CLI, the cross-crate test

@@ -6,7 +6,9 @@
 pub mod connection;
 pub mod dispatch;
 pub mod flood;
-pub mod protocol;
+
+/// The client's messages and their decoder (a crate of their own).
+pub use xiangqi_server_protocol as protocol;
 
 use axum::extract::ws::WebSocketUpgrade;
 use axum::extract::State;

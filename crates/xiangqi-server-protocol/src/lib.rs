@@ -1,5 +1,11 @@
-//! The client's messages (protocol version 1) and their decoder. Server
-//! frames are built in [`crate::ws::frames`].
+//! # xiangqi-server-protocol
+//!
+//! The messages a client sends to `xiangqi serve` (protocol version 1) and
+//! their decoder, which every frame passes before anything else. The
+//! server's own frames are rendered by the server (`xiangqi-server`'s
+//! `game::view`). A crate of its own so that clients, bots and the fuzzer
+//! take the decoder without the server's dependencies. The protocol is
+//! written down in `docs/server.md`.
 
 use serde::Deserialize;
 
@@ -31,8 +37,11 @@ impl ColorChoice {
     }
 }
 
+/// The rule set a seek gets when it names none.
+pub const DEFAULT_RULES: &str = "online";
+
 fn default_rules() -> String {
-    crate::rules::DEFAULT_RULES.to_string()
+    DEFAULT_RULES.to_string()
 }
 
 fn default_color() -> ColorChoice {
