@@ -10,7 +10,7 @@ use xiangqi_core::{Move, MoveList, PlayError, Position, SplitMix64};
 use crate::eval::Weights;
 use crate::ordering::{Heuristics, MAX_PLY};
 use crate::repetition::{AdjudicationJudge, RepetitionJudge};
-use crate::score::{Score, MATE, MATE_BOUND};
+use crate::score::{from_internal, Score, MATE, MATE_BOUND};
 use crate::search::{PathEntry, SearchStack, Searcher, EVAL_CACHE_SIZE, HELPER_EVAL_CACHE_SIZE};
 use crate::skill::{picked_move, Skill};
 use crate::time::{PonderHandle, TimeBudget};
@@ -623,7 +623,7 @@ fn main_iterate(
                 depth,
                 seldepth,
                 multipv: index + 1,
-                score: Score::from_internal(line.score),
+                score: from_internal(line.score),
                 nodes,
                 time: elapsed,
                 nps: nps(nodes, elapsed),
@@ -655,7 +655,7 @@ fn main_iterate(
         .map(|l| {
             let pv = legal_prefix(root, &l.pv);
             PvLine {
-                score: Score::from_internal(l.score),
+                score: from_internal(l.score),
                 pv: if pv.first() == Some(&l.mv) {
                     pv
                 } else {
