@@ -358,8 +358,10 @@ impl PyEngine {
         limits: Limits,
     ) -> PyResult<(SearchResult, xiangqi_core::Color)> {
         let moves: Vec<Move> = board.moves().collect();
-        let (root, history) =
-            xiangqi_search::replay(board.root_position(), &moves).map_err(|e| to_py(e.error))?;
+        let (root, history) = board
+            .root_position()
+            .replay(&moves)
+            .map_err(|e| to_py(e.error))?;
         let turn = root.side_to_move();
         let mut engine = self
             .engine

@@ -402,8 +402,10 @@ fn read_limit(
 /// The board's start and moves, refusing a position without legal moves.
 fn game_of(board: &PyBoard) -> PyResult<(Position, Vec<Move>)> {
     let moves: Vec<Move> = board.moves().collect();
-    let (position, _) =
-        xiangqi_search::replay(board.root_position(), &moves).map_err(|e| to_py(e.error))?;
+    let position = board
+        .root_position()
+        .after_moves(moves.iter().copied())
+        .map_err(|e| to_py(e.error))?;
     let mut legal = MoveList::new();
     position.legal_moves(&mut legal);
     if legal.is_empty() {
@@ -421,7 +423,8 @@ fn builtin_search(
     moves: &[Move],
     limit: Limit,
 ) -> Result<Analysis, EngineError> {
-    let (root, history) = xiangqi_search::replay(start, moves)
+    let (root, history) = start
+        .replay(moves)
         .map_err(|e| EngineError::Unsupported(format!("cannot search after the moves: {e}")))?;
     let turn = root.side_to_move();
     let mut limits = xiangqi_search::Limits::default();

@@ -215,12 +215,12 @@ impl ToPyErr for xiangqi_gamefile::wxf::WxfWriteError {
     }
 }
 
-impl ToPyErr for xiangqi_gamefile::ReplayError {
+impl ToPyErr for xiangqi_gamefile::MainLineError {
     fn to_py_err(&self) -> PyErr {
-        use xiangqi_gamefile::ReplayError as E;
+        use xiangqi_gamefile::MainLineError as E;
         match self {
             E::Fen(_) => InvalidFenError::new_err(self.to_string()),
-            E::Illegal { .. } => IllegalMoveError::new_err(self.to_string()),
+            E::Illegal(_) => IllegalMoveError::new_err(self.to_string()),
         }
     }
 }

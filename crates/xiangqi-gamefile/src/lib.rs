@@ -48,7 +48,7 @@ mod xqf;
 
 pub use error::{ErrorKind, GameFileError, Location};
 pub use format::{Format, UnknownFormat};
-pub use game::{Game, GameResult, Line, Node, ReplayError, UnknownResult};
+pub use game::{Game, GameResult, Line, MainLineError, Node, UnknownResult};
 pub use games::{Games, MAX_WHOLE_FILE_LEN};
 pub use node_path::NodePath;
 pub use options::{Limits, ReaderOptions};

@@ -15,8 +15,7 @@ use serde_json::json;
 use xiangqi_core::{Move, Position};
 use xiangqi_notation::{Notation, Style};
 use xiangqi_search::{
-    replay, Engine, Limits, Score, DEFAULT_HASH_MB, MAX_DEPTH, MAX_HASH_MB, MAX_MULTI_PV,
-    MAX_THREADS,
+    Engine, Limits, Score, DEFAULT_HASH_MB, MAX_DEPTH, MAX_HASH_MB, MAX_MULTI_PV, MAX_THREADS,
 };
 
 use crate::common::{position_arg, print_json};
@@ -93,7 +92,7 @@ pub fn run(args: Args) -> Result<()> {
             .map(|m| m.parse::<Move>().context("cannot read --moves"))
             .collect::<Result<_>>()?,
     };
-    let (root, history) = replay(&start, &moves).context("cannot play --moves")?;
+    let (root, history) = start.replay(&moves).context("cannot play --moves")?;
     if let Some(d) = args.depth {
         if d == 0 || d > MAX_DEPTH {
             bail!("--depth must be between 1 and {MAX_DEPTH}, got {d}");

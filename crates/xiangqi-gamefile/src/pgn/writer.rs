@@ -8,7 +8,7 @@ use xiangqi_notation::{
     format_into, format_ranks10, is_ranks10_variant, MoveTextError, Notation, Style, WxfConvention,
 };
 
-use crate::{Game, Line, ReplayError};
+use crate::{Game, Line, MainLineError};
 
 /// How to write a game.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -41,7 +41,7 @@ pub enum WriteError {
     Io(io::Error),
     /// The moves cannot be replayed from the start position.
     #[error("cannot write the game: {0}")]
-    Replay(ReplayError),
+    Replay(MainLineError),
     /// A move is illegal where it stands.
     #[error("cannot write the game: {0}")]
     Move(MoveTextError),
@@ -56,8 +56,8 @@ impl From<io::Error> for WriteError {
     }
 }
 
-impl From<ReplayError> for WriteError {
-    fn from(error: ReplayError) -> Self {
+impl From<MainLineError> for WriteError {
+    fn from(error: MainLineError) -> Self {
         WriteError::Replay(error)
     }
 }
@@ -136,7 +136,7 @@ fn write_text(game: &Game, options: &WriteOptions, out: &mut String) -> Result<(
         out.push_str("[VietnameseStyle \"short\"]\n");
     }
     out.push('\n');
-    let pos = game.start_position().map_err(ReplayError::from)?;
+    let pos = game.start_position().map_err(MainLineError::from)?;
     let mut tokens = Vec::new();
     let ranks10 = game.tag("Variant").is_some_and(is_ranks10_variant);
     write_line(&game.mainline, pos, options, ranks10, &mut tokens)?;

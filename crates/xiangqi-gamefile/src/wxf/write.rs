@@ -9,7 +9,7 @@ use xiangqi_notation::{
     format_into, MoveTextError, Notation, SidewaysSign, Style, WxfConvention, WxfStyle,
 };
 
-use crate::{Game, Node, ReplayError};
+use crate::{Game, MainLineError, Node};
 
 /// How a game is written as a WXF file.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -48,7 +48,7 @@ pub enum WxfWriteError {
     Io(io::Error),
     /// The moves cannot be replayed from the start position.
     #[error("cannot write the game: {0}")]
-    Replay(ReplayError),
+    Replay(MainLineError),
     /// A move is illegal where it stands.
     #[error("cannot write the game: {0}")]
     Move(MoveTextError),
@@ -82,8 +82,8 @@ impl From<io::Error> for WxfWriteError {
     }
 }
 
-impl From<ReplayError> for WxfWriteError {
-    fn from(error: ReplayError) -> Self {
+impl From<MainLineError> for WxfWriteError {
+    fn from(error: MainLineError) -> Self {
         WxfWriteError::Replay(error)
     }
 }
@@ -203,7 +203,7 @@ fn write_header(
             "FEN" if value.trim().is_empty() => {}
             "FEN" if !fen_written => {
                 fen_written = true;
-                let pos = Position::from_fen(value).map_err(ReplayError::from)?;
+                let pos = Position::from_fen(value).map_err(MainLineError::from)?;
                 header_line(key, &wxf_fen(&pos), out);
             }
             "Result" if !result_written => {
@@ -237,7 +237,7 @@ fn write_moves(
         ..Style::default()
     };
     let per_line = options.moves_per_line;
-    let mut pos = game.start_position().map_err(ReplayError::from)?;
+    let mut pos = game.start_position().map_err(MainLineError::from)?;
     let mut line = String::new();
     let mut entries = 0;
     // A Red move waiting for Black's reply on the same entry.

@@ -17,7 +17,7 @@ use anyhow::{bail, Result};
 use xiangqi_adjudication::{Game, Outcome, Preset, RuleSet};
 use xiangqi_core::{Color, Move, Position};
 use xiangqi_notation::{format as format_move, parse_with, Notation, Style};
-use xiangqi_search::{replay, Engine, Limits, SearchResult, DEFAULT_HASH_MB};
+use xiangqi_search::{Engine, Limits, SearchResult, DEFAULT_HASH_MB};
 
 use crate::common::position_arg;
 use board::{draw, BoardStyle};
@@ -107,8 +107,11 @@ impl Session {
     }
 
     fn search(&mut self) -> SearchResult {
-        let (_, history) =
-            replay(self.game.start(), self.game.moves()).expect("moves of a game replay");
+        let (_, history) = self
+            .game
+            .start()
+            .replay(self.game.moves())
+            .expect("moves of a game replay");
         let pos = self.game.position().clone();
         self.engine.search(&pos, &history, &self.limits, |_| {})
     }
