@@ -43,6 +43,7 @@ mod shard_reader;
 mod shards;
 mod text;
 mod tree;
+mod write_error;
 pub mod wxf;
 mod xqf;
 
@@ -56,4 +57,5 @@ pub use shard_reader::{ShardGames, ShardReader};
 pub use shards::{count_lines, shards, RangeOrigin, Shard};
 pub use text::TextEncoding;
 pub use tree::lines;
-pub use xqf::{write_xqf, XqfWriteError};
+pub use write_error::WriteError;
+pub use xqf::write_xqf;
