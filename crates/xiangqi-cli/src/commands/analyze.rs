@@ -18,16 +18,13 @@ use xiangqi_search::{
     Engine, Limits, Score, DEFAULT_HASH_MB, MAX_DEPTH, MAX_HASH_MB, MAX_MULTI_PV, MAX_THREADS,
 };
 
-use crate::common::{position_arg, print_json};
+use crate::common::{print_json, PositionArgs};
 
 #[derive(clap::Args)]
 #[command(group(clap::ArgGroup::new("limit").required(true).args(["depth", "movetime", "nodes"])))]
 pub struct Args {
-    /// The position (default: the start position).
-    #[arg(long)]
-    fen: Option<String>,
-    #[arg(long, help = crate::common::LENIENT_HELP)]
-    lenient: bool,
+    #[command(flatten)]
+    start: PositionArgs,
     /// Moves played from that position first, in ICCS, separated by spaces.
     #[arg(long)]
     moves: Option<String>,
@@ -83,7 +80,7 @@ pub fn run(args: Args) -> Result<()> {
             json: args.json,
         });
     }
-    let start = position_arg(args.fen.as_deref(), args.lenient)?;
+    let start = args.start.position()?;
     let moves: Vec<Move> = match &args.moves {
         None => Vec::new(),
         Some(text) => text
