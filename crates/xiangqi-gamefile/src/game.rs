@@ -351,10 +351,16 @@ impl Game {
 pub enum MainLineError {
     /// The `FEN` tag is invalid.
     #[error("FEN tag: {0}")]
-    Fen(#[from] FenError),
+    Fen(FenError),
     /// A move is illegal.
     #[error(transparent)]
     Illegal(#[from] ReplayError),
+}
+
+impl From<FenError> for MainLineError {
+    fn from(error: FenError) -> Self {
+        MainLineError::Fen(error)
+    }
 }
 
 #[cfg(test)]

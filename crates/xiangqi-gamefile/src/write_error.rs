@@ -11,13 +11,13 @@ use xiangqi_notation::MoveTextError;
 pub enum WriteError {
     /// The output failed.
     #[error("write error: {0}")]
-    Io(#[from] io::Error),
+    Io(io::Error),
     /// The `FEN` tag is invalid, so the moves have no start.
     #[error("cannot write the game: FEN tag: {0}")]
-    Fen(#[from] FenError),
+    Fen(FenError),
     /// A move is illegal where it stands.
     #[error("cannot write the game: {0}")]
-    Move(#[from] MoveTextError),
+    Move(MoveTextError),
     /// PGN: a comment holds both `}` and a line break, which PGN cannot express.
     #[error("comment {0:?} contains both '}}' and a line break: PGN cannot hold it")]
     Comment(String),
@@ -53,4 +53,22 @@ pub enum WriteError {
         /// Places in the format.
         max: usize,
     },
+}
+
+impl From<io::Error> for WriteError {
+    fn from(error: io::Error) -> Self {
+        WriteError::Io(error)
+    }
+}
+
+impl From<FenError> for WriteError {
+    fn from(error: FenError) -> Self {
+        WriteError::Fen(error)
+    }
+}
+
+impl From<MoveTextError> for WriteError {
+    fn from(error: MoveTextError) -> Self {
+        WriteError::Move(error)
+    }
 }
