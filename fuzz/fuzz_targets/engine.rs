@@ -1,7 +1,7 @@
 //! Engine: the protocol-independent core of `xiangqi uci`/`xiangqi ucci`.
 //! The CLI's command loop is not a library, so this target fuzzes what the
 //! loop hands to the search: a position from an arbitrary FEN or a random
-//! playout, a history from `replay` of arbitrary moves, and absurd limits
+//! playout, a history from `Position::replay` of arbitrary moves, and absurd limits
 //! (huge clocks, increments and move overheads, `movestogo 0`, empty or illegal
 //! `searchmoves`/`banmoves`), always bounded by a node budget. The search
 //! must return a legal, permitted best move (or none exactly when there is
@@ -17,7 +17,7 @@ use std::time::Duration;
 use libfuzzer_sys::fuzz_target;
 use xiangqi_core::{Move, Position, Square};
 use xiangqi_fuzz::{assert_legal_sequence, random_playout, Bytes};
-use xiangqi_search::{replay, AlwaysDraw, Engine, Limits};
+use xiangqi_search::{AlwaysDraw, Engine, Limits};
 
 fn engine() -> &'static Mutex<Engine> {
     static ENGINE: OnceLock<Mutex<Engine>> = OnceLock::new();
@@ -69,15 +69,15 @@ fuzz_target!(|data: &[u8]| {
             }
         })
         .collect();
-    let (root, history) = match replay(&start, &moves) {
+    let (root, history) = match start.replay(&moves) {
         Ok((root, history)) => {
             assert_eq!(assert_legal_sequence(&start, moves.iter().copied()), root);
             assert_eq!(history.len(), moves.len());
             (root, history)
         }
         Err(e) => {
-            assert!(e.number >= 1 && e.number <= moves.len(), "{e}");
-            assert!(replay(&start, &moves[..e.number - 1]).is_ok());
+            assert!(e.ply >= 1 && e.ply <= moves.len(), "{e}");
+            assert!(start.replay(&moves[..e.ply - 1]).is_ok());
             (start.clone(), Vec::new())
         }
     };

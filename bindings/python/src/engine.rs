@@ -79,7 +79,8 @@ impl PyScore {
         self.0.to_string()
     }
 
-    fn __repr__(&self) -> String {
+    /// `Score(cp=31)` or `Score(mate=-2)`; the engine client's scores print the same.
+    pub(crate) fn __repr__(&self) -> String {
         match self.0 {
             Score::Cp(v) => format!("Score(cp={v})"),
             Score::Mate(n) => format!("Score(mate={n})"),
@@ -87,12 +88,12 @@ impl PyScore {
     }
 
     fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
-        pickle::reduce::<PyScore>(py, pickle::search_score_state(self.0))
+        pickle::reduce::<PyScore>(py, pickle::score_state(self.0))
     }
 
     #[staticmethod]
     fn _restore(state: ScoreState) -> PyScore {
-        PyScore(pickle::search_score(state))
+        PyScore(pickle::score(state))
     }
 }
 
@@ -225,7 +226,7 @@ impl PyAnalysis {
         let state: AnalysisState = (
             r.best_move.map(|m| m.to_string()),
             r.ponder.map(|m| m.to_string()),
-            pickle::search_score_state(r.score),
+            pickle::score_state(r.score),
             r.depth,
             r.seldepth,
             r.nodes,
@@ -233,12 +234,7 @@ impl PyAnalysis {
             pickle::duration_state(r.time),
             r.lines
                 .iter()
-                .map(|l| {
-                    (
-                        pickle::search_score_state(l.score),
-                        pickle::moves_state(&l.pv),
-                    )
-                })
+                .map(|l| (pickle::score_state(l.score), pickle::moves_state(&l.pv)))
                 .collect(),
             pickle::color_state(self.turn).to_owned(),
         );
@@ -254,7 +250,7 @@ impl PyAnalysis {
             .into_iter()
             .map(|(score, pv)| {
                 Ok(PvLine {
-                    score: pickle::search_score(score),
+                    score: pickle::score(score),
                     pv: pickle::moves(&pv, WHAT)?,
                 })
             })
@@ -263,7 +259,7 @@ impl PyAnalysis {
             result: SearchResult {
                 best_move: one(best)?,
                 ponder: one(ponder)?,
-                score: pickle::search_score(score),
+                score: pickle::score(score),
                 depth,
                 seldepth,
                 nodes,
@@ -362,8 +358,10 @@ impl PyEngine {
         limits: Limits,
     ) -> PyResult<(SearchResult, xiangqi_core::Color)> {
         let moves: Vec<Move> = board.moves().collect();
-        let (root, history) =
-            xiangqi_search::replay(board.root_position(), &moves).map_err(|e| to_py(e.error))?;
+        let (root, history) = board
+            .root_position()
+            .replay(&moves)
+            .map_err(|e| to_py(e.error))?;
         let turn = root.side_to_move();
         let mut engine = self
             .engine

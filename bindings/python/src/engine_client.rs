@@ -26,21 +26,6 @@ use crate::pgn::PyGame;
 use crate::pickle::{self, DurationState, ScoreState};
 use crate::types::{PyColor, PyMove};
 
-/// `Score(cp=31)` or `Score(mate=-2)`, as `xiangqi.Score` prints itself.
-fn score_repr(score: Score) -> String {
-    match score {
-        Score::Cp(v) => format!("Score(cp={v})"),
-        Score::Mate(n) => format!("Score(mate={n})"),
-    }
-}
-
-fn py_score(score: Score) -> PyScore {
-    PyScore(match score {
-        Score::Cp(v) => xiangqi_search::Score::Cp(v),
-        Score::Mate(n) => xiangqi_search::Score::Mate(n),
-    })
-}
-
 /// A score with the side it is seen from: `relative` is the side to move's
 /// view, `red()` and `black()` the fixed views.
 #[pyclass(module = "xiangqi.engine", name = "PovScore", frozen, eq)]
@@ -55,7 +40,7 @@ impl PyPovScore {
     /// The side to move's view.
     #[getter]
     fn relative(&self) -> PyScore {
-        py_score(self.relative)
+        PyScore(self.relative)
     }
 
     /// The side the relative score is seen from (the side to move).
@@ -66,12 +51,12 @@ impl PyPovScore {
 
     /// Red's view.
     fn red(&self) -> PyScore {
-        py_score(self.relative.for_red(self.turn))
+        PyScore(self.relative.for_red(self.turn))
     }
 
     /// Black's view.
     fn black(&self) -> PyScore {
-        py_score(self.relative.for_red(self.turn).flipped())
+        PyScore(self.relative.for_red(self.turn).flipped())
     }
 
     /// `color`'s view.
@@ -95,7 +80,7 @@ impl PyPovScore {
 
     fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
         let state = (
-            pickle::client_score_state(self.relative),
+            pickle::score_state(self.relative),
             pickle::color_state(self.turn),
         );
         pickle::reduce::<PyPovScore>(py, state)
@@ -104,7 +89,7 @@ impl PyPovScore {
     #[staticmethod]
     fn _restore(state: (ScoreState, String)) -> PyResult<PyPovScore> {
         Ok(PyPovScore {
-            relative: pickle::client_score(state.0),
+            relative: pickle::score(state.0),
             turn: pickle::color(&state.1, "a PovScore")?,
         })
     }
@@ -112,7 +97,7 @@ impl PyPovScore {
     fn __repr__(&self) -> String {
         format!(
             "PovScore({}, {})",
-            score_repr(self.relative),
+            PyScore(self.relative).__repr__(),
             if self.turn == Color::Red {
                 "RED"
             } else {
@@ -140,12 +125,8 @@ fn info_state(info: &Info) -> InfoState {
         info.multipv,
         info.depth,
         info.seldepth,
-        info.evaluation.map(|e| {
-            (
-                pickle::client_score_state(e.score),
-                e.bound.name().to_owned(),
-            )
-        }),
+        info.evaluation
+            .map(|e| (pickle::score_state(e.score), e.bound.name().to_owned())),
         info.nodes,
         info.nps,
         info.time.map(pickle::duration_state),
@@ -158,7 +139,7 @@ fn info_of(state: InfoState, what: &str) -> PyResult<Info> {
     let evaluation = match evaluation {
         None => None,
         Some((score, bound)) => Some(xiangqi_engine_client::Evaluation {
-            score: pickle::client_score(score),
+            score: pickle::score(score),
             bound: [ScoreBound::Exact, ScoreBound::Lower, ScoreBound::Upper]
                 .into_iter()
                 .find(|b| b.name() == bound)
@@ -256,7 +237,7 @@ impl PyEngineInfo {
         let score = self
             .info
             .evaluation
-            .map_or("None".to_string(), |e| score_repr(e.score));
+            .map_or("None".to_string(), |e| PyScore(e.score).__repr__());
         let depth = self
             .info
             .depth
@@ -421,8 +402,10 @@ fn read_limit(
 /// The board's start and moves, refusing a position without legal moves.
 fn game_of(board: &PyBoard) -> PyResult<(Position, Vec<Move>)> {
     let moves: Vec<Move> = board.moves().collect();
-    let (position, _) =
-        xiangqi_search::replay(board.root_position(), &moves).map_err(|e| to_py(e.error))?;
+    let position = board
+        .root_position()
+        .after_moves(moves.iter().copied())
+        .map_err(|e| to_py(e.error))?;
     let mut legal = MoveList::new();
     position.legal_moves(&mut legal);
     if legal.is_empty() {
@@ -440,7 +423,8 @@ fn builtin_search(
     moves: &[Move],
     limit: Limit,
 ) -> Result<Analysis, EngineError> {
-    let (root, history) = xiangqi_search::replay(start, moves)
+    let (root, history) = start
+        .replay(moves)
         .map_err(|e| EngineError::Unsupported(format!("cannot search after the moves: {e}")))?;
     let turn = root.side_to_move();
     let mut limits = xiangqi_search::Limits::default();
@@ -457,10 +441,6 @@ fn builtin_search(
     let best_move = result.best_move.ok_or_else(|| EngineError::NoMove {
         line: "the built-in engine found no move".into(),
     })?;
-    let score = match result.score {
-        xiangqi_search::Score::Cp(v) => Score::Cp(v),
-        xiangqi_search::Score::Mate(n) => Score::Mate(n),
-    };
     let secs = result.time.as_secs_f64();
     Ok(Analysis {
         best_move,
@@ -470,10 +450,7 @@ fn builtin_search(
             multipv: 1,
             depth: Some(result.depth),
             seldepth: Some(result.seldepth),
-            evaluation: Some(xiangqi_engine_client::Evaluation {
-                score,
-                bound: ScoreBound::Exact,
-            }),
+            evaluation: Some(xiangqi_engine_client::Evaluation::exact(result.score)),
             nodes: Some(result.nodes),
             nps: (secs > 0.0).then(|| (result.nodes as f64 / secs) as u64),
             time: Some(result.time),
@@ -736,12 +713,9 @@ type ReviewState = (
 
 fn eval_state(eval: PositionEval) -> EvalState {
     match eval {
-        PositionEval::Engine { red, depth } => (
-            "engine".into(),
-            Some(pickle::client_score_state(red)),
-            depth,
-            None,
-        ),
+        PositionEval::Engine { red, depth } => {
+            ("engine".into(), Some(pickle::score_state(red)), depth, None)
+        }
         PositionEval::Over { winner } => (
             "over".into(),
             None,
@@ -755,7 +729,7 @@ fn eval_state(eval: PositionEval) -> EvalState {
 fn eval_of(state: EvalState, what: &str) -> PyResult<PositionEval> {
     match state {
         (kind, Some(score), depth, None) if kind == "engine" => Ok(PositionEval::Engine {
-            red: pickle::client_score(score),
+            red: pickle::score(score),
             depth,
         }),
         (kind, None, None, Some(winner)) if kind == "over" => Ok(PositionEval::Over {
@@ -790,7 +764,7 @@ impl PyMoveReview {
     #[getter]
     fn red_score(&self) -> Option<PyScore> {
         match self.0.eval_after {
-            PositionEval::Engine { red, .. } => Some(py_score(red)),
+            PositionEval::Engine { red, .. } => Some(PyScore(red)),
             _ => None,
         }
     }
@@ -800,7 +774,7 @@ impl PyMoveReview {
     #[getter]
     fn red_score_before(&self) -> Option<PyScore> {
         match self.0.best_eval {
-            PositionEval::Engine { red, .. } => Some(py_score(red)),
+            PositionEval::Engine { red, .. } => Some(PyScore(red)),
             _ => None,
         }
     }

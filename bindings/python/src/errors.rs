@@ -202,37 +202,26 @@ impl ToPyErr for xiangqi_gamefile::GameFileError {
     }
 }
 
-impl ToPyErr for xiangqi_gamefile::wxf::WxfWriteError {
+impl ToPyErr for xiangqi_gamefile::MainLineError {
     fn to_py_err(&self) -> PyErr {
-        use xiangqi_gamefile::wxf::WxfWriteError as E;
-        match self {
-            E::Io(e) => pyo3::exceptions::PyOSError::new_err(e.to_string()),
-            E::Replay(e) => same_class(e, self.to_string()),
-            E::Move(e) => same_class(e, self.to_string()),
-            // Variations, NAGs, comments and tags the format cannot hold.
-            _ => PyValueError::new_err(self.to_string()),
-        }
-    }
-}
-
-impl ToPyErr for xiangqi_gamefile::ReplayError {
-    fn to_py_err(&self) -> PyErr {
-        use xiangqi_gamefile::ReplayError as E;
+        use xiangqi_gamefile::MainLineError as E;
         match self {
             E::Fen(_) => InvalidFenError::new_err(self.to_string()),
-            E::Illegal { .. } => IllegalMoveError::new_err(self.to_string()),
+            E::Illegal(_) => IllegalMoveError::new_err(self.to_string()),
         }
     }
 }
 
-impl ToPyErr for xiangqi_gamefile::pgn::WriteError {
+impl ToPyErr for xiangqi_gamefile::WriteError {
     fn to_py_err(&self) -> PyErr {
-        use xiangqi_gamefile::pgn::WriteError as E;
+        use xiangqi_gamefile::WriteError as E;
         match self {
             E::Io(e) => pyo3::exceptions::PyOSError::new_err(e.to_string()),
-            E::Replay(e) => e.to_py_err(),
-            E::Move(e) => e.to_py_err(),
-            _ => pgn_error(self.to_string()),
+            E::Fen(e) => same_class(e, self.to_string()),
+            E::Move(e) => same_class(e, self.to_string()),
+            E::Comment(_) => pgn_error(self.to_string()),
+            // What WXF or XQF cannot hold: variations, NAGs, comments, tags, pieces.
+            _ => PyValueError::new_err(self.to_string()),
         }
     }
 }

@@ -10,7 +10,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 use pyo3::{IntoPyObjectExt, PyTypeInfo};
-use xiangqi_core::{Color, Move};
+use xiangqi_core::{Color, Move, Score};
 
 /// `(T._restore, (state,))`, what `__reduce__` returns.
 pub fn reduce<'py, T: PyTypeInfo>(
@@ -29,33 +29,18 @@ pub fn bad_state(what: &str, detail: impl std::fmt::Display) -> PyErr {
 /// A score as `(is_mate, value)`.
 pub type ScoreState = (bool, i32);
 
-pub fn search_score_state(score: xiangqi_search::Score) -> ScoreState {
+pub fn score_state(score: Score) -> ScoreState {
     match score {
-        xiangqi_search::Score::Cp(v) => (false, v),
-        xiangqi_search::Score::Mate(n) => (true, n),
+        Score::Cp(v) => (false, v),
+        Score::Mate(n) => (true, n),
     }
 }
 
-pub fn search_score((mate, value): ScoreState) -> xiangqi_search::Score {
+pub fn score((mate, value): ScoreState) -> Score {
     if mate {
-        xiangqi_search::Score::Mate(value)
+        Score::Mate(value)
     } else {
-        xiangqi_search::Score::Cp(value)
-    }
-}
-
-pub fn client_score_state(score: xiangqi_engine_client::Score) -> ScoreState {
-    match score {
-        xiangqi_engine_client::Score::Cp(v) => (false, v),
-        xiangqi_engine_client::Score::Mate(n) => (true, n),
-    }
-}
-
-pub fn client_score((mate, value): ScoreState) -> xiangqi_engine_client::Score {
-    if mate {
-        xiangqi_engine_client::Score::Mate(value)
-    } else {
-        xiangqi_engine_client::Score::Cp(value)
+        Score::Cp(value)
     }
 }
 

@@ -40,7 +40,20 @@ impl Outcome {
         }
     }
 
+    /// Red's score, 1, ½ or 0, once the game is decided; `None` while it
+    /// goes on and when it is cancelled.
+    pub fn red_score(self) -> Option<f64> {
+        match self {
+            Outcome::Red => Some(1.0),
+            Outcome::Black => Some(0.0),
+            Outcome::Draw => Some(0.5),
+            Outcome::Cancelled | Outcome::Ongoing => None,
+        }
+    }
+
     /// The PGN result (N-PGN): `1-0`, `0-1`, `1/2-1/2`, or `*` when cancelled or ongoing.
+    /// A game record's result tag (the game-file library's `GameResult`) is
+    /// read from and written as this token: the one bridge between the two.
     pub fn result(self) -> &'static str {
         match self {
             Outcome::Red => "1-0",

@@ -4,21 +4,31 @@ use anyhow::{Context, Result};
 use xiangqi_core::{Position, Validation};
 use xiangqi_engine_client::{Engine, EngineError, EngineSpec, TrafficLog};
 
-/// The help of every command's `--lenient` flag.
-pub const LENIENT_HELP: &str = "Read --fen leniently: soldiers behind their starting rank, \
-     advisors and elephants off their points (composed diagrams, other programs' FENs)";
+/// `--fen` and `--lenient`: the position a command starts from.
+#[derive(clap::Args)]
+pub struct PositionArgs {
+    /// Start position (FEN); default: the standard start.
+    #[arg(long)]
+    pub fen: Option<String>,
+    /// Read --fen leniently: soldiers behind their starting rank, advisors and
+    /// elephants off their points (composed diagrams, other programs' FENs).
+    #[arg(long)]
+    pub lenient: bool,
+}
 
-/// The position given by `--fen` (read leniently with `--lenient`), or the start position.
-pub fn position_arg(fen: Option<&str>, lenient: bool) -> Result<Position> {
-    let validation = if lenient {
-        Validation::Lenient
-    } else {
-        Validation::Strict
-    };
-    match fen {
-        None => Ok(Position::startpos()),
-        Some(f) => Position::from_fen_with(f, validation)
-            .with_context(|| format!("cannot read --fen {f:?}")),
+impl PositionArgs {
+    /// The position given by `--fen` (read leniently with `--lenient`), or the start position.
+    pub fn position(&self) -> Result<Position> {
+        let validation = if self.lenient {
+            Validation::Lenient
+        } else {
+            Validation::Strict
+        };
+        match &self.fen {
+            None => Ok(Position::startpos()),
+            Some(f) => Position::from_fen_with(f, validation)
+                .with_context(|| format!("cannot read --fen {f:?}")),
+        }
     }
 }
 

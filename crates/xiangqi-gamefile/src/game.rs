@@ -3,7 +3,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use xiangqi_core::{FenError, Move, PlayError, Position};
+use xiangqi_core::{FenError, Move, Position, ReplayError};
 
 use xiangqi_notation::Notation;
 
@@ -340,36 +340,26 @@ impl Game {
     }
 
     /// The position after the main line.
-    pub fn final_position(&self) -> Result<Position, ReplayError> {
-        let mut pos = self.start_position()?;
-        for (i, mv) in self.moves().enumerate() {
-            // Moves of a game read by the reader are legal; a hand-built game may not be.
-            pos.play(mv)
-                .map_err(|error| ReplayError::Illegal { ply: i + 1, error })?;
-        }
-        Ok(pos)
+    pub fn final_position(&self) -> Result<Position, MainLineError> {
+        // Moves of a game read by the reader are legal; a hand-built game may not be.
+        Ok(self.start_position()?.after_moves(self.moves())?)
     }
 }
 
-/// Why a game's moves cannot be replayed.
+/// Why a game's main line cannot be replayed: its start, or one of its moves.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum ReplayError {
+pub enum MainLineError {
     /// The `FEN` tag is invalid.
     #[error("FEN tag: {0}")]
     Fen(FenError),
     /// A move is illegal.
-    #[error("ply {ply}: {error}")]
-    Illegal {
-        /// 1-based ply of the line.
-        ply: usize,
-        /// Why.
-        error: PlayError,
-    },
+    #[error(transparent)]
+    Illegal(#[from] ReplayError),
 }
 
-impl From<FenError> for ReplayError {
+impl From<FenError> for MainLineError {
     fn from(error: FenError) -> Self {
-        ReplayError::Fen(error)
+        MainLineError::Fen(error)
     }
 }
 

@@ -6,7 +6,7 @@
 //! The update is ours rather than a crate's: it is one formula, and keeping
 //! it here keeps its constants next to the fit that reads the same scale.
 
-use xiangqi_adjudication::{OnlineGame, Outcome};
+use xiangqi_adjudication::OnlineGame;
 
 /// The rating of a new account.
 pub const START_RATING: i32 = 1500;
@@ -23,12 +23,7 @@ pub fn rated_score(game: &OnlineGame) -> Option<f64> {
     if game.rated() != Some(true) {
         return None;
     }
-    match game.verdict().outcome {
-        Outcome::Red => Some(1.0),
-        Outcome::Black => Some(0.0),
-        Outcome::Draw => Some(0.5),
-        Outcome::Ongoing | Outcome::Cancelled => None,
-    }
+    game.verdict().outcome.red_score()
 }
 
 /// The expected score of a player rated `own` against one rated `other`.

@@ -5,12 +5,12 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use xiangqi_core::{Move, MoveList, PlayError, Position, SplitMix64};
+use xiangqi_core::{Move, MoveList, Position, SplitMix64};
 
 use crate::eval::Weights;
 use crate::ordering::{Heuristics, MAX_PLY};
 use crate::repetition::{AdjudicationJudge, RepetitionJudge};
-use crate::score::{Score, MATE, MATE_BOUND};
+use crate::score::{from_internal, Score, MATE, MATE_BOUND};
 use crate::search::{PathEntry, SearchStack, Searcher, EVAL_CACHE_SIZE, HELPER_EVAL_CACHE_SIZE};
 use crate::skill::{picked_move, Skill};
 use crate::time::{PonderHandle, TimeBudget};
@@ -118,44 +118,6 @@ pub struct PvLine {
     pub score: Score,
     /// The line, first move first (never empty).
     pub pv: Vec<Move>,
-}
-
-/// A position that a move list could not reach.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("move {number} ({mv}) cannot be played: {error}")]
-pub struct ReplayError {
-    /// 1-based index of the offending move.
-    pub number: usize,
-    /// The move.
-    pub mv: Move,
-    /// Why it is illegal.
-    pub error: PlayError,
-}
-
-/// Plays `moves` from `start`, returning the final position and the
-/// positions before it (oldest first): the `history` argument of [`Engine::search`].
-///
-/// ```
-/// use xiangqi_core::Position;
-/// let moves = ["h2e2".parse().unwrap(), "h9g7".parse().unwrap()];
-/// let (pos, history) = xiangqi_search::replay(&Position::startpos(), &moves).unwrap();
-/// assert_eq!(history.len(), 2);
-/// assert_eq!(history[0], Position::startpos());
-/// assert!(xiangqi_search::replay(&pos, &moves).is_err()); // h2 is empty now
-/// ```
-pub fn replay(start: &Position, moves: &[Move]) -> Result<(Position, Vec<Position>), ReplayError> {
-    let mut pos = start.clone();
-    let mut history = Vec::with_capacity(moves.len());
-    for (i, &mv) in moves.iter().enumerate() {
-        let before = pos.clone();
-        pos.play(mv).map_err(|error| ReplayError {
-            number: i + 1,
-            mv,
-            error,
-        })?;
-        history.push(before);
-    }
-    Ok((pos, history))
 }
 
 /// What a helper search thread keeps between searches.
@@ -317,7 +279,7 @@ impl Engine {
     /// iteration (once per line, best first, when `limits.multi_pv` asks for several).
     ///
     /// `history` holds the positions of the game before `root`, oldest first
-    /// (see [`replay`]); it is used only to recognise repetitions. Pass `&[]`
+    /// (see [`Position::replay`]); it is used only to recognise repetitions. Pass `&[]`
     /// when there is none. With one thread and a fixed depth or node limit the
     /// result, including the node count, depends only on the inputs and on what
     /// the hash table holds (call [`new_game`](Engine::new_game) for a clean
@@ -623,7 +585,7 @@ fn main_iterate(
                 depth,
                 seldepth,
                 multipv: index + 1,
-                score: Score::from_internal(line.score),
+                score: from_internal(line.score),
                 nodes,
                 time: elapsed,
                 nps: nps(nodes, elapsed),
@@ -655,7 +617,7 @@ fn main_iterate(
         .map(|l| {
             let pv = legal_prefix(root, &l.pv);
             PvLine {
-                score: Score::from_internal(l.score),
+                score: from_internal(l.score),
                 pv: if pv.first() == Some(&l.mv) {
                     pv
                 } else {

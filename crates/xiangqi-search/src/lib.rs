@@ -40,8 +40,8 @@ pub use bench::{
     run_bench, run_bench_threads, BenchEntry, BenchReport, BENCH_DEPTH, BENCH_POSITIONS,
 };
 pub use engine::{
-    replay, Engine, PvLine, ReplayError, SearchInfo, SearchResult, StopHandle, DEFAULT_HASH_MB,
-    MAX_DEPTH, MAX_HASH_MB, MAX_MULTI_PV, MAX_THREADS,
+    Engine, PvLine, SearchInfo, SearchResult, StopHandle, DEFAULT_HASH_MB, MAX_DEPTH, MAX_HASH_MB,
+    MAX_MULTI_PV, MAX_THREADS,
 };
 pub use eval::{
     evaluate, evaluate_with, trace, weights, weights_source, Phase, Trace, WeightCountError,

@@ -9,6 +9,7 @@
 use xiangqi_core::{Move, SplitMix64};
 
 use crate::engine::PvLine;
+use crate::score::ordinal;
 
 /// Full strength; lower levels play worse.
 pub const MAX_SKILL_LEVEL: u8 = 20;
@@ -91,14 +92,14 @@ impl Skill {
     /// and a random part, both larger the lower the level. `None` only for
     /// no lines.
     pub fn pick(self, lines: &[PvLine], rng: &mut SplitMix64) -> Option<usize> {
-        let top = lines.first()?.score.ordinal();
-        let last = lines.last()?.score.ordinal();
+        let top = ordinal(lines.first()?.score);
+        let last = ordinal(lines.last()?.score);
         let delta = (top - last).min(PAWN) as f64;
         let weakness = 120.0 - 2.0 * self.level;
         let mut best = None;
         let mut max = f64::NEG_INFINITY;
         for (i, line) in lines.iter().enumerate() {
-            let score = f64::from(line.score.ordinal());
+            let score = f64::from(ordinal(line.score));
             let random = (rng.next_u64() % weakness.max(1.0) as u64) as f64;
             let push = (weakness * (f64::from(top) - score) + delta * random) / 128.0;
             if score + push >= max {

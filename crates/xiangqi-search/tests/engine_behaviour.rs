@@ -4,7 +4,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use xiangqi_core::{Move, MoveList, Position};
-use xiangqi_search::{replay, AlwaysDraw, Engine, Limits, Score};
+use xiangqi_search::{AlwaysDraw, Engine, Limits, Score};
 
 mod common;
 
@@ -206,7 +206,7 @@ fn perpetual_check_setup() -> (Position, Vec<Position>) {
         .iter()
         .map(|m| m.parse().unwrap())
         .collect();
-    replay(&start, &moves).unwrap()
+    start.replay(&moves).unwrap()
 }
 
 #[test]
@@ -266,7 +266,7 @@ fn perpetual_chase_loses_inside_the_search() {
         .iter()
         .map(|m| m.parse().unwrap())
         .collect();
-    let (root, history) = replay(&start, &moves).unwrap();
+    let (root, history) = start.replay(&moves).unwrap();
     let chase: Move = "b5d6".parse().unwrap();
     let only_chase = Limits {
         depth: Some(3),

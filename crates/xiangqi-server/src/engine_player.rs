@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use tokio::sync::Semaphore;
 use xiangqi_core::{Move, Position};
-use xiangqi_search::{replay, Engine, Limits, Skill, MAX_SKILL_LEVEL};
+use xiangqi_search::{Engine, Limits, Skill, MAX_SKILL_LEVEL};
 
 /// Hash table per engine game, in MB: small, there may be many games.
 const ENGINE_HASH_MB: usize = 16;
@@ -48,7 +48,7 @@ pub async fn think(
     // The semaphore is never closed; without a permit the search still runs.
     let _permit = slots.acquire_owned().await.ok();
     let task = tokio::task::spawn_blocking(move || {
-        let Ok((position, history)) = replay(&turn.start, &turn.moves) else {
+        let Ok((position, history)) = turn.start.replay(&turn.moves) else {
             return (None, Some(engine));
         };
         let limits = Limits {

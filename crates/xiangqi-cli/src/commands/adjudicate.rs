@@ -11,7 +11,7 @@ use std::fs::File;
 use std::io::{self, BufRead, BufReader, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
-use crate::common::{position_arg, write_json_line};
+use crate::common::{write_json_line, PositionArgs};
 use crate::corpus::for_each_game;
 use anyhow::{bail, Context, Result};
 use serde_json::{json, Value};
@@ -22,11 +22,8 @@ use xiangqi_gamefile::{Game, GameFileError};
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// Start position (FEN); default: the standard start.
-    #[arg(long)]
-    fen: Option<String>,
-    #[arg(long, help = crate::common::LENIENT_HELP)]
-    lenient: bool,
+    #[command(flatten)]
+    start: PositionArgs,
     /// The moves in ICCS coordinates, separated by spaces or commas.
     #[arg(long, conflicts_with_all = ["pgn", "events"])]
     moves: Option<String>,
@@ -77,7 +74,7 @@ pub fn run(args: Args) -> Result<()> {
     if let Some(path) = args.pgn.as_deref() {
         return run_pgn(&args, &rules, path);
     }
-    let start = position_arg(args.fen.as_deref(), args.lenient)?;
+    let start = args.start.position()?;
     let record = GameRecord::parse(None, args.moves.as_deref().unwrap_or(""))
         .context("cannot read --moves")?;
     let record = GameRecord::new(start, record.moves);
@@ -258,7 +255,7 @@ fn run_clock(args: &Args, rules: RuleSet, control: TimeControl, events: &Path) -
             args.rules
         );
     }
-    let start = position_arg(args.fen.as_deref(), args.lenient)?;
+    let start = args.start.position()?;
     let mut game = OnlineGame::new(start, rules, control, 0)?;
     let file =
         File::open(events).with_context(|| format!("cannot open --events {}", events.display()))?;

@@ -15,20 +15,16 @@ use serde_json::json;
 use xiangqi_core::{Move, Position};
 use xiangqi_notation::{Notation, Style};
 use xiangqi_search::{
-    replay, Engine, Limits, Score, DEFAULT_HASH_MB, MAX_DEPTH, MAX_HASH_MB, MAX_MULTI_PV,
-    MAX_THREADS,
+    Engine, Limits, Score, DEFAULT_HASH_MB, MAX_DEPTH, MAX_HASH_MB, MAX_MULTI_PV, MAX_THREADS,
 };
 
-use crate::common::{position_arg, print_json};
+use crate::common::{print_json, PositionArgs};
 
 #[derive(clap::Args)]
 #[command(group(clap::ArgGroup::new("limit").required(true).args(["depth", "movetime", "nodes"])))]
 pub struct Args {
-    /// The position (default: the start position).
-    #[arg(long)]
-    fen: Option<String>,
-    #[arg(long, help = crate::common::LENIENT_HELP)]
-    lenient: bool,
+    #[command(flatten)]
+    start: PositionArgs,
     /// Moves played from that position first, in ICCS, separated by spaces.
     #[arg(long)]
     moves: Option<String>,
@@ -84,7 +80,7 @@ pub fn run(args: Args) -> Result<()> {
             json: args.json,
         });
     }
-    let start = position_arg(args.fen.as_deref(), args.lenient)?;
+    let start = args.start.position()?;
     let moves: Vec<Move> = match &args.moves {
         None => Vec::new(),
         Some(text) => text
@@ -93,7 +89,7 @@ pub fn run(args: Args) -> Result<()> {
             .map(|m| m.parse::<Move>().context("cannot read --moves"))
             .collect::<Result<_>>()?,
     };
-    let (root, history) = replay(&start, &moves).context("cannot play --moves")?;
+    let (root, history) = start.replay(&moves).context("cannot play --moves")?;
     if let Some(d) = args.depth {
         if d == 0 || d > MAX_DEPTH {
             bail!("--depth must be between 1 and {MAX_DEPTH}, got {d}");

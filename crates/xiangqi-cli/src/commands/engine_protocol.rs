@@ -14,7 +14,7 @@ use std::time::Duration;
 use anyhow::Result;
 use xiangqi_core::{Move, Position};
 use xiangqi_search::{
-    evaluate, replay, Engine, Limits, PonderHandle, SearchInfo, SearchResult, Skill, StopHandle,
+    evaluate, Engine, Limits, PonderHandle, SearchInfo, SearchResult, Skill, StopHandle,
     MAX_HASH_MB, MAX_MULTI_PV, MAX_SKILL_LEVEL, MAX_THREADS,
 };
 
@@ -312,7 +312,7 @@ impl Session {
             // The error quotes the move.
             parsed.push(m.parse::<Move>().map_err(|e| e.to_string())?);
         }
-        let (root, history) = replay(&start, &parsed).map_err(|e| e.to_string())?;
+        let (root, history) = start.replay(&parsed).map_err(|e| e.to_string())?;
         self.root = root;
         self.history = history;
         self.ban_moves.clear();

@@ -97,36 +97,35 @@ enum GameCommand {
     },
 }
 
-/// The kind of game file read.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
-enum InputFormat {
-    /// Decide by the content.
-    Auto,
-    /// PGN (N-PGN).
-    Pgn,
-    /// WXF game file.
-    Wxf,
-    /// XQF (象棋演播室) 1.0-1.8.
-    Xqf,
-    /// CCBridge XML game.
-    Cbf,
-    /// CCBridge binary game.
-    Cbr,
-    /// CCBridge library.
-    Cbl,
-}
+/// The kind of game file read: `auto` (decided by the content) or one of
+/// the formats the game-file library reads, by its name.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+struct InputFormat(Option<Format>);
 
 impl InputFormat {
     fn format(self) -> Option<Format> {
-        match self {
-            InputFormat::Auto => None,
-            InputFormat::Pgn => Some(Format::Pgn),
-            InputFormat::Wxf => Some(Format::Wxf),
-            InputFormat::Xqf => Some(Format::Xqf),
-            InputFormat::Cbf => Some(Format::Cbf),
-            InputFormat::Cbr => Some(Format::Cbr),
-            InputFormat::Cbl => Some(Format::Cbl),
-        }
+        self.0
+    }
+}
+
+impl clap::ValueEnum for InputFormat {
+    fn value_variants<'a>() -> &'a [Self] {
+        const VARIANTS: [InputFormat; Format::ALL.len() + 1] = {
+            let mut variants = [InputFormat(None); Format::ALL.len() + 1];
+            let mut i = 0;
+            while i < Format::ALL.len() {
+                variants[i + 1] = InputFormat(Some(Format::ALL[i]));
+                i += 1;
+            }
+            variants
+        };
+        &VARIANTS
+    }
+
+    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+        Some(clap::builder::PossibleValue::new(
+            self.0.map_or("auto", Format::name),
+        ))
     }
 }
 

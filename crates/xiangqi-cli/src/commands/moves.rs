@@ -3,22 +3,19 @@
 use anyhow::Result;
 use serde_json::json;
 
-use crate::common::{position_arg, print_json};
+use crate::common::{print_json, PositionArgs};
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// The position (default: the start position).
-    #[arg(long)]
-    fen: Option<String>,
-    #[arg(long, help = crate::common::LENIENT_HELP)]
-    lenient: bool,
+    #[command(flatten)]
+    start: PositionArgs,
     /// Machine-readable output.
     #[arg(long)]
     json: bool,
 }
 
 pub fn run(args: Args) -> Result<()> {
-    let pos = position_arg(args.fen.as_deref(), args.lenient)?;
+    let pos = args.start.position()?;
     let mut moves: Vec<String> = pos.legal_move_vec().iter().map(|m| m.to_string()).collect();
     moves.sort();
     if args.json {

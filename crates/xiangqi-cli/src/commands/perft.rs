@@ -6,18 +6,15 @@ use anyhow::{bail, Result};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::json;
 
-use crate::common::{divide_lines, position_arg, print_json, MAX_PERFT_DEPTH as MAX_DEPTH};
+use crate::common::{divide_lines, print_json, PositionArgs, MAX_PERFT_DEPTH as MAX_DEPTH};
 
 #[derive(clap::Args)]
 pub struct Args {
     /// Depth in plies (1-12).
     #[arg(long, short)]
     depth: u32,
-    /// Start from this FEN instead of the start position.
-    #[arg(long)]
-    fen: Option<String>,
-    #[arg(long, help = crate::common::LENIENT_HELP)]
-    lenient: bool,
+    #[command(flatten)]
+    start: PositionArgs,
     /// Also print the count below each legal move.
     #[arg(long)]
     divide: bool,
@@ -33,7 +30,7 @@ pub fn run(args: Args) -> Result<()> {
             args.depth
         );
     }
-    let pos = position_arg(args.fen.as_deref(), args.lenient)?;
+    let pos = args.start.position()?;
     let start = Instant::now();
     // Progress per root move for long runs; hidden when stderr is not a terminal.
     let bar = if args.depth >= 6 {

@@ -5,7 +5,7 @@
 //! replaces it).
 
 use xiangqi_core::Move;
-use xiangqi_gamefile::{Game, Line, Node, ReplayError};
+use xiangqi_gamefile::{Game, Line, MainLineError, Node};
 
 use super::{review_moves, Analyser, MoveReview, ReviewOptions};
 use crate::error::EngineError;
@@ -15,13 +15,13 @@ use crate::error::EngineError;
 pub enum AnnotateError {
     /// The record's moves cannot be replayed.
     #[error("the game cannot be replayed: {0}")]
-    Game(ReplayError),
+    Game(MainLineError),
     #[error(transparent)]
     Engine(#[from] EngineError),
 }
 
-impl From<ReplayError> for AnnotateError {
-    fn from(error: ReplayError) -> Self {
+impl From<MainLineError> for AnnotateError {
+    fn from(error: MainLineError) -> Self {
         AnnotateError::Game(error)
     }
 }
@@ -38,7 +38,7 @@ pub fn annotate_game(
     progress: impl FnMut(usize, usize),
 ) -> Result<Vec<MoveReview>, AnnotateError> {
     game.final_position()?;
-    let start = game.start_position().map_err(ReplayError::from)?;
+    let start = game.start_position().map_err(MainLineError::from)?;
     let moves: Vec<Move> = game.moves().collect();
     let reviews = review_moves(engine, &start, &moves, options, progress)?;
     for (node, review) in game.mainline.moves.iter_mut().zip(&reviews) {

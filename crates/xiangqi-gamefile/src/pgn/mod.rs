@@ -17,9 +17,10 @@ mod commands;
 mod reader;
 mod writer;
 
+pub use crate::WriteError;
 pub use commands::clock_comment;
 pub use reader::PgnReader;
-pub use writer::{write_game, write_game_to, WriteError, WriteOptions};
+pub use writer::{write_game, write_game_to, WriteOptions};
 
 /// A reader over an in-memory string.
 pub fn read_str(text: &str) -> PgnReader<&[u8]> {

@@ -5,10 +5,10 @@ use std::io;
 use xiangqi_core::{Color, Position};
 
 use xiangqi_notation::{
-    format_into, format_ranks10, is_ranks10_variant, MoveTextError, Notation, Style, WxfConvention,
+    format_into, format_ranks10, is_ranks10_variant, Notation, Style, WxfConvention,
 };
 
-use crate::{Game, Line, ReplayError};
+use crate::{Game, Line, WriteError};
 
 /// How to write a game.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -29,42 +29,6 @@ impl WriteOptions {
             style: Style::default(),
             line_width: 80,
         }
-    }
-}
-
-/// Why a game cannot be written.
-#[derive(Debug, thiserror::Error)]
-#[non_exhaustive]
-pub enum WriteError {
-    /// The output failed.
-    #[error("write error: {0}")]
-    Io(io::Error),
-    /// The moves cannot be replayed from the start position.
-    #[error("cannot write the game: {0}")]
-    Replay(ReplayError),
-    /// A move is illegal where it stands.
-    #[error("cannot write the game: {0}")]
-    Move(MoveTextError),
-    /// A comment holds both `}` and a line break, which PGN cannot express.
-    #[error("comment {0:?} contains both '}}' and a line break: PGN cannot hold it")]
-    Comment(String),
-}
-
-impl From<io::Error> for WriteError {
-    fn from(error: io::Error) -> Self {
-        WriteError::Io(error)
-    }
-}
-
-impl From<ReplayError> for WriteError {
-    fn from(error: ReplayError) -> Self {
-        WriteError::Replay(error)
-    }
-}
-
-impl From<MoveTextError> for WriteError {
-    fn from(error: MoveTextError) -> Self {
-        WriteError::Move(error)
     }
 }
 
@@ -136,7 +100,7 @@ fn write_text(game: &Game, options: &WriteOptions, out: &mut String) -> Result<(
         out.push_str("[VietnameseStyle \"short\"]\n");
     }
     out.push('\n');
-    let pos = game.start_position().map_err(ReplayError::from)?;
+    let pos = game.start_position()?;
     let mut tokens = Vec::new();
     let ranks10 = game.tag("Variant").is_some_and(is_ranks10_variant);
     write_line(&game.mainline, pos, options, ranks10, &mut tokens)?;

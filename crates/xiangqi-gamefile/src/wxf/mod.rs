@@ -62,7 +62,7 @@ mod tests;
 mod write;
 
 pub use read::{looks_like_wxf, read_str, WxfReader};
-pub use write::{write_wxf, write_wxf_to, WxfWriteError, WxfWriteOptions};
+pub use write::{write_wxf, write_wxf_to, WxfWriteOptions};
 
 /// Header keys and the PGN tags they stand for (both directions).
 const KEYS: [(&str, &str); 19] = [

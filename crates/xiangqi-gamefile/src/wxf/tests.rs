@@ -4,7 +4,9 @@
 use super::*;
 use xiangqi_notation::{MoveTextError, Notation, WxfStyle};
 
-use crate::{ErrorKind, Game, GameFileError, GameResult, Limits, Location, ReaderOptions};
+use crate::{
+    ErrorKind, Game, GameFileError, GameResult, Limits, Location, ReaderOptions, WriteError,
+};
 
 fn read_all(text: &str) -> Vec<Result<Game, GameFileError>> {
     read_str(text).collect()
@@ -315,18 +317,18 @@ fn writer_refuses_what_the_format_cannot_hold() {
     let strict = WxfWriteOptions::default();
     assert!(matches!(
         write_wxf(&game, &strict),
-        Err(WxfWriteError::Variations(1))
+        Err(WriteError::Variations(1))
     ));
     let mut no_variations = game.clone();
     no_variations.mainline.moves[0].variations_mut().clear();
     assert!(matches!(
         write_wxf(&no_variations, &strict),
-        Err(WxfWriteError::Nags { ply: 1, .. })
+        Err(WriteError::Nags { ply: 1, .. })
     ));
     no_variations.mainline.moves[0].nags_mut().clear();
     assert!(matches!(
         write_wxf(&no_variations, &strict),
-        Err(WxfWriteError::Comment(_))
+        Err(WriteError::CommentBrace(_))
     ));
     let lossy = WxfWriteOptions {
         drop_variations: true,
@@ -345,13 +347,13 @@ fn writer_refuses_what_the_format_cannot_hold() {
     bad_tag.set_tag("Event", "two\nlines");
     assert!(matches!(
         write_wxf(&bad_tag, &strict),
-        Err(WxfWriteError::Tag { .. })
+        Err(WriteError::Tag { .. })
     ));
     let mut bad_tag = Game::default();
     bad_tag.set_tag("Format", "WXF");
     assert!(matches!(
         write_wxf(&bad_tag, &strict),
-        Err(WxfWriteError::Tag { .. })
+        Err(WriteError::Tag { .. })
     ));
 }
 

@@ -5,11 +5,9 @@ use std::io;
 use xiangqi_core::{Color, Position};
 
 use super::{header_key, is_key};
-use xiangqi_notation::{
-    format_into, MoveTextError, Notation, SidewaysSign, Style, WxfConvention, WxfStyle,
-};
+use xiangqi_notation::{format_into, Notation, SidewaysSign, Style, WxfConvention, WxfStyle};
 
-use crate::{Game, Node, ReplayError};
+use crate::{Game, Node, WriteError};
 
 /// How a game is written as a WXF file.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -39,63 +37,8 @@ impl Default for WxfWriteOptions {
     }
 }
 
-/// Why a game cannot be written as a WXF file.
-#[derive(Debug, thiserror::Error)]
-#[non_exhaustive]
-pub enum WxfWriteError {
-    /// The output failed.
-    #[error("write error: {0}")]
-    Io(io::Error),
-    /// The moves cannot be replayed from the start position.
-    #[error("cannot write the game: {0}")]
-    Replay(ReplayError),
-    /// A move is illegal where it stands.
-    #[error("cannot write the game: {0}")]
-    Move(MoveTextError),
-    /// The game has variations (at this 1-based ply of the main line).
-    #[error("ply {0} has variations, which WXF game files cannot hold (drop them with `drop_variations`)")]
-    Variations(usize),
-    /// A move carries NAGs other than one of `$1`-`$6`.
-    #[error("ply {ply}: annotations {nags:?} cannot be written as one of ! ? !! ?? !? ?! (drop them with `drop_variations`)")]
-    Nags {
-        /// 1-based ply of the main line.
-        ply: usize,
-        /// The NAGs.
-        nags: Vec<u8>,
-    },
-    /// A comment holds `}`, which ends comments in WXF files.
-    #[error("comment {0:?} contains '}}', which WXF game files cannot hold")]
-    Comment(String),
-    /// A tag cannot be a header line.
-    #[error("tag {name:?} cannot be written as a WXF header: {reason}")]
-    Tag {
-        /// The tag name.
-        name: String,
-        /// Why.
-        reason: &'static str,
-    },
-}
-
-impl From<io::Error> for WxfWriteError {
-    fn from(error: io::Error) -> Self {
-        WxfWriteError::Io(error)
-    }
-}
-
-impl From<ReplayError> for WxfWriteError {
-    fn from(error: ReplayError) -> Self {
-        WxfWriteError::Replay(error)
-    }
-}
-
-impl From<MoveTextError> for WxfWriteError {
-    fn from(error: MoveTextError) -> Self {
-        WxfWriteError::Move(error)
-    }
-}
-
 /// The game as a WXF file (UTF-8, lines ending with `\n`).
-pub fn write_wxf(game: &Game, options: &WxfWriteOptions) -> Result<String, WxfWriteError> {
+pub fn write_wxf(game: &Game, options: &WxfWriteOptions) -> Result<String, WriteError> {
     let mut out = String::with_capacity(256 + 12 * game.plies());
     write_header(game, options, &mut out)?;
     out.push_str("START{\n");
@@ -109,7 +52,7 @@ pub fn write_wxf_to<W: io::Write>(
     out: &mut W,
     game: &Game,
     options: &WxfWriteOptions,
-) -> Result<(), WxfWriteError> {
+) -> Result<(), WriteError> {
     out.write_all(write_wxf(game, options)?.as_bytes())?;
     Ok(())
 }
@@ -154,7 +97,7 @@ fn write_header(
     game: &Game,
     options: &WxfWriteOptions,
     out: &mut String,
-) -> Result<(), WxfWriteError> {
+) -> Result<(), WriteError> {
     header_line("FORMAT", "WXF", out);
     if options.style.convention == WxfConvention::Fsf {
         header_line("WXFSTYLE", WxfConvention::Fsf.name(), out);
@@ -180,7 +123,7 @@ fn write_header(
     let mut at = 0;
     while let Some((name, value)) = game.tags.get(at) {
         at += 1;
-        let bad = |reason| WxfWriteError::Tag {
+        let bad = |reason| WriteError::Tag {
             name: name.clone(),
             reason,
         };
@@ -203,7 +146,7 @@ fn write_header(
             "FEN" if value.trim().is_empty() => {}
             "FEN" if !fen_written => {
                 fen_written = true;
-                let pos = Position::from_fen(value).map_err(ReplayError::from)?;
+                let pos = Position::from_fen(value)?;
                 header_line(key, &wxf_fen(&pos), out);
             }
             "Result" if !result_written => {
@@ -223,11 +166,7 @@ fn write_header(
     Ok(())
 }
 
-fn write_moves(
-    game: &Game,
-    options: &WxfWriteOptions,
-    out: &mut String,
-) -> Result<(), WxfWriteError> {
+fn write_moves(game: &Game, options: &WxfWriteOptions, out: &mut String) -> Result<(), WriteError> {
     for c in &game.mainline.comments {
         out.push_str(&comment_text(c)?);
         out.push('\n');
@@ -237,7 +176,7 @@ fn write_moves(
         ..Style::default()
     };
     let per_line = options.moves_per_line;
-    let mut pos = game.start_position().map_err(ReplayError::from)?;
+    let mut pos = game.start_position()?;
     let mut line = String::new();
     let mut entries = 0;
     // A Red move waiting for Black's reply on the same entry.
@@ -245,7 +184,7 @@ fn write_moves(
     for (index, node) in game.mainline.moves.iter().enumerate() {
         let ply = index + 1;
         if !node.variations().is_empty() && !options.drop_variations {
-            return Err(WxfWriteError::Variations(ply));
+            return Err(WriteError::Variations(ply));
         }
         let suffix = nag_suffix(node, ply, options.drop_variations)?;
         let mut text = String::with_capacity(8);
@@ -295,15 +234,15 @@ fn write_moves(
     Ok(())
 }
 
-fn comment_text(comment: &str) -> Result<String, WxfWriteError> {
+fn comment_text(comment: &str) -> Result<String, WriteError> {
     if comment.contains('}') {
-        return Err(WxfWriteError::Comment(comment.to_owned()));
+        return Err(WriteError::CommentBrace(comment.to_owned()));
     }
     Ok(format!("{{{comment}}}"))
 }
 
 /// The `!`/`?` suffix of a move's NAG.
-fn nag_suffix(node: &Node, ply: usize, drop: bool) -> Result<&'static str, WxfWriteError> {
+fn nag_suffix(node: &Node, ply: usize, drop: bool) -> Result<&'static str, WriteError> {
     const SUFFIX: [&str; 7] = ["", "!", "?", "!!", "??", "!?", "?!"];
     match node.nags() {
         [] => Ok(""),
@@ -312,7 +251,7 @@ fn nag_suffix(node: &Node, ply: usize, drop: bool) -> Result<&'static str, WxfWr
             .iter()
             .find(|n| (1..=6).contains(*n))
             .map_or("", |n| SUFFIX[*n as usize])),
-        nags => Err(WxfWriteError::Nags {
+        nags => Err(WriteError::Nags {
             ply,
             nags: nags.to_vec(),
         }),

@@ -22,7 +22,7 @@ mod read;
 mod write;
 
 pub(crate) use read::{finish_game, read_xqf, start_position};
-pub use write::{write_xqf, XqfWriteError};
+pub use write::write_xqf;
 
 /// Where the header's fields are.
 mod layout {

@@ -2,34 +2,10 @@
 //! knows. NAGs have no place in the format and are left out; the comments
 //! before a variation's first move are joined to that move's comment.
 
-use crate::{Game, GameResult, Line};
-use xiangqi_core::{Color, FenError, PieceKind, Position};
+use crate::{Game, GameResult, Line, WriteError};
+use xiangqi_core::{Color, PieceKind, Position};
 
 use super::layout;
-
-/// Why a game cannot be written as XQF.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum XqfWriteError {
-    /// The `FEN` tag is invalid.
-    #[error("FEN tag: {0}")]
-    Fen(FenError),
-    /// More pieces of a kind than XQF has places for.
-    #[error("more than {max} {color} {kind} pieces: XQF has places for {max}")]
-    TooManyPieces {
-        /// The side.
-        color: Color,
-        /// The kind.
-        kind: PieceKind,
-        /// Places in the format.
-        max: usize,
-    },
-}
-
-impl From<FenError> for XqfWriteError {
-    fn from(error: FenError) -> Self {
-        XqfWriteError::Fen(error)
-    }
-}
 
 /// The header slots of each kind (Red's; Black's are 16 higher).
 fn slots(kind: PieceKind) -> &'static [usize] {
@@ -63,7 +39,7 @@ fn put_string(header: &mut [u8], at: usize, room: usize, text: &str) {
     header[at + 1..at + 1 + bytes.len()].copy_from_slice(&bytes);
 }
 
-fn header(game: &Game, start: &Position) -> Result<Vec<u8>, XqfWriteError> {
+fn header(game: &Game, start: &Position) -> Result<Vec<u8>, WriteError> {
     let mut header = vec![0u8; layout::HEADER_LEN];
     header[..2].copy_from_slice(layout::MAGIC);
     header[layout::VERSION] = layout::PLAIN_VERSION;
@@ -73,7 +49,7 @@ fn header(game: &Game, start: &Position) -> Result<Vec<u8>, XqfWriteError> {
     for (sq, piece) in start.pieces() {
         let kind_slots = slots(piece.kind);
         let n = &mut used[piece.color.index()][piece.kind.index()];
-        let slot = *kind_slots.get(*n).ok_or(XqfWriteError::TooManyPieces {
+        let slot = *kind_slots.get(*n).ok_or(WriteError::TooManyPieces {
             color: piece.color,
             kind: piece.kind,
             max: kind_slots.len(),
@@ -130,7 +106,7 @@ fn alternatives<'a>(line: &'a Line, index: usize, out: &mut Vec<(&'a Line, usize
 }
 
 /// The game as an XQF 1.0 file.
-pub fn write_xqf(game: &Game) -> Result<Vec<u8>, XqfWriteError> {
+pub fn write_xqf(game: &Game) -> Result<Vec<u8>, WriteError> {
     let start = game.start_position()?;
     let mut out = header(game, &start)?;
     let main = &game.mainline;

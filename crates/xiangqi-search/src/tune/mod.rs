@@ -10,7 +10,6 @@ mod selfplay;
 mod texel;
 
 pub use selfplay::{
-    generate, generate_scored, play_match, GameResult, MatchTally, Sample, SelfPlay,
-    TEACHER_MATE_CP,
+    generate, generate_scored, play_match, MatchTally, Sample, SelfPlay, TEACHER_MATE_CP,
 };
 pub use texel::{fit, mean_squared_error, FitOptions, FitReport};

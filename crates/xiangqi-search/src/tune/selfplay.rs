@@ -11,7 +11,9 @@ use std::thread;
 
 use xiangqi_core::{Color, MoveList, PieceKind, Position, SplitMix64};
 
-use crate::wdl::{game_ply, Outcome, WdlSample};
+use xiangqi_adjudication::Outcome;
+
+use crate::wdl::{self, game_ply, WdlSample};
 use crate::{is_quiet, Engine, Limits, Score, Weights};
 
 /// How self-play games are made.
@@ -48,26 +50,10 @@ impl Default for SelfPlay {
     }
 }
 
-/// How a game ended, from Red's point of view.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum GameResult {
-    /// Red won.
-    RedWins,
-    /// Drawn.
-    Draw,
-    /// Black won.
-    BlackWins,
-}
-
-impl GameResult {
-    /// 1, ½ or 0 for Red.
-    pub fn red_points(self) -> f64 {
-        match self {
-            GameResult::RedWins => 1.0,
-            GameResult::Draw => 0.5,
-            GameResult::BlackWins => 0.0,
-        }
-    }
+/// Red's points of a self-play game: 1, ½ or 0. Its games always end in a
+/// win or a draw (never cancelled, never left going on: `max_plies` draws).
+pub(crate) fn red_points(result: Outcome) -> f64 {
+    result.red_score().unwrap_or(0.5)
 }
 
 /// A labelled position.
@@ -75,8 +61,8 @@ impl GameResult {
 pub struct Sample {
     /// The position (quiet: see [`crate::is_quiet`]).
     pub position: Position,
-    /// The result of the game it was played in.
-    pub result: GameResult,
+    /// The result of the game it was played in: `Red`, `Black` or `Draw`.
+    pub result: Outcome,
     /// A stronger engine's score of the position, in centipawns from Red's
     /// point of view (mates as ±[`TEACHER_MATE_CP`]), when one was asked.
     pub teacher_cp: Option<i32>,
@@ -133,7 +119,7 @@ fn play_game(
     nodes: u64,
     max_plies: usize,
     mut visit: impl FnMut(&Position, Score),
-) -> GameResult {
+) -> Outcome {
     let [red, black] = engines;
     red.new_game();
     black.new_game();
@@ -144,7 +130,7 @@ fn play_game(
             || pos.halfmove_clock() >= 120
             || dead_material(&pos)
         {
-            return GameResult::Draw;
+            return Outcome::Draw;
         }
         let red_to_move = pos.side_to_move() == xiangqi_core::Color::Red;
         let engine: &mut Engine = if red_to_move { red } else { black };
@@ -159,15 +145,15 @@ fn play_game(
             // No move (mated or stalemated: a loss) or a proven result.
             let wins = mover_wins.unwrap_or(false);
             return if wins == red_to_move {
-                GameResult::RedWins
+                Outcome::Red
             } else {
-                GameResult::BlackWins
+                Outcome::Black
             };
         };
         history.push(pos.clone());
         pos.make_move(mv);
     }
-    GameResult::Draw
+    Outcome::Draw
 }
 
 /// Runs `play(state, index)` for every index below `count` on `threads`
@@ -228,7 +214,7 @@ fn play_keeping<T: Send>(
     weights: &Weights,
     keep: impl Fn(&Position, Score) -> Option<T> + Sync,
     mut progress: impl FnMut(usize, usize),
-) -> Vec<(Vec<T>, GameResult)> {
+) -> Vec<(Vec<T>, Outcome)> {
     let starts = openings(config, config.games);
     let engines = || {
         let mut red = Engine::new(8);
@@ -302,10 +288,10 @@ pub fn generate_scored(
             seen.into_iter().map(move |(score_cp, ply, mover)| {
                 let red = mover == Color::Red;
                 let outcome = match result {
-                    GameResult::Draw => Outcome::Draw,
-                    GameResult::RedWins if red => Outcome::Win,
-                    GameResult::BlackWins if !red => Outcome::Win,
-                    _ => Outcome::Loss,
+                    Outcome::Red if red => wdl::Outcome::Win,
+                    Outcome::Black if !red => wdl::Outcome::Win,
+                    Outcome::Red | Outcome::Black => wdl::Outcome::Loss,
+                    _ => wdl::Outcome::Draw,
                 };
                 WdlSample {
                     score_cp,
@@ -367,9 +353,9 @@ pub fn play_match(
                 |_, _| {},
             );
             if swap {
-                1.0 - result.red_points()
+                1.0 - red_points(result)
             } else {
-                result.red_points()
+                red_points(result)
             }
         },
         |&a_points| {

@@ -14,6 +14,7 @@
 use crate::eval::weights::GROUPS;
 use crate::{trace, Trace, Weights};
 
+use super::selfplay::red_points;
 use super::Sample;
 
 /// Settings of a fit.
@@ -125,16 +126,13 @@ fn fit_teacher_k(pairs: &[(f64, f64)]) -> f64 {
 fn targets(samples: &[Sample], teacher_weight: f64) -> (Vec<f64>, Option<f64>) {
     let pairs: Vec<(f64, f64)> = samples
         .iter()
-        .filter_map(|s| {
-            s.teacher_cp
-                .map(|cp| (f64::from(cp), s.result.red_points()))
-        })
+        .filter_map(|s| s.teacher_cp.map(|cp| (f64::from(cp), red_points(s.result))))
         .collect();
     let k = (teacher_weight > 0.0 && !pairs.is_empty()).then(|| fit_teacher_k(&pairs));
     let target = samples
         .iter()
         .map(|s| {
-            let r = s.result.red_points();
+            let r = red_points(s.result);
             match (k, s.teacher_cp) {
                 (Some(k), Some(cp)) => {
                     teacher_weight * sigmoid(k, f64::from(cp)) + (1.0 - teacher_weight) * r
@@ -225,7 +223,8 @@ pub fn fit(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tune::{generate, GameResult, SelfPlay};
+    use crate::tune::{generate, SelfPlay};
+    use xiangqi_adjudication::Outcome;
     use xiangqi_core::Position;
 
     #[test]
@@ -249,10 +248,10 @@ mod tests {
             teacher_cp,
         };
         let samples = [
-            sample(GameResult::RedWins, Some(0)),
-            sample(GameResult::BlackWins, None),
-            sample(GameResult::Draw, Some(-300)),
-            sample(GameResult::BlackWins, Some(-500)),
+            sample(Outcome::Red, Some(0)),
+            sample(Outcome::Black, None),
+            sample(Outcome::Draw, Some(-300)),
+            sample(Outcome::Black, Some(-500)),
         ];
         let (plain, k) = targets(&samples, 0.0);
         assert_eq!(plain, [1.0, 0.0, 0.5, 0.0]);

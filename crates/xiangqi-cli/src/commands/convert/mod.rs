@@ -8,7 +8,7 @@ use xiangqi_notation::{
     detect, format, format_ranks10, parse_ranks10, parse_text, MoveTextError, Notation,
 };
 
-use crate::common::{position_arg, print_json};
+use crate::common::{print_json, PositionArgs};
 
 pub(crate) mod style_args;
 
@@ -30,11 +30,8 @@ enum FromArg {
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// The position the moves start from (default: the start position).
-    #[arg(long)]
-    fen: Option<String>,
-    #[arg(long, help = crate::common::LENIENT_HELP)]
-    lenient: bool,
+    #[command(flatten)]
+    start: PositionArgs,
     /// Notation of the input moves.
     #[arg(long, value_enum, default_value = "auto")]
     from: FromArg,
@@ -94,7 +91,7 @@ fn group_moves(words: &[String], notation: Option<Notation>) -> Vec<String> {
 }
 
 pub fn run(args: Args) -> Result<()> {
-    let mut pos = position_arg(args.fen.as_deref(), args.lenient)?;
+    let mut pos = args.start.position()?;
     let style = args.style.style();
     let from = from_notation(args.from);
     let to: Notation = args.to.into();

@@ -170,7 +170,7 @@ mod tests {
         assert_ne!(a, random_openings(20, 6, 8, &rules));
         for o in &a {
             assert_eq!(o.moves.len(), 6);
-            let (end, _) = xiangqi_search::replay(&o.start, &o.moves).unwrap();
+            let end = o.start.after_moves(o.moves.iter().copied()).unwrap();
             assert_eq!(end.pieces().count(), 32, "{}", o.describe());
         }
         let distinct: std::collections::HashSet<String> = a.iter().map(Opening::describe).collect();

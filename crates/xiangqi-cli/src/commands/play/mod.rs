@@ -17,9 +17,9 @@ use anyhow::{bail, Result};
 use xiangqi_adjudication::{Game, Outcome, Preset, RuleSet};
 use xiangqi_core::{Color, Move, Position};
 use xiangqi_notation::{format as format_move, parse_with, Notation, Style};
-use xiangqi_search::{replay, Engine, Limits, SearchResult, DEFAULT_HASH_MB};
+use xiangqi_search::{Engine, Limits, SearchResult, DEFAULT_HASH_MB};
 
-use crate::common::position_arg;
+use crate::common::PositionArgs;
 use board::{draw, BoardStyle};
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -37,11 +37,8 @@ enum When {
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// Start position (default: the standard start).
-    #[arg(long)]
-    fen: Option<String>,
-    #[arg(long, help = crate::common::LENIENT_HELP)]
-    lenient: bool,
+    #[command(flatten)]
+    start: PositionArgs,
     /// The side you play.
     #[arg(long, value_enum, default_value_t = Side::Red)]
     color: Side,
@@ -107,8 +104,11 @@ impl Session {
     }
 
     fn search(&mut self) -> SearchResult {
-        let (_, history) =
-            replay(self.game.start(), self.game.moves()).expect("moves of a game replay");
+        let (_, history) = self
+            .game
+            .start()
+            .replay(self.game.moves())
+            .expect("moves of a game replay");
         let pos = self.game.position().clone();
         self.engine.search(&pos, &history, &self.limits, |_| {})
     }
@@ -185,7 +185,7 @@ impl Session {
 }
 
 pub fn run(args: Args) -> Result<()> {
-    let start = position_arg(args.fen.as_deref(), args.lenient)?;
+    let start = args.start.position()?;
     let limits = match (args.depth, args.movetime) {
         (Some(0), _) => bail!("--depth must be at least 1"),
         (Some(d), _) => Limits::depth(d),
