@@ -18,7 +18,7 @@ use xiangqi_gamefile::collection::{collect, CollectedFile, CollectionError};
 use xiangqi_gamefile::{Format, Game, GameFileError};
 
 use crate::corpus::{read_each_game, splits, Counts, FileRead, IndexedGames};
-use crate::parallel;
+use xiangqi_parallel as parallel;
 
 /// Collections of at least this many files get a progress bar of files
 /// read (when stderr is a terminal).
@@ -294,7 +294,7 @@ pub fn for_each_game_of_files<'a, R: Send>(
                 Ok(file) => read_whole(file, format, &work),
                 Err(e) => FileAnswers::Folder(e),
             },
-            |answers| {
+            |answers| -> Result<()> {
                 match answers {
                     FileAnswers::File {
                         file,

@@ -4,6 +4,10 @@ use anyhow::{Context, Result};
 use xiangqi_core::{Position, Validation};
 use xiangqi_engine_client::{Engine, EngineError, EngineSpec, TrafficLog};
 
+/// The help of every corpus command's `--jobs` flag.
+pub const JOBS_HELP: &str =
+    "Games worked on at once, one thread each; output stays in input order (0: one per core)";
+
 /// The help of every command's `--lenient` flag.
 pub const LENIENT_HELP: &str = "Read --fen leniently: soldiers behind their starting rank, \
      advisors and elephants off their points (composed diagrams, other programs' FENs)";

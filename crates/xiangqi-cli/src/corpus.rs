@@ -20,7 +20,7 @@ use xiangqi_gamefile::{
     shards, Format, Game, GameFileError, Games, RangeOrigin, Shard, ShardReader,
 };
 
-use crate::parallel;
+use xiangqi_parallel as parallel;
 
 /// Files at least this big get a progress bar (when stderr is a terminal).
 const PROGRESS_MIN_BYTES: u64 = 1 << 20;
