@@ -26,7 +26,10 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("xiangqi-parallel", &[]),
     ("xiangqi-core", &[]),
     ("xiangqi-notation", &["xiangqi-core"]),
-    ("xiangqi-gamefile", &["xiangqi-core", "xiangqi-notation"]),
+    (
+        "xiangqi-gamefile",
+        &["xiangqi-core", "xiangqi-notation", "xiangqi-parallel"],
+    ),
     ("xiangqi-adjudication", &["xiangqi-core"]),
     ("xiangqi-search", &["xiangqi-core", "xiangqi-adjudication"]),
     (
