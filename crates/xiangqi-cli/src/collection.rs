@@ -1,9 +1,10 @@
 //! Reading the games of a collection of game files (the files, directories
 //! and patterns of a command line, listed by `xiangqi_gamefile::collection`)
 //! on every core. Files are spread over the workers, one file a task
-//! (`parallel::ordered_map`): a worker reads the whole file and works on its
-//! games. A file big enough to be cut into ranges, or standard input, is
-//! read alone by `corpus::read_each_game`, every worker on its ranges, so
+//! (`xiangqi_parallel::ordered_map`): a worker reads the whole file and works
+//! on its games. A file big enough to be cut into ranges, or standard input,
+//! is read alone by `xiangqi_gamefile::corpus::read_each_game`, every worker
+//! on its ranges, so
 //! its answers are never all held at once. Either way `sink` sees every
 //! file's answers in collection order, then the file's failure if it could
 //! not be read, and the run goes on with the next file: the output is the
@@ -15,10 +16,10 @@ use anyhow::Result;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde_json::json;
 use xiangqi_gamefile::collection::{collect, CollectedFile, CollectionError};
+use xiangqi_gamefile::corpus::{read_each_game, splits, Counts, FileRead, IndexedGames};
 use xiangqi_gamefile::{Format, Game, GameFileError};
 
-use crate::corpus::{read_each_game, splits, Counts, FileRead, IndexedGames};
-use crate::parallel;
+use crate::progress;
 
 /// Collections of at least this many files get a progress bar of files
 /// read (when stderr is a terminal).
@@ -261,11 +262,12 @@ pub fn for_each_game_of_files<'a, R: Send>(
     let mut at = 0;
     while at < files.len() {
         if let (true, Ok(file)) = (alone[at], &files[at]) {
+            let file_bar = progress::file_bar(&file.path, collection.single);
             let read = read_each_game(
                 &file.path,
                 format,
                 jobs,
-                collection.single,
+                |at| progress::advance(&file_bar, at),
                 |format, index, item| {
                     work(
                         GameAt {
@@ -280,21 +282,22 @@ pub fn for_each_game_of_files<'a, R: Send>(
                     summary.tally(tally);
                     sink(Event::Game(answer))
                 },
-            )?;
-            finish_file(&mut summary, file, read, &mut sink)?;
+            );
+            file_bar.finish_and_clear();
+            finish_file(&mut summary, file, read?, &mut sink)?;
             at += 1;
             bar.inc(1);
             continue;
         }
         let run = alone[at..].iter().take_while(|a| !**a).count();
-        parallel::ordered_map(
+        xiangqi_parallel::ordered_map(
             jobs,
             files[at..at + run].iter(),
             |entry| match entry {
                 Ok(file) => read_whole(file, format, &work),
                 Err(e) => FileAnswers::Folder(e),
             },
-            |answers| {
+            |answers| -> Result<()> {
                 match answers {
                     FileAnswers::File {
                         file,
@@ -329,7 +332,7 @@ fn read_whole<'a, R>(
     format: Option<Format>,
     work: &impl Fn(GameAt<'a>, Result<Game, GameFileError>) -> (Tally, R),
 ) -> FileAnswers<'a, R> {
-    let (answers, read) = match IndexedGames::open(&file.path, format, false) {
+    let (answers, read) = match IndexedGames::open(&file.path, format) {
         Ok(mut games) => {
             let format = games.format();
             let answers = games

@@ -16,6 +16,10 @@ pub struct PositionArgs {
     pub lenient: bool,
 }
 
+/// The help of every corpus command's `--jobs` flag.
+pub const JOBS_HELP: &str =
+    "Games worked on at once, one thread each; output stays in input order (0: one per core)";
+
 impl PositionArgs {
     /// The position given by `--fen` (read leniently with `--lenient`), or the start position.
     pub fn position(&self) -> Result<Position> {

@@ -32,6 +32,7 @@
 mod bytes;
 mod ccbridge;
 pub mod collection;
+pub mod corpus;
 mod error;
 mod format;
 mod game;

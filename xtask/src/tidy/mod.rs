@@ -23,9 +23,13 @@ mod error_causes;
 /// Which workspace crates a library crate may depend on (normal and build
 /// dependencies). Keep in sync with ARCHITECTURE.md.
 const LAYERS: &[(&str, &[&str])] = &[
+    ("xiangqi-parallel", &[]),
     ("xiangqi-core", &[]),
     ("xiangqi-notation", &["xiangqi-core"]),
-    ("xiangqi-gamefile", &["xiangqi-core", "xiangqi-notation"]),
+    (
+        "xiangqi-gamefile",
+        &["xiangqi-core", "xiangqi-notation", "xiangqi-parallel"],
+    ),
     ("xiangqi-adjudication", &["xiangqi-core"]),
     ("xiangqi-search", &["xiangqi-core", "xiangqi-adjudication"]),
     (

@@ -12,12 +12,12 @@ use std::io::{self, BufRead, BufReader, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 use crate::common::{write_json_line, PositionArgs};
-use crate::corpus::for_each_game;
 use anyhow::{bail, Context, Result};
 use serde_json::{json, Value};
 use xiangqi_adjudication::{
     GameRecord, OnlineGame, Preset, RuleSet, TimeControl, TimedEvent, Verdict,
 };
+use xiangqi_gamefile::corpus::for_each_game;
 use xiangqi_gamefile::{Game, GameFileError};
 
 #[derive(clap::Args)]
@@ -211,7 +211,7 @@ fn run_pgn(args: &Args, rules: &RuleSet, path: &Path) -> Result<()> {
         None,
         args.jobs,
         |number, item| judge_game(number, item, rules, args.json),
-        |judged| {
+        |judged| -> Result<()> {
             let judged = judged?;
             if !judged.warnings.is_empty() {
                 out.flush()?;

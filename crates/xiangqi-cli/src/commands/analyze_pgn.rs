@@ -130,10 +130,7 @@ pub fn run(args: AnnotateArgs<'_>) -> Result<()> {
     let file = File::open(args.input)
         .with_context(|| format!("cannot open --pgn {}", args.input.display()))?;
     let len = file.metadata().map(|m| m.len()).unwrap_or(0);
-    let jobs = match args.jobs {
-        0 => thread::available_parallelism().map_or(1, |n| n.get()),
-        n => n,
-    };
+    let jobs = xiangqi_parallel::worker_count(args.jobs);
     // Start every engine now, so a wrong command is an error before any work.
     let engines = (0..jobs)
         .map(|_| start_engine(&spec, args.limit))

@@ -18,8 +18,7 @@ use xiangqi_notation::WxfStyle;
 
 use super::convert::style_args::{NotationArg, StyleArgs};
 use crate::collection::{for_each_game_of_files, Collection, Event, GameAt, Summary, Unreadable};
-use crate::common::write_json_line;
-use crate::parallel;
+use crate::common::{write_json_line, JOBS_HELP};
 
 /// The help of the inputs of `game check` and `game convert`.
 const INPUTS_HELP: &str = "Game files (`-`: standard input), directories (walked recursively \
@@ -72,7 +71,7 @@ enum GameCommand {
         /// game with warnings.
         #[arg(long)]
         strict: bool,
-        #[arg(long, short = 'j', value_name = "N", default_value_t = 0, help = parallel::JOBS_HELP)]
+        #[arg(long, short = 'j', value_name = "N", default_value_t = 0, help = JOBS_HELP)]
         jobs: usize,
     },
     /// Read every game and report one line per game: index, tags, plies,
@@ -92,7 +91,7 @@ enum GameCommand {
         /// game with warnings.
         #[arg(long)]
         strict: bool,
-        #[arg(long, short = 'j', value_name = "N", default_value_t = 0, help = parallel::JOBS_HELP)]
+        #[arg(long, short = 'j', value_name = "N", default_value_t = 0, help = JOBS_HELP)]
         jobs: usize,
     },
 }

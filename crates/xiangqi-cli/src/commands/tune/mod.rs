@@ -143,10 +143,7 @@ pub fn run(args: Args) -> Result<()> {
         nodes: args.nodes,
         seed: args.seed,
         opening_plies: args.opening_plies,
-        threads: match args.threads {
-            0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
-            n => n,
-        },
+        threads: xiangqi_parallel::worker_count(args.threads),
         ..SelfPlay::default()
     };
     if args.wdl {

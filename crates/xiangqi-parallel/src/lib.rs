@@ -1,21 +1,63 @@
-//! Using every core on a corpus: an ordered parallel map. Items are read on
-//! the calling thread and queued; `jobs` scoped threads each take the next
-//! queued item as soon as they are free (no worker waits for another), and
-//! the calling thread hands the answers back in input order, so a
-//! command's output is the same whatever `--jobs` says. Memory is bounded
-//! by a window of items in flight past the last answer handed back.
+//! The workspace's one worker pool: an ordered parallel map. Items are read
+//! on the calling thread and queued; worker threads, each with its own
+//! state (an engine process, a search, a file reader), take the next queued
+//! item as soon as they are free (no worker waits for another), and the
+//! calling thread hands the answers back in input order, so a front end's
+//! output is the same whatever its `--jobs` says. Memory is bounded by a
+//! window of items in flight past the last answer handed back.
+//!
+//! Every front end uses it: the corpus commands (through
+//! `xiangqi_gamefile::corpus`), `analyze --pgn`, `match`, the tuner's
+//! teacher and self-play, and `xiangqi.pgn.map_games` in Python. It depends
+//! on no workspace crate so that every crate may use it; "0 means one per
+//! core" is decided here ([`worker_count`]) and nowhere else.
+//!
+//! ```
+//! use xiangqi_parallel::{ordered_collect, PoolError};
+//!
+//! #[derive(Debug)]
+//! enum Error {
+//!     Odd(u32),
+//!     Pool(PoolError),
+//! }
+//! impl From<PoolError> for Error {
+//!     fn from(e: PoolError) -> Error {
+//!         Error::Pool(e)
+//!     }
+//! }
+//!
+//! // Two workers, each counting the items it did; answers in input order.
+//! let squares = ordered_collect(vec![0u32; 2], 0..100u32, |done, x| {
+//!     *done += 1;
+//!     Ok::<_, Error>(x * x)
+//! }, |_, _| {});
+//! assert_eq!(squares.unwrap()[9], 81);
+//!
+//! // The first error in input order, whichever worker met an error first.
+//! let failed = ordered_collect(vec![(); 2], 0..100u32, |_, x| {
+//!     if x % 2 == 1 { Err(Error::Odd(x)) } else { Ok(x) }
+//! }, |_, _| {});
+//! assert!(matches!(failed, Err(Error::Odd(1))));
+//! ```
 
 use std::collections::{BTreeMap, VecDeque};
 use std::sync::{Condvar, Mutex, MutexGuard};
 use std::thread;
 
-use anyhow::{anyhow, bail, Result};
+/// What goes wrong in the pool itself, whatever the work: callers' error
+/// types convert from it (`E: From<PoolError>`), so the map returns the
+/// caller's own error type.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PoolError {
+    /// The map was given no worker state at all.
+    #[error("no worker to do the work")]
+    NoWorkers,
+    /// A worker panicked: its answer will never come.
+    #[error("a worker failed")]
+    WorkerDied,
+}
 
-/// The help of every corpus command's `--jobs` flag.
-pub const JOBS_HELP: &str =
-    "Games worked on at once, one thread each; output stays in input order (0: one per core)";
-
-/// Threads for `--jobs N`: `N`, or one per core for 0.
+/// Threads for `--jobs N` (or `jobs=N`): `N`, or one per core for 0.
 pub fn worker_count(jobs: usize) -> usize {
     match jobs {
         0 => thread::available_parallelism().map_or(1, |n| n.get()),
@@ -31,15 +73,16 @@ const IN_FLIGHT_PER_WORKER: usize = 64;
 /// `sink` on the answers in input order. With one worker everything runs
 /// on the calling thread. An error of `sink` stops the map (the items not
 /// yet read stay unread) and is returned.
-pub fn ordered_map<T, R>(
+pub fn ordered_map<T, R, E>(
     jobs: usize,
     items: impl Iterator<Item = T>,
     work: impl Fn(T) -> R + Sync,
-    sink: impl FnMut(R) -> Result<()>,
-) -> Result<()>
+    sink: impl FnMut(R) -> Result<(), E>,
+) -> Result<(), E>
 where
     T: Send,
     R: Send,
+    E: From<PoolError>,
 {
     let workers = vec![(); worker_count(jobs)];
     ordered_map_with(workers, items, |_, item| work(item), sink)
@@ -96,23 +139,27 @@ impl<T, R> Drop for StopOnPanic<'_, T, R> {
 
 /// [`ordered_map`] with one state per worker (an engine process, a
 /// buffer): `workers.len()` threads, each calling `work` with its own state.
-pub fn ordered_map_with<W, T, R>(
+/// With one worker everything runs on the calling thread; with none the
+/// map fails with [`PoolError::NoWorkers`]. A worker that panics stops the
+/// map with [`PoolError::WorkerDied`].
+pub fn ordered_map_with<W, T, R, E>(
     workers: Vec<W>,
     mut items: impl Iterator<Item = T>,
     work: impl Fn(&mut W, T) -> R + Sync,
-    mut sink: impl FnMut(R) -> Result<()>,
-) -> Result<()>
+    mut sink: impl FnMut(R) -> Result<(), E>,
+) -> Result<(), E>
 where
     W: Send,
     T: Send,
     R: Send,
+    E: From<PoolError>,
 {
     if workers.len() <= 1 {
         let mut state = workers.into_iter().next();
         for item in items {
             let answer = match state.as_mut() {
                 Some(state) => work(state, item),
-                None => bail!("no worker to do the work"),
+                None => return Err(PoolError::NoWorkers.into()),
             };
             sink(answer)?;
         }
@@ -177,7 +224,7 @@ where
         }
         let died = handles.into_iter().any(|h| h.join().is_err());
         match outcome {
-            Ok(()) if died => Err(anyhow!("a worker failed")),
+            Ok(()) if died => Err(PoolError::WorkerDied.into()),
             outcome => outcome,
         }
     })
@@ -187,12 +234,12 @@ where
 /// past the next answer due, then waits until the next answer and the one
 /// half a window further are in (a wake-up per half window, not per item)
 /// and hands the answers to `sink` in order.
-fn feed_and_sink<T, R>(
+fn feed_and_sink<T, R, E: From<PoolError>>(
     shared: &Shared<T, R>,
     window: usize,
     items: &mut impl Iterator<Item = T>,
-    sink: &mut impl FnMut(R) -> Result<()>,
-) -> Result<()> {
+    sink: &mut impl FnMut(R) -> Result<(), E>,
+) -> Result<(), E> {
     let (mut read, mut next) = (0, 0);
     let mut exhausted = false;
     loop {
@@ -235,7 +282,7 @@ fn feed_and_sink<T, R>(
             }
             queue.awaited = None;
             if queue.stop {
-                bail!("a worker failed");
+                return Err(PoolError::WorkerDied.into());
             }
             std::iter::from_fn(|| queue.done.remove(&next).inspect(|_| next += 1)).collect()
         };
@@ -245,9 +292,45 @@ fn feed_and_sink<T, R>(
     }
 }
 
+/// [`ordered_map_with`] for work that can fail, collecting the answers: the
+/// answers in input order, or the first error in input order (the items
+/// after it are not started once it is seen; those in flight are dropped).
+/// `progress(done, answer)` sees each answer in input order as it is kept.
+pub fn ordered_collect<W, T, R, E>(
+    workers: Vec<W>,
+    items: impl Iterator<Item = T>,
+    work: impl Fn(&mut W, T) -> Result<R, E> + Sync,
+    mut progress: impl FnMut(usize, &R),
+) -> Result<Vec<R>, E>
+where
+    W: Send,
+    T: Send,
+    R: Send,
+    E: Send + From<PoolError>,
+{
+    let mut answers = Vec::new();
+    ordered_map_with(workers, items, work, |answer| -> Result<(), E> {
+        let answer = answer?;
+        progress(answers.len() + 1, &answer);
+        answers.push(answer);
+        Ok(())
+    })?;
+    Ok(answers)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The tests' error: a message, as a caller's own error type would be.
+    #[derive(Debug, PartialEq)]
+    struct Failed(String);
+
+    impl From<PoolError> for Failed {
+        fn from(e: PoolError) -> Failed {
+            Failed(e.to_string())
+        }
+    }
 
     fn squares(jobs: usize, n: u64) -> Vec<u64> {
         let mut out = Vec::new();
@@ -263,7 +346,7 @@ mod tests {
             },
             |y| {
                 out.push(y);
-                Ok(())
+                Ok::<(), Failed>(())
             },
         )
         .unwrap();
@@ -289,12 +372,12 @@ mod tests {
             |x| {
                 seen += 1;
                 if x == 10 {
-                    bail!("stop at {x}");
+                    return Err(Failed(format!("stop at {x}")));
                 }
                 Ok(())
             },
         );
-        assert_eq!(outcome.unwrap_err().to_string(), "stop at 10");
+        assert_eq!(outcome.unwrap_err(), Failed("stop at 10".into()));
         assert_eq!(seen, 11);
     }
 
@@ -310,10 +393,10 @@ mod tests {
             },
             |_| {
                 seen += 1;
-                Ok(())
+                Ok::<(), Failed>(())
             },
         );
-        assert_eq!(outcome.unwrap_err().to_string(), "a worker failed");
+        assert_eq!(outcome.unwrap_err(), Failed("a worker failed".into()));
         assert!(seen <= 300, "{seen} answers sunk");
     }
 
@@ -329,10 +412,62 @@ mod tests {
             },
             |n| {
                 total += usize::from(n >= 1);
-                Ok(())
+                Ok::<(), Failed>(())
             },
         )
         .unwrap();
         assert_eq!(total, 300);
+    }
+
+    #[test]
+    fn the_first_error_in_input_order_wins() {
+        // Item 40 fails at once, item 3 only late: 3 is still the one reported.
+        for jobs in [1, 2, 4] {
+            let outcome = ordered_collect(
+                vec![(); jobs],
+                0..1_000u32,
+                |_, x| match x {
+                    3 => {
+                        thread::sleep(std::time::Duration::from_millis(30));
+                        Err(Failed(format!("item {x}")))
+                    }
+                    40 => Err(Failed(format!("item {x}"))),
+                    x => Ok(x),
+                },
+                |_, _| {},
+            );
+            assert_eq!(outcome, Err(Failed("item 3".into())), "jobs {jobs}");
+        }
+    }
+
+    #[test]
+    fn collect_keeps_order_and_reports_progress_in_order() {
+        let mut seen = Vec::new();
+        let answers = ordered_collect(
+            vec![(); 3],
+            0..200u32,
+            |_, x| Ok::<_, Failed>(x + 1),
+            |done, &answer| seen.push((done, answer)),
+        )
+        .unwrap();
+        assert_eq!(answers, (1..=200).collect::<Vec<_>>());
+        assert_eq!(seen, (1..=200).map(|n| (n as usize, n)).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn no_worker_is_an_error() {
+        let outcome = ordered_collect(
+            Vec::<()>::new(),
+            0..3u32,
+            |_, x| Ok::<_, Failed>(x),
+            |_, _| {},
+        );
+        assert_eq!(outcome, Err(Failed("no worker to do the work".into())));
+    }
+
+    #[test]
+    fn zero_jobs_means_one_per_core() {
+        assert!(worker_count(0) >= 1);
+        assert_eq!(worker_count(3), 3);
     }
 }
