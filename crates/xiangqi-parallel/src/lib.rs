@@ -6,11 +6,12 @@
 //! output is the same whatever its `--jobs` says. Memory is bounded by a
 //! window of items in flight past the last answer handed back.
 //!
-//! Every front end uses it: the corpus commands (through
-//! `xiangqi_gamefile::corpus`), `analyze --pgn`, `match`, the tuner's
-//! teacher and self-play, and `xiangqi.pgn.map_games` in Python. It depends
-//! on no workspace crate so that every crate may use it; "0 means one per
-//! core" is decided here ([`worker_count`]) and nowhere else.
+//! The corpus commands use it through `xiangqi_gamefile::corpus`, and the
+//! CLI's collections directly. (`analyze --pgn`, `match`, the tuner's
+//! teacher and self-play still run pools of their own; moving them here is
+//! the rest of the work.) It depends on no workspace crate so that every
+//! crate may use it; "0 means one per core" is decided here
+//! ([`worker_count`]) and nowhere else.
 //!
 //! ```
 //! use xiangqi_parallel::{ordered_collect, PoolError};
