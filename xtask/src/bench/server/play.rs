@@ -324,6 +324,10 @@ async fn send_all(
     sent: &mut Vec<Option<Instant>>,
 ) -> Result<()> {
     for out in frames {
+        if let Outgoing::Pong = out {
+            connection.send_now(&out.frame(bot.game())).await?;
+            continue;
+        }
         let at = connection.send(&out.frame(bot.game())).await?;
         if let Outgoing::Move { ply, .. } = out {
             let ply = *ply as usize;
