@@ -5,6 +5,8 @@ use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use axum::serve::ListenerExt;
+
 use crate::clock::Clock;
 use crate::game::room::RoomCommand;
 use crate::state::AppState;
@@ -116,7 +118,15 @@ impl Server {
         shutdown: impl std::future::Future<Output = ()> + Send + 'static,
     ) -> Result<(), ServeError> {
         let app = crate::http::router(self.state);
-        axum::serve(self.listener, app)
+        // Nagle's algorithm would hold a move's `ack` (written right after
+        // its `event`) until the client's delayed ACK of the event, 40 ms on
+        // Linux: every frame is a small message whose latency matters.
+        let listener = self.listener.tap_io(|stream| {
+            if let Err(error) = stream.set_nodelay(true) {
+                tracing::debug!("TCP_NODELAY on an accepted connection: {error}");
+            }
+        });
+        axum::serve(listener, app)
             .with_graceful_shutdown(shutdown)
             .await
             .map_err(ServeError::Io)?;

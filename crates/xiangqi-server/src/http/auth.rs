@@ -18,7 +18,7 @@ use crate::http::extract::JsonBody;
 use crate::ids::{guest_suffix, new_id, new_token, token_hash};
 use crate::notation_setting::NotationSetting;
 use crate::state::AppState;
-use crate::store::PlayerRow;
+use crate::store::{PlayerRow, StoreError};
 
 /// The session cookie's name.
 pub const SESSION_COOKIE: &str = "xq_session";
@@ -70,18 +70,38 @@ async fn new_session(state: &AppState, player: &str) -> Result<HeaderValue, ApiE
     Ok(cookie_header(&token))
 }
 
+/// Draws of a guest name before giving up. Six hex digits collide often
+/// enough to matter (among 10 000 guests two share a name with a
+/// probability of about 95 %, the birthday bound), and a taken name only
+/// needs another draw.
+const GUEST_NAME_ATTEMPTS: usize = 8;
+
 async fn new_guest(state: &AppState) -> Result<PlayerRow, ApiError> {
-    let guest = PlayerRow {
-        id: new_id("p"),
-        name: format!("Guest-{}", guest_suffix()),
-        guest: true,
-        password_hash: None,
-        rating: None,
-        notation: NotationSetting::default().name().to_string(),
-        created_at: state.clock.unix_ms(),
-    };
-    state.store.insert_player(&guest).await?;
-    Ok(guest)
+    new_guest_named(state, || format!("Guest-{}", guest_suffix())).await
+}
+
+/// A new guest named by `draw_name`, drawing again while the name is taken.
+async fn new_guest_named(
+    state: &AppState,
+    mut draw_name: impl FnMut() -> String,
+) -> Result<PlayerRow, ApiError> {
+    let mut attempt = 1;
+    loop {
+        let guest = PlayerRow {
+            id: new_id("p"),
+            name: draw_name(),
+            guest: true,
+            password_hash: None,
+            rating: None,
+            notation: NotationSetting::default().name().to_string(),
+            created_at: state.clock.unix_ms(),
+        };
+        match state.store.insert_player(&guest).await {
+            Ok(()) => return Ok(guest),
+            Err(StoreError::NameTaken(_)) if attempt < GUEST_NAME_ATTEMPTS => attempt += 1,
+            Err(error) => return Err(error.into()),
+        }
+    }
 }
 
 fn with_cookie(cookie: HeaderValue, body: Value) -> Response {
@@ -247,4 +267,51 @@ pub async fn settings(
     state.set_notation(&player.id, setting);
     player.notation = setting.name().to_string();
     Ok(Json(player_json(&player)).into_response())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::clock::ManualClock;
+    use crate::store::Store;
+
+    async fn state() -> AppState {
+        let store = Store::open("sqlite::memory:").await.unwrap();
+        AppState::new(store, ManualClock::new(0), 1)
+    }
+
+    #[tokio::test]
+    async fn a_taken_guest_name_is_drawn_again() {
+        let state = state().await;
+        let first = new_guest_named(&state, || "Guest-000000".into())
+            .await
+            .unwrap();
+        let mut names = ["Guest-000000", "Guest-000000", "Guest-000001"].into_iter();
+        let second = new_guest_named(&state, || names.next().unwrap().into())
+            .await
+            .unwrap();
+        assert_eq!(second.name, "Guest-000001");
+        assert_ne!(first.id, second.id);
+        assert_eq!(
+            state.store.player_by_name("Guest-000001").await.unwrap(),
+            Some(second)
+        );
+    }
+
+    #[tokio::test]
+    async fn a_name_taken_every_time_is_an_error_after_the_last_draw() {
+        let state = state().await;
+        new_guest_named(&state, || "Guest-000000".into())
+            .await
+            .unwrap();
+        let mut draws = 0;
+        let error = new_guest_named(&state, || {
+            draws += 1;
+            "Guest-000000".into()
+        })
+        .await
+        .unwrap_err();
+        assert!(matches!(error, ApiError::Conflict("name_taken", _)));
+        assert_eq!(draws, GUEST_NAME_ATTEMPTS);
+    }
 }

@@ -1,7 +1,8 @@
 //! One player's side of a game, as a state machine over the server's
 //! frames (protocol version 1, docs/server.md): it follows the event
 //! versions, counts plies, and when the server offers it `legal` moves it
-//! picks one at random for the current ply. No sockets here, so the
+//! picks one at random for the current ply, or resigns there once told to
+//! stop (the end of a level's measuring window). No sockets here, so the
 //! protocol handling is unit-tested on its own.
 
 use serde_json::{json, Value};
@@ -20,6 +21,8 @@ pub enum Outgoing {
         ply: u64,
         iccs: String,
     },
+    /// Resign, on our turn, once the level's window is over.
+    Resign,
 }
 
 impl Outgoing {
@@ -31,6 +34,7 @@ impl Outgoing {
             Outgoing::Move { ply, iccs } => {
                 json!({"t": "move", "game": game, "ply": ply, "move": iccs})
             }
+            Outgoing::Resign => json!({"t": "resign", "game": game}),
         }
         .to_string()
     }
@@ -67,6 +71,8 @@ pub struct GameBot {
     moved_at: Option<u64>,
     /// The `result` object once the game is over.
     result: Option<Value>,
+    /// Resign instead of moving at our next turn.
+    stopping: bool,
 }
 
 impl GameBot {
@@ -78,7 +84,15 @@ impl GameBot {
             plies: 0,
             moved_at: None,
             result: None,
+            stopping: false,
         }
+    }
+
+    /// From now on, resign at our turn instead of moving. Only the side to
+    /// move acts, so exactly one side resigns and no move of the other is
+    /// in flight when the game ends (it would be refused as `game_over`).
+    pub fn stop(&mut self) {
+        self.stopping = true;
     }
 
     pub fn game(&self) -> &str {
@@ -174,11 +188,15 @@ impl GameBot {
         if legal.is_empty() {
             return Ok(());
         }
+        self.moved_at = Some(self.plies);
+        if self.stopping {
+            reaction.send.push(Outgoing::Resign);
+            return Ok(());
+        }
         let pick = &legal[self.rng.below(legal.len())];
         let iccs = pick
             .as_str()
             .ok_or_else(|| bad(frame, "a legal move that is not a string"))?;
-        self.moved_at = Some(self.plies);
         reaction.send.push(Outgoing::Move {
             ply: self.plies,
             iccs: iccs.to_owned(),
@@ -323,6 +341,29 @@ mod tests {
         let r = bot.on_frame(&end).unwrap();
         assert!(r.ended && r.send.is_empty());
         assert_eq!(bot.result().unwrap()["reason"], "checkmate");
+    }
+
+    #[test]
+    fn a_stopped_bot_resigns_at_its_turn_only() {
+        let mut bot = GameBot::new("g_1", 1);
+        bot.on_frame(&state(0, 1, &[])).unwrap();
+        bot.stop();
+        // Not our turn: nothing to send.
+        assert!(bot
+            .on_frame(&move_event(2, 0, &[]))
+            .unwrap()
+            .send
+            .is_empty());
+        // Our turn: a resignation instead of a move, and only once.
+        let r = bot.on_frame(&move_event(3, 1, &["c3c4"])).unwrap();
+        assert_eq!(r.send, vec![Outgoing::Resign]);
+        let offer = json!({"t": "event", "game": "g_1", "v": 4, "legal": ["c3c4"],
+                           "event": {"kind": "draw_offer", "by": "black"}});
+        assert!(bot.on_frame(&offer).unwrap().send.is_empty());
+        assert_eq!(
+            Outgoing::Resign.frame("g_1"),
+            r#"{"t":"resign","game":"g_1"}"#
+        );
     }
 
     #[test]

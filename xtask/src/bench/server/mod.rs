@@ -1,11 +1,12 @@
-//! `cargo xtask bench server`: bot clients play whole games against a
-//! release `xiangqi serve` on loopback, as fast as the server (and its flood
-//! limit) allows, at several numbers of concurrent connections (two per
-//! game). Each level gets a fresh server and database and is bounded in
-//! games and time. Reported per level: moves/s, the move round trip (move
-//! sent to its `ack`) p50/p99, the server's CPU (cores used while playing)
-//! and peak memory, protocol errors and lost games; the command fails
-//! unless the last two are zero.
+//! `cargo xtask bench server`: bot clients play games against a release
+//! `xiangqi serve` on loopback at several numbers of concurrent connections
+//! (two per game), each move after a think time, for a measuring window,
+//! after which the side to move resigns. Each level gets a fresh server and
+//! database and is bounded in time. Reported per level: moves/s, the move
+//! round trip (move sent to its `ack`) p50/p99, the server's CPU (cores
+//! used while playing) and peak memory, protocol errors and lost games; the
+//! command fails unless the last two are zero. With `--think-ms 0` the bots
+//! move as fast as the server answers: its saturated throughput.
 
 use std::time::Duration;
 
@@ -30,10 +31,18 @@ pub struct Options {
     /// Concurrent connections of each level (two per game), comma separated.
     #[arg(long, value_delimiter = ',', default_values_t = [100, 1000, 10000])]
     pub(super) connections: Vec<usize>,
-    /// Time bound of one level, seconds (connecting and playing); games
-    /// still running then count as lost.
+    /// Time bound of one level, seconds (connecting, playing and ending);
+    /// games still running then count as lost.
     #[arg(long, default_value_t = 180)]
     pub(super) level_seconds: u64,
+    /// How long the games are played, seconds, before the side to move in
+    /// each game still running resigns.
+    #[arg(long, default_value_t = 60)]
+    play_seconds: u64,
+    /// Mean think time of a bot before each move, ms (uniform over half to
+    /// one and a half of it); 0 plays as fast as the server answers.
+    #[arg(long, default_value_t = 1000)]
+    think_ms: u64,
     /// Frames per second one connection sends at most (the server floods
     /// out a client above 50).
     #[arg(long, default_value_t = 40.0)]
@@ -57,8 +66,9 @@ pub fn run(options: &Options, steps: &mut Steps) -> Result<()> {
         || options.frames_per_second <= 0.0
         || options.bot_threads == 0
         || options.level_seconds == 0
+        || options.play_seconds == 0
     {
-        bail!("--frames-per-second, --bot-threads and --level-seconds must be positive");
+        bail!("--frames-per-second, --bot-threads, --level-seconds and --play-seconds must be positive");
     }
     let bin = super::release_cli(steps)?;
     let most = options.connections.iter().copied().max().unwrap_or(0) as u64;
@@ -110,6 +120,8 @@ async fn level(bin: &std::path::Path, connections: usize, options: &Options) -> 
     let pace = Pace {
         frames_per_second: options.frames_per_second,
         seed: options.bot_seed,
+        think: Duration::from_millis(options.think_ms),
+        window: Duration::from_secs(options.play_seconds),
     };
     let mut cpu_at_start = (0.0, 0.0);
     let play = play::run_level(&server.url, connections, pace, deadline, || {
@@ -125,6 +137,7 @@ async fn level(bin: &std::path::Path, connections: usize, options: &Options) -> 
     let log = server.log.clone();
     server.stop()?;
     let mut result = summarize(connections, &play);
+    result["think_ms"] = json!(options.think_ms);
     let seconds = play.play.as_secs_f64();
     result["server_cpu_cores"] = json!(round(server_cpu / seconds, 2));
     result["bots_cpu_cores"] = json!(round(bots_cpu / seconds, 2));

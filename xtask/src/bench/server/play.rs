@@ -1,6 +1,10 @@
 //! One level of the benchmark: open every connection first, then start all
 //! games at once; each pair seeks, accepts, watches and plays random legal
-//! moves to the end, until the level's deadline.
+//! moves, each after a think time, for the level's measuring window. A game
+//! that ends meanwhile is followed by none: every connection stays open.
+//! When the window is over, the side to move in each game still running
+//! resigns, so every game ends through the protocol; a game that has not
+//! ended by the level's deadline is lost.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -12,6 +16,7 @@ use tokio::time::Instant;
 
 use super::bot::{GameBot, Outgoing, ProtocolError};
 use super::client::{guest_cookie, Connection, Received};
+use super::random::SplitMix64;
 
 /// Connections opened at once while setting up (the listen backlog and the
 /// password-free guest creation are the limits, not the game).
@@ -22,6 +27,12 @@ const SETUP_CONCURRENCY: usize = 64;
 pub struct Pace {
     pub frames_per_second: f64,
     pub seed: u64,
+    /// Mean wait before each move (uniform over half to one and a half of
+    /// it): a player's thinking, so the offered load is about
+    /// `games / think` moves a second rather than all the server can take.
+    pub think: Duration,
+    /// How long the games are played before the bots resign.
+    pub window: Duration,
 }
 
 /// What one game gave.
@@ -82,12 +93,18 @@ pub async fn run_level(
     let setup = setup_started.elapsed();
     at_start();
     let play_started = Instant::now();
+    let stop_at = (play_started + pace.window).min(deadline);
     let mut tasks = Vec::new();
     for (index, pair) in pairs.into_iter().enumerate() {
         let seed = pace.seed ^ (index as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        let times = Times {
+            think: pace.think,
+            stop_at,
+            deadline,
+        };
         tasks.push(tokio::spawn(async move {
             match pair {
-                Ok((seeker, accepter)) => play_game(seeker, accepter, seed, deadline).await,
+                Ok((seeker, accepter)) => play_game(seeker, accepter, seed, times).await,
                 Err(e) => GameOutcome {
                     failures: vec![format!("{e:#}")],
                     ..GameOutcome::default()
@@ -121,21 +138,32 @@ async fn open_pair(
     Ok((seeker, accepter))
 }
 
+/// When a side thinks, stops and gives up.
+#[derive(Clone, Copy)]
+struct Times {
+    /// Mean think time before a move.
+    think: Duration,
+    /// From then on, resign at our turn.
+    stop_at: Instant,
+    /// The level's hard bound: a game not over by then is lost.
+    deadline: Instant,
+}
+
 /// Seek, accept, then both sides play to the end (or the deadline).
 async fn play_game(
     mut seeker: Connection,
     mut accepter: Connection,
     seed: u64,
-    deadline: Instant,
+    times: Times,
 ) -> GameOutcome {
-    let game = match start_game(&mut seeker, &mut accepter, deadline).await {
+    let game = match start_game(&mut seeker, &mut accepter, times.deadline).await {
         Ok(game) => game,
         Err(e) => return failed(e),
     };
     // The seed of each side differs, so the two do not mirror each other.
     let (a, b) = tokio::join!(
-        play_side(seeker, GameBot::new(&game, seed), deadline),
-        play_side(accepter, GameBot::new(&game, !seed), deadline),
+        play_side(seeker, GameBot::new(&game, seed), seed, times),
+        play_side(accepter, GameBot::new(&game, !seed), !seed, times),
     );
     let mut outcome = GameOutcome {
         plies: a.plies.max(b.plies),
@@ -196,7 +224,15 @@ fn failed(error: anyhow::Error) -> GameOutcome {
 }
 
 /// One side from `watch` to `end`.
-async fn play_side(mut connection: Connection, mut bot: GameBot, deadline: Instant) -> GameOutcome {
+async fn play_side(
+    mut connection: Connection,
+    mut bot: GameBot,
+    seed: u64,
+    times: Times,
+) -> GameOutcome {
+    let deadline = times.deadline;
+    // Its own sequence, so think times do not change the bot's moves.
+    let mut thinking = SplitMix64::new(seed ^ 0x7468_696E_6B5F_7469);
     let mut outcome = GameOutcome::default();
     // When each of our moves was sent, by ply (a game is a few hundred plies).
     let mut sent: Vec<Option<Instant>> = Vec::new();
@@ -227,6 +263,9 @@ async fn play_side(mut connection: Connection, mut bot: GameBot, deadline: Insta
                 break;
             }
         };
+        if Instant::now() >= times.stop_at {
+            bot.stop();
+        }
         let reaction = match bot.on_frame(&frame) {
             Ok(reaction) => reaction,
             Err(e) => {
@@ -246,6 +285,15 @@ async fn play_side(mut connection: Connection, mut bot: GameBot, deadline: Insta
                     break;
                 }
             }
+        }
+        if reaction
+            .send
+            .iter()
+            .any(|out| matches!(out, Outgoing::Move { .. }))
+        {
+            let mean = times.think.as_micros() as u64;
+            let wait = mean / 2 + thinking.below(mean as usize + 1) as u64;
+            tokio::time::sleep(Duration::from_micros(wait)).await;
         }
         if let Err(e) = send_all(&mut connection, &bot, &reaction.send, &mut sent).await {
             outcome.protocol_errors.push(format!("{e:#}"));
@@ -276,6 +324,10 @@ async fn send_all(
     sent: &mut Vec<Option<Instant>>,
 ) -> Result<()> {
     for out in frames {
+        if let Outgoing::Pong = out {
+            connection.send_now(&out.frame(bot.game())).await?;
+            continue;
+        }
         let at = connection.send(&out.frame(bot.game())).await?;
         if let Outgoing::Move { ply, .. } = out {
             let ply = *ply as usize;
