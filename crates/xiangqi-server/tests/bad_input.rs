@@ -352,7 +352,7 @@ async fn well_formed_messages_with_bad_values_are_refused_by_code() {
         (json!({"t": "seek", "tc": "5"}), "bad_time_control"),
         (json!({"t": "seek", "tc": "-1+3"}), "bad_time_control"),
         (
-            json!({"t": "seek", "tc": "5+3", "rules": "asian"}),
+            json!({"t": "seek", "tc": "5+3", "rules": "blitz-chess"}),
             "unknown_rules",
         ),
         (
