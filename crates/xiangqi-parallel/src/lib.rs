@@ -6,12 +6,14 @@
 //! output is the same whatever its `--jobs` says. Memory is bounded by a
 //! window of items in flight past the last answer handed back.
 //!
-//! The corpus commands use it through `xiangqi_gamefile::corpus`, and the
-//! CLI's collections directly. (`analyze --pgn`, `match`, the tuner's
-//! teacher and self-play still run pools of their own; moving them here is
-//! the rest of the work.) It depends on no workspace crate so that every
-//! crate may use it; "0 means one per core" is decided here
-//! ([`worker_count`]) and nowhere else.
+//! Every pool of the workspace is this map: the corpus commands use it
+//! through `xiangqi_gamefile::corpus`; the CLI's collections, `analyze
+//! --pgn` (an engine process per worker), `match` (a pair of engine
+//! processes per worker) and the tuner's teacher (a run of positions per
+//! teacher process) directly; the tuner's self-play through
+//! `xiangqi_search::tune` (two searches per worker). It depends on no
+//! workspace crate so that every crate may use it; "0 means one per core"
+//! is decided here ([`worker_count`]) and nowhere else.
 //!
 //! ```
 //! use xiangqi_parallel::{ordered_collect, PoolError};

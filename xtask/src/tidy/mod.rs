@@ -31,7 +31,10 @@ const LAYERS: &[(&str, &[&str])] = &[
         &["xiangqi-core", "xiangqi-notation", "xiangqi-parallel"],
     ),
     ("xiangqi-adjudication", &["xiangqi-core"]),
-    ("xiangqi-search", &["xiangqi-core", "xiangqi-adjudication"]),
+    (
+        "xiangqi-search",
+        &["xiangqi-core", "xiangqi-adjudication", "xiangqi-parallel"],
+    ),
     (
         "xiangqi-engine-client",
         &[

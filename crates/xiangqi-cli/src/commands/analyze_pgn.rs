@@ -5,16 +5,14 @@
 //! game back with `[%eval …]` comments, `?!`/`?`/`??` and the engine's line
 //! for mistakes. The review is `xiangqi-engine-client`'s `annotate` module;
 //! this only reads, hands games to `--jobs` engine processes (one thread
-//! each), writes them back in input order and reports progress.
+//! each, on `xiangqi_parallel`'s ordered map), writes them back in input
+//! order and reports progress.
 
-use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::{self, BufWriter, Write};
 use std::path::Path;
-use std::sync::mpsc;
-use std::thread;
 
-use anyhow::{anyhow, bail, Context, Result};
+use anyhow::{bail, Context, Result};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde_json::json;
 use xiangqi_engine_client::annotate::pgn::{annotate_game, AnnotateError};
@@ -61,7 +59,7 @@ fn progress(len: u64) -> ProgressBar {
     bar
 }
 
-/// A worker's answer for game `index` (1-based): the annotated PGN text
+/// A worker's answer for a game: the annotated PGN text
 /// and its review, or why the game was skipped, or an engine failure.
 enum Done {
     Annotated(String, Vec<MoveReview>),
@@ -119,139 +117,113 @@ impl Totals {
     }
 }
 
-pub fn run(args: AnnotateArgs<'_>) -> Result<()> {
-    if args.json && args.output == Path::new("-") {
-        bail!("--json prints a summary on stdout: write the games to a file with -o FILE");
+/// A worker's engine, quit when the map is over however it ends; gone
+/// once it failed, so no later game waits on a broken engine.
+struct Reviewer {
+    engine: Option<Engine>,
+    /// Why the engine failed, repeated for the games it is handed after
+    /// (they come after the failed one, which stops the map first).
+    failure: String,
+}
+
+impl Reviewer {
+    fn review(&mut self, game: Game, options: &ReviewOptions) -> Done {
+        let Some(engine) = self.engine.as_mut() else {
+            return Done::EngineFailed(self.failure.clone());
+        };
+        let done = review(engine, game, options);
+        if let Done::EngineFailed(why) = &done {
+            self.failure = why.clone();
+            self.quit();
+        }
+        done
     }
-    let spec = match args.engine {
-        Some(text) => text.parse::<EngineSpec>()?,
-        None => own_engine(args.hash_mb)?,
-    };
-    let file = File::open(args.input)
-        .with_context(|| format!("cannot open --pgn {}", args.input.display()))?;
-    let len = file.metadata().map(|m| m.len()).unwrap_or(0);
-    let jobs = xiangqi_parallel::worker_count(args.jobs);
-    // Start every engine now, so a wrong command is an error before any work.
-    let engines = (0..jobs)
-        .map(|_| start_engine(&spec, args.limit))
-        .collect::<Result<Vec<_>>>()?;
-    let mut out: Box<dyn Write> = if args.output == Path::new("-") {
+
+    fn quit(&mut self) {
+        if let Some(engine) = self.engine.take() {
+            engine.quit();
+        }
+    }
+}
+
+impl Drop for Reviewer {
+    fn drop(&mut self) {
+        self.quit();
+    }
+}
+
+/// The engine to review with: `--engine`, or this program's own.
+fn engine_spec(args: &AnnotateArgs<'_>) -> Result<EngineSpec> {
+    match args.engine {
+        Some(text) => Ok(text.parse::<EngineSpec>()?),
+        None => own_engine(args.hash_mb),
+    }
+}
+
+fn open_output(path: &Path) -> Result<Box<dyn Write>> {
+    Ok(if path == Path::new("-") {
         Box::new(io::stdout().lock())
     } else {
-        Box::new(BufWriter::new(File::create(args.output).with_context(
-            || format!("cannot create -o {}", args.output.display()),
-        )?))
-    };
-    let options = ReviewOptions::new(SearchOptions::new(args.limit));
-    let bar = progress(len);
-    // Any game-file format, as every other command that reads games.
-    let mut reader = Games::open(args.input, None)?;
-    let mut totals = Totals::default();
+        Box::new(BufWriter::new(File::create(path).with_context(|| {
+            format!("cannot create -o {}", path.display())
+        })?))
+    })
+}
 
-    let outcome: Result<()> = thread::scope(|scope| {
-        let (work_tx, work_rx) = mpsc::channel::<(usize, Game)>();
-        let work_rx = std::sync::Arc::new(std::sync::Mutex::new(work_rx));
-        let (done_tx, done_rx) = mpsc::channel::<(usize, Done)>();
-        for mut engine in engines {
-            let (work_rx, done_tx, options) = (work_rx.clone(), done_tx.clone(), &options);
-            scope.spawn(move || {
-                loop {
-                    let next = work_rx.lock().map(|rx| rx.recv());
-                    let Ok(Ok((index, game))) = next else { break };
-                    let done = review(&mut engine, game, options);
-                    let failed = matches!(done, Done::EngineFailed(_));
-                    if done_tx.send((index, done)).is_err() || failed {
-                        break;
-                    }
-                }
-                engine.quit();
-            });
-        }
-        drop(done_tx);
-        // Games in flight are bounded, so the reorder buffer is too.
-        let in_flight_max = 2 * jobs;
-        let (mut sent, mut written, mut in_workers) = (0usize, 0usize, 0usize);
-        let mut ready: BTreeMap<usize, Done> = BTreeMap::new();
-        let mut input_done = false;
-        let mut work_tx = Some(work_tx);
-        loop {
-            while !input_done && sent - written < in_flight_max {
-                match reader.next() {
-                    None => {
-                        input_done = true;
-                        work_tx = None;
-                    }
-                    Some(item) => {
-                        sent += 1;
-                        match item {
-                            Ok(game) => {
-                                let tx = work_tx.as_ref().expect("open while reading");
-                                if tx.send((sent, game)).is_err() {
-                                    return Err(anyhow!("every engine stopped"));
-                                }
-                                in_workers += 1;
-                            }
-                            Err(e) => {
-                                ready.insert(sent, Done::Skipped(e.to_string()));
-                            }
-                        }
-                    }
-                }
-                bar.set_position(reader.bytes_read());
-            }
-            // Write what is next in input order.
-            while let Some(done) = ready.remove(&(written + 1)) {
-                written += 1;
-                match done {
-                    Done::Annotated(text, reviews) => {
-                        out.write_all(text.as_bytes()).context("cannot write -o")?;
-                        totals.add(&reviews);
-                    }
-                    Done::Skipped(why) => {
-                        // Not `bar.println`: that is dropped when stderr is no terminal.
-                        bar.suspend(|| eprintln!("warning: game {written} skipped: {why}"));
-                        totals.skipped += 1;
-                    }
-                    Done::EngineFailed(why) => bail!("game {written}: {why}"),
-                }
-                bar.set_message(format!("{written} games done"));
-            }
-            if input_done && written == sent {
-                return Ok(());
-            }
-            if in_workers == 0 {
-                // Everything read so far was unreadable: read on.
-                continue;
-            }
-            in_workers -= 1;
-            // A failure waits its turn like any answer, so the error named
-            // is the first in input order, whatever engine failed first.
-            match done_rx.recv() {
-                Ok((index, done)) => {
-                    ready.insert(index, done);
-                }
-                Err(_) => {
-                    if let Some((index, Done::EngineFailed(why))) = ready
-                        .iter()
-                        .find(|(_, done)| matches!(done, Done::EngineFailed(_)))
-                    {
-                        bail!("game {index}: {why}");
-                    }
-                    bail!("every engine stopped before the games were done")
-                }
-            }
-        }
+/// Reviews every game of `reader` on one thread per reviewer and writes
+/// them to `out` in input order, counting what was done.
+fn review_all(
+    reviewers: Vec<Reviewer>,
+    reader: &mut Games,
+    options: &ReviewOptions,
+    out: &mut dyn Write,
+    bar: &ProgressBar,
+) -> Result<Totals> {
+    // Unreadable games are skipped in their turn: the reason travels as text.
+    let games = std::iter::from_fn(|| {
+        let item = reader.next()?;
+        bar.set_position(reader.bytes_read());
+        Some(item.map_err(|e| e.to_string()))
     });
-    bar.finish_and_clear();
-    outcome?;
-    out.flush().context("cannot write -o")?;
+    let mut totals = Totals::default();
+    let mut written = 0usize;
+    xiangqi_parallel::ordered_map_with(
+        reviewers,
+        games,
+        |reviewer, game| match game {
+            Ok(game) => reviewer.review(game, options),
+            Err(why) => Done::Skipped(why),
+        },
+        |done| -> Result<()> {
+            written += 1;
+            match done {
+                Done::Annotated(text, reviews) => {
+                    out.write_all(text.as_bytes()).context("cannot write -o")?;
+                    totals.add(&reviews);
+                }
+                Done::Skipped(why) => {
+                    // Not `bar.println`: that is dropped when stderr is no terminal.
+                    bar.suspend(|| eprintln!("warning: game {written} skipped: {why}"));
+                    totals.skipped += 1;
+                }
+                // The first failure in input order, whatever engine failed first.
+                Done::EngineFailed(why) => bail!("game {written}: {why}"),
+            }
+            bar.set_message(format!("{written} games done"));
+            Ok(())
+        },
+    )?;
+    Ok(totals)
+}
+
+fn report(totals: Totals, jobs: usize, json: bool) -> Result<()> {
     let Totals {
         games,
         skipped,
         positions,
         judged,
     } = totals;
-    if args.json {
+    if json {
         print_json(&json!({
             "games": games,
             "skipped": skipped,
@@ -268,4 +240,34 @@ pub fn run(args: AnnotateArgs<'_>) -> Result<()> {
         );
     }
     Ok(())
+}
+
+pub fn run(args: AnnotateArgs<'_>) -> Result<()> {
+    if args.json && args.output == Path::new("-") {
+        bail!("--json prints a summary on stdout: write the games to a file with -o FILE");
+    }
+    let spec = engine_spec(&args)?;
+    let file = File::open(args.input)
+        .with_context(|| format!("cannot open --pgn {}", args.input.display()))?;
+    let len = file.metadata().map(|m| m.len()).unwrap_or(0);
+    let jobs = xiangqi_parallel::worker_count(args.jobs);
+    // Start every engine now, so a wrong command is an error before any work.
+    let reviewers = (0..jobs)
+        .map(|_| {
+            Ok(Reviewer {
+                engine: Some(start_engine(&spec, args.limit)?),
+                failure: String::new(),
+            })
+        })
+        .collect::<Result<Vec<_>>>()?;
+    let mut out = open_output(args.output)?;
+    let options = ReviewOptions::new(SearchOptions::new(args.limit));
+    let bar = progress(len);
+    // Any game-file format, as every other command that reads games.
+    let mut reader = Games::open(args.input, None)?;
+    let totals = review_all(reviewers, &mut reader, &options, &mut out, &bar);
+    bar.finish_and_clear();
+    let totals = totals?;
+    out.flush().context("cannot write -o")?;
+    report(totals, jobs, args.json)
 }

@@ -5,11 +5,8 @@
 //! before every game, so a game depends only on its opening and the data is
 //! the same for any number of threads.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::mpsc;
-use std::thread;
-
 use xiangqi_core::{Color, MoveList, PieceKind, Position, SplitMix64};
+use xiangqi_parallel::PoolError;
 
 use xiangqi_adjudication::Outcome;
 
@@ -157,42 +154,27 @@ fn play_game(
 }
 
 /// Runs `play(state, index)` for every index below `count` on `threads`
-/// threads, each with its own `state()`, and returns the answers in index
-/// order; `progress` sees each answer as it comes (in any order).
-fn play_all<S, T: Send>(
+/// threads (at least one), each with its own `state()`, and returns the
+/// answers in index order; `progress` sees each answer in index order.
+fn play_all<S: Send, T: Send>(
     count: usize,
     threads: usize,
-    state: impl Fn() -> S + Sync,
+    state: impl Fn() -> S,
     play: impl Fn(&mut S, usize) -> T + Sync,
     mut progress: impl FnMut(&T),
 ) -> Vec<T> {
-    let next = AtomicUsize::new(0);
-    let (tx, rx) = mpsc::channel();
-    let mut answers: Vec<Option<T>> = (0..count).map(|_| None).collect();
-    thread::scope(|scope| {
-        for _ in 0..threads.clamp(1, count.max(1)) {
-            let tx = tx.clone();
-            let (next, state, play) = (&next, &state, &play);
-            scope.spawn(move || {
-                let mut s = state();
-                loop {
-                    let index = next.fetch_add(1, Ordering::Relaxed);
-                    if index >= count || tx.send((index, play(&mut s, index))).is_err() {
-                        return;
-                    }
-                }
-            });
-        }
-        drop(tx);
-        for (index, answer) in rx {
-            progress(&answer);
-            answers[index] = Some(answer);
-        }
-    });
-    answers
-        .into_iter()
-        .map(|a| a.expect("every index is played"))
-        .collect()
+    let workers = (0..threads.clamp(1, count.max(1)))
+        .map(|_| state())
+        .collect();
+    let answers = xiangqi_parallel::ordered_collect(
+        workers,
+        0..count,
+        |state, index| Ok::<T, PoolError>(play(state, index)),
+        |_, answer| progress(answer),
+    );
+    // Games cannot fail: the pool fails only when a game panicked (a bug,
+    // already reported by the panic hook), which stops the caller too.
+    answers.unwrap_or_else(|e| panic!("self-play: {e}"))
 }
 
 /// `n` balanced random openings from `config.seed`, in order.

@@ -6,7 +6,8 @@
 //! `xiangqi-adjudication` under a rule preset (default: online, with perpetual
 //! check and chase); the results become W/D/L, score and an Elo difference
 //! with its 95% error bar ([`elo`]) and, with `--pgn`, a PGN file written as
-//! games finish ([`pgn`]). See `docs/match.md`.
+//! games finish, in round order ([`pgn`]); the games are
+//! played on `xiangqi_parallel`'s ordered map, one engine pair per thread. See `docs/match.md`.
 
 pub(crate) mod elo;
 mod game;
@@ -17,9 +18,6 @@ use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::Write;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::mpsc;
-use std::thread;
 use std::time::Duration;
 
 use anyhow::{bail, Context, Result};
@@ -32,7 +30,7 @@ use crate::common::{print_json, start_engine};
 use elo::{finite, format_elo, format_error, Tally};
 use game::{run_game, GameConfig, GameSetup, PlayedGame};
 use openings::{random_openings, read_openings, Opening};
-use xiangqi_engine_client::{Clock, EngineSpec, Limit, SearchOptions, TrafficLog};
+use xiangqi_engine_client::{Clock, Engine, EngineSpec, Limit, SearchOptions, TrafficLog};
 
 /// Reads `--clock BASE+INC` (seconds, decimals allowed).
 fn parse_clock(text: &str) -> Result<Clock, String> {
@@ -90,7 +88,8 @@ pub struct Args {
     /// Games played at the same time (each in its own pair of engine processes).
     #[arg(long, value_name = "J", default_value_t = 1)]
     concurrency: usize,
-    /// Write the games to this PGN file as they finish.
+    /// Write the games to this PGN file in round order, each as soon as it
+    /// and every earlier round are over.
     #[arg(long, value_name = "OUT")]
     pgn: Option<PathBuf>,
     /// With --tc: extra milliseconds an engine may take for a move before it loses on time.
@@ -151,19 +150,21 @@ fn ignore_sigpipe() {
     }
 }
 
-pub fn run(args: Args) -> Result<()> {
-    ignore_sigpipe();
-    if args.engines.len() != 2 {
-        bail!(
-            "--engine must be given exactly twice, got {}",
-            args.engines.len()
-        );
+/// A worker's pair of engine processes (`run_game` restarts one that
+/// crashed), asked to quit when the map is over however it ends.
+struct EnginePair([Option<Engine>; 2]);
+
+impl Drop for EnginePair {
+    fn drop(&mut self) {
+        for engine in self.0.iter_mut().filter_map(Option::take) {
+            engine.quit();
+        }
     }
-    let specs: [EngineSpec; 2] = [args.engines[0].parse()?, args.engines[1].parse()?];
-    if args.games == 0 {
-        bail!("--games must be at least 1");
-    }
-    let limit = match (args.tc, args.depth, args.nodes) {
+}
+
+/// The search limit of `--tc`, `--clock`, `--depth` or `--nodes`.
+fn search_limit(args: &Args) -> Result<Limit> {
+    Ok(match (args.tc, args.depth, args.nodes) {
         (Some(0), _, _) => bail!("--tc must be at least 1 ms"),
         (Some(ms), _, _) => Limit::MoveTime(Duration::from_millis(ms)),
         _ if args.clock.is_some() => Limit::Clock(args.clock.expect("checked")),
@@ -172,29 +173,26 @@ pub fn run(args: Args) -> Result<()> {
         (_, _, Some(0)) => bail!("--nodes must be at least 1"),
         (_, _, Some(n)) => Limit::Nodes(n),
         _ => bail!("one of --tc, --depth or --nodes is required"),
-    };
-    for spec in &specs {
-        if spec.protocol == xiangqi_engine_client::Protocol::Xboard
-            && matches!(limit, Limit::Nodes(_))
-        {
-            bail!("--engine {:?}: xboard engines cannot search a fixed node count; use --tc or --depth", spec.command);
-        }
-    }
-    let rules = RuleSet::preset(args.rules);
+    })
+}
+
+/// Every game's setup, colours alternating over each opening, and how the
+/// openings are described in the summary.
+fn game_setups(args: &Args, rules: &RuleSet) -> Result<(Vec<GameSetup>, String)> {
     let pairs = args.games.div_ceil(2);
     let (openings, opening_note) = match (&args.openings, args.random_openings) {
         (Some(path), _) => {
-            let o = read_openings(path, &rules)?;
+            let o = read_openings(path, rules)?;
             let note = format!("{} from {}", o.len(), path.display());
             (o, note)
         }
         (None, Some(k)) => (
-            random_openings(pairs, k, args.seed, &rules),
+            random_openings(pairs, k, args.seed, rules),
             format!("{pairs} random ({k} plies, seed {})", args.seed),
         ),
         (None, None) => (vec![Opening::startpos()], "start position".to_string()),
     };
-    let setups: Vec<GameSetup> = (0..args.games)
+    let setups = (0..args.games)
         .map(|g| {
             let opening_index = (g / 2) % openings.len();
             GameSetup {
@@ -205,6 +203,10 @@ pub fn run(args: Args) -> Result<()> {
             }
         })
         .collect();
+    Ok((setups, opening_note))
+}
+
+fn game_config(args: &Args, limit: Limit, rules: RuleSet) -> Result<GameConfig> {
     let log = match args.log.as_deref() {
         Some(path) => Some(
             TrafficLog::create(path)
@@ -212,7 +214,7 @@ pub fn run(args: Args) -> Result<()> {
         ),
         None => None,
     };
-    let config = GameConfig {
+    Ok(GameConfig {
         search: SearchOptions {
             limit,
             multipv: 1,
@@ -225,24 +227,31 @@ pub fn run(args: Args) -> Result<()> {
         },
         rules,
         log,
-    };
+    })
+}
 
-    // Start every engine now, so a wrong command is an error, not a lost match.
-    let jobs = args.concurrency.clamp(1, args.games);
-    let mut pairs_of_engines = Vec::with_capacity(jobs);
+/// Starts a pair of engines per game played at once, so a wrong command is
+/// an error, not a lost match, and checks they can play the openings.
+fn start_pairs(
+    jobs: usize,
+    specs: &[EngineSpec; 2],
+    setups: &[GameSetup],
+    log: Option<&TrafficLog>,
+) -> Result<(Vec<EnginePair>, Started)> {
+    let mut pairs = Vec::with_capacity(jobs);
     for _ in 0..jobs {
-        let first = start_engine(&specs[0], config.log.as_ref())?;
-        let second = start_engine(&specs[1], config.log.as_ref())?;
-        pairs_of_engines.push([Some(first), Some(second)]);
+        let first = start_engine(&specs[0], log)?;
+        let second = start_engine(&specs[1], log)?;
+        pairs.push(EnginePair([Some(first), Some(second)]));
     }
     let started = [0, 1].map(|i| {
-        let e = pairs_of_engines[0][i].as_ref().expect("just started");
+        let e = pairs[0].0[i].as_ref().expect("just started");
         (e.name().to_string(), e.ranks_from_one())
     });
     let set_up = setups
         .iter()
         .any(|s| s.opening.start != Position::startpos());
-    for engine in pairs_of_engines[0].iter().flatten() {
+    for engine in pairs[0].0.iter().flatten() {
         if set_up && !engine.can_set_up_positions() {
             bail!(
                 "engine {:?} (xboard without setboard) can only play from the start position, \
@@ -251,44 +260,38 @@ pub fn run(args: Args) -> Result<()> {
             );
         }
     }
+    Ok((pairs, started))
+}
 
-    let mut pgn_out = match &args.pgn {
-        Some(path) => Some(
-            File::create(path)
-                .with_context(|| format!("cannot create --pgn {}", path.display()))?,
-        ),
-        None => None,
-    };
-    let date = pgn::today();
-    let bar = ProgressBar::new(args.games as u64);
+fn progress_bar(games: usize) -> ProgressBar {
+    let bar = ProgressBar::new(games as u64);
     bar.set_style(
         ProgressStyle::with_template(
             "match {pos}/{len} games [{elapsed_precise}<{eta_precise}] {wide_bar} {msg}",
         )
         .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
+    bar
+}
+
+/// Plays every game on one thread per engine pair and takes them in round
+/// order: appended to `--pgn`, shown above the progress bar, summed up.
+fn play_games(
+    pairs: Vec<EnginePair>,
+    setups: Vec<GameSetup>,
+    specs: &[EngineSpec; 2],
+    config: &GameConfig,
+    mut pgn_out: Option<File>,
+    bar: &ProgressBar,
+) -> Result<Summary> {
+    let limit = config.search.limit;
+    let date = pgn::today();
     let mut summary = Summary::default();
-    let next = AtomicUsize::new(0);
-    let outcome: Result<()> = thread::scope(|scope| {
-        let (tx, rx) = mpsc::channel::<PlayedGame>();
-        for mut pair in pairs_of_engines {
-            let (tx, next, setups, specs, config) = (tx.clone(), &next, &setups, &specs, &config);
-            scope.spawn(move || {
-                loop {
-                    let i = next.fetch_add(1, Ordering::SeqCst);
-                    let Some(setup) = setups.get(i) else { break };
-                    let game = run_game(&mut pair, specs, setup.clone(), config);
-                    if tx.send(game).is_err() {
-                        break;
-                    }
-                }
-                for engine in pair.into_iter().flatten() {
-                    engine.quit();
-                }
-            });
-        }
-        drop(tx);
-        for game in rx {
+    xiangqi_parallel::ordered_map_with(
+        pairs,
+        setups.into_iter(),
+        |pair, setup| run_game(&mut pair.0, specs, setup, config),
+        |game| -> Result<()> {
             if let Some(out) = pgn_out.as_mut() {
                 let text = pgn::game_pgn(&game, limit, &date)?;
                 out.write_all(text.as_bytes())
@@ -307,13 +310,48 @@ pub fn run(args: Args) -> Result<()> {
             let t = summary.total;
             bar.set_message(format!("+{} ={} -{}", t.wins, t.draws, t.losses));
             bar.inc(1);
-        }
-        Ok(())
-    });
-    bar.finish_and_clear();
-    outcome?;
-    summary.games.sort_by_key(|g| g.setup.round);
+            Ok(())
+        },
+    )?;
+    Ok(summary)
+}
 
+pub fn run(args: Args) -> Result<()> {
+    ignore_sigpipe();
+    if args.engines.len() != 2 {
+        bail!(
+            "--engine must be given exactly twice, got {}",
+            args.engines.len()
+        );
+    }
+    let specs: [EngineSpec; 2] = [args.engines[0].parse()?, args.engines[1].parse()?];
+    if args.games == 0 {
+        bail!("--games must be at least 1");
+    }
+    let limit = search_limit(&args)?;
+    for spec in &specs {
+        if spec.protocol == xiangqi_engine_client::Protocol::Xboard
+            && matches!(limit, Limit::Nodes(_))
+        {
+            bail!("--engine {:?}: xboard engines cannot search a fixed node count; use --tc or --depth", spec.command);
+        }
+    }
+    let rules = RuleSet::preset(args.rules);
+    let (setups, opening_note) = game_setups(&args, &rules)?;
+    let config = game_config(&args, limit, rules)?;
+    let jobs = args.concurrency.clamp(1, args.games);
+    let (pairs, started) = start_pairs(jobs, &specs, &setups, config.log.as_ref())?;
+    let pgn_out = match &args.pgn {
+        Some(path) => Some(
+            File::create(path)
+                .with_context(|| format!("cannot create --pgn {}", path.display()))?,
+        ),
+        None => None,
+    };
+    let bar = progress_bar(args.games);
+    let summary = play_games(pairs, setups, &specs, &config, pgn_out, &bar);
+    bar.finish_and_clear();
+    let summary = summary?;
     if args.json {
         print_json(&json_summary(
             &summary,
