@@ -10,7 +10,7 @@ use crate::{browser, fuzz, postgres, python, tidy};
 #[derive(clap::Args)]
 pub struct Args {
     /// Seconds per fuzz target in the fuzz smoke step (0 skips it; only runs when fuzz/ exists).
-    #[arg(long, default_value_t = 20)]
+    #[arg(long, default_value_t = 12)]
     fuzz_seconds: u64,
     /// Run the Rust tests in release mode (faster heavy tests, slower build, no debug assertions).
     #[arg(long)]
