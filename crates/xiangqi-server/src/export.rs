@@ -9,6 +9,7 @@ use xiangqi_gamefile::pgn::{clock_comment, write_game, WriteOptions};
 use xiangqi_gamefile::{Game, GameResult, Node};
 use xiangqi_notation::Notation;
 
+use crate::game::view::Seat;
 use crate::store::{PlayerRow, StoreError, StoredGame};
 use crate::time_control::parse_time_control;
 
@@ -19,7 +20,7 @@ fn stored_time_control(stored: &StoredGame) -> Result<TimeControl, StoreError> {
 
 /// The display name of a stored side (`engine-N` or a player row).
 fn side_name(id: &str, player: Option<&PlayerRow>) -> String {
-    match (id.strip_prefix("engine-"), player) {
+    match (Seat::engine_level(id), player) {
         (Some(level), _) => format!("xiangqi engine (level {level})"),
         (None, Some(p)) => p.name.clone(),
         (None, None) => id.to_string(),

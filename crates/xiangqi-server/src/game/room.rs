@@ -177,24 +177,11 @@ pub async fn restore(state: AppState, stored: StoredGame) -> Result<RoomHandle, 
         let state = state.clone();
         let id = id.to_string();
         async move {
-            if let Some(level) = id.strip_prefix("engine-").and_then(|l| l.parse().ok()) {
-                return Ok(Seat::Engine { level });
-            }
-            let player = state.store.player(&id).await?;
-            Ok::<Seat, StoreError>(match player {
-                Some(p) => Seat::Player {
-                    id: p.id,
-                    name: p.name,
-                    guest: p.guest,
-                    rating: p.rating,
-                },
-                None => Seat::Player {
-                    id: id.clone(),
-                    name: id,
-                    guest: true,
-                    rating: None,
-                },
-            })
+            let player = match Seat::engine_level(&id) {
+                Some(_) => None,
+                None => state.store.player(&id).await?,
+            };
+            Ok::<Seat, StoreError>(Seat::stored(&id, player.as_ref()))
         }
     };
     let facts = GameFacts {

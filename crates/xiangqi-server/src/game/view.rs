@@ -8,6 +8,7 @@ use xiangqi_adjudication::{Outcome, Reason, TimeControl};
 use xiangqi_core::{Color, Move, Position};
 
 use crate::notation_setting::NotationSetting;
+use crate::store::PlayerRow;
 
 /// Who sits on one side of a game.
 #[derive(Clone, Debug, PartialEq)]
@@ -30,7 +31,40 @@ pub enum Seat {
     },
 }
 
+impl From<PlayerRow> for Seat {
+    fn from(p: PlayerRow) -> Seat {
+        Seat::Player {
+            id: p.id,
+            name: p.name,
+            guest: p.guest,
+            rating: p.rating,
+        }
+    }
+}
+
 impl Seat {
+    /// The engine level a stored side names (`engine-N`), if it is the engine.
+    pub fn engine_level(stored_id: &str) -> Option<u8> {
+        stored_id.strip_prefix("engine-")?.parse().ok()
+    }
+
+    /// The seat a stored side stands for: the engine, the player of
+    /// `player`, or (a player row that is gone) a guest named by the id.
+    pub fn stored(stored_id: &str, player: Option<&PlayerRow>) -> Seat {
+        if let Some(level) = Seat::engine_level(stored_id) {
+            return Seat::Engine { level };
+        }
+        match player {
+            Some(p) => Seat::from(p.clone()),
+            None => Seat::Player {
+                id: stored_id.to_string(),
+                name: stored_id.to_string(),
+                guest: true,
+                rating: None,
+            },
+        }
+    }
+
     /// The id stored in the game row (`engine-N` for the engine).
     pub fn id(&self) -> String {
         match self {

@@ -46,27 +46,6 @@ pub async fn game(
     )))
 }
 
-/// The seat a stored player id stands for.
-pub fn seat_of(id: &str, players: &HashMap<String, PlayerRow>) -> Seat {
-    if let Some(level) = id.strip_prefix("engine-").and_then(|l| l.parse().ok()) {
-        return Seat::Engine { level };
-    }
-    match players.get(id) {
-        Some(p) => Seat::Player {
-            id: p.id.clone(),
-            name: p.name.clone(),
-            guest: p.guest,
-            rating: p.rating,
-        },
-        None => Seat::Player {
-            id: id.to_string(),
-            name: id.to_string(),
-            guest: true,
-            rating: None,
-        },
-    }
-}
-
 /// `GameSummary` of a stored game (`players` caches the rows looked up).
 pub async fn stored_summary(
     state: &AppState,
@@ -75,7 +54,7 @@ pub async fn stored_summary(
 ) -> Result<Value, StoreError> {
     let row = &stored.game;
     for id in [&row.red, &row.black] {
-        if !id.starts_with("engine-") && !players.contains_key(id) {
+        if Seat::engine_level(id).is_none() && !players.contains_key(id) {
             if let Some(p) = state.store.player(id).await? {
                 players.insert(id.clone(), p);
             }
@@ -92,8 +71,8 @@ pub async fn stored_summary(
         None => ("playing", "*", None, moves),
     };
     Ok(json!({
-        "id": row.id, "red": seat_of(&row.red, players).to_json(),
-        "black": seat_of(&row.black, players).to_json(), "tc": row.time_control,
+        "id": row.id, "red": Seat::stored(&row.red, players.get(&row.red)).to_json(),
+        "black": Seat::stored(&row.black, players.get(&row.black)).to_json(), "tc": row.time_control,
         "rated": row.rated, "rules": row.rules, "status": status, "result": result,
         "reason": reason, "started_at": row.started_at, "ply": ply,
     }))

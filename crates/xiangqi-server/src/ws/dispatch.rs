@@ -152,12 +152,7 @@ pub async fn handle(state: &AppState, session: &mut Session, message: ClientMess
 /// The player's seat with the rating as stored now.
 async fn fresh_seat(state: &AppState, session: &Session) -> Result<Seat, Replies> {
     match state.store.player(&session.player.id).await {
-        Ok(Some(p)) => Ok(Seat::Player {
-            id: p.id,
-            name: p.name,
-            guest: p.guest,
-            rating: p.rating,
-        }),
+        Ok(Some(p)) => Ok(Seat::from(p)),
         Ok(None) => Err(refuse(
             "not_signed_in",
             "your player is gone; reload the page",

@@ -7,18 +7,22 @@ use serde_json::{json, Value};
 use crate::harness::{Table, TestServer};
 use crate::lines::{CHECKMATE, OPENING, PERPETUAL_CHECK};
 
+/// The status a game ended for `reason` has.
+fn status_of(reason: &str) -> &'static str {
+    if reason == "cancelled" {
+        "cancelled"
+    } else {
+        "finished"
+    }
+}
+
 /// Checks the `end` event's result and returns it.
 fn assert_end(event: &Value, result: &str, reason: &str, text: &str) -> Value {
     let end = &event["event"]["result"];
     assert_eq!(end["result"], result, "{event}");
     assert_eq!(end["reason"], reason, "{event}");
     assert_eq!(end["text"], text, "{event}");
-    let status = if reason == "cancelled" {
-        "cancelled"
-    } else {
-        "finished"
-    };
-    assert_eq!(end["status"], status, "{event}");
+    assert_eq!(end["status"], status_of(reason), "{event}");
     assert_eq!(
         event["running"],
         Value::Null,
@@ -34,12 +38,7 @@ async fn assert_stored(server: &TestServer, game: &str, result: &str, reason: &s
     assert_eq!(summary["result"], result, "{summary}");
     assert_eq!(summary["reason"], reason, "{summary}");
     assert_eq!(summary["ply"], ply, "{summary}");
-    let status = if reason == "cancelled" {
-        "cancelled"
-    } else {
-        "finished"
-    };
-    assert_eq!(summary["status"], status, "{summary}");
+    assert_eq!(summary["status"], status_of(reason), "{summary}");
 }
 
 #[tokio::test]
