@@ -16,6 +16,7 @@ use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 use tokio_tungstenite::tungstenite::http::header::{HeaderValue, COOKIE, SET_COOKIE};
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+use xiangqi_server::ws::protocol::session_cookie_pair;
 
 /// How long the test waits for any one frame or for the server to start.
 const WAIT: Duration = Duration::from_secs(30);
@@ -85,14 +86,10 @@ async fn register(http: &reqwest::Client, base: &str, name: &str) -> String {
         .await
         .unwrap();
     assert_eq!(response.status(), 200, "registering {name}");
-    response
-        .headers()
-        .get_all(SET_COOKIE)
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .find(|v| v.starts_with("xq_session="))
-        .map(|v| v.split(';').next().unwrap().to_owned())
+    let set_cookie = response.headers().get_all(SET_COOKIE);
+    session_cookie_pair(set_cookie.iter().filter_map(|v| v.to_str().ok()))
         .expect("register sets the session cookie")
+        .to_owned()
 }
 
 async fn get_text(http: &reqwest::Client, url: String) -> String {

@@ -9,6 +9,10 @@
 
 use serde::Deserialize;
 
+mod session;
+
+pub use session::{session_cookie_pair, SESSION_COOKIE};
+
 /// The protocol version this server speaks.
 pub const PROTOCOL_VERSION: u32 = 1;
 /// The largest text frame accepted, in bytes.

@@ -16,6 +16,7 @@ use tokio_tungstenite::tungstenite::{Error as WsError, Message};
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 use xiangqi_server::clock::ManualClock;
 use xiangqi_server::store::Store;
+use xiangqi_server::ws::protocol::session_cookie_pair;
 use xiangqi_server::Server;
 
 /// How long a test waits for any one frame before it fails.
@@ -53,14 +54,10 @@ impl TestServer {
             .await
             .unwrap();
         assert_eq!(response.status(), 200);
-        response
-            .headers()
-            .get_all(SET_COOKIE)
-            .iter()
-            .filter_map(|v| v.to_str().ok())
-            .find(|v| v.starts_with("xq_session="))
-            .map(|v| v.split(';').next().unwrap().to_owned())
+        let set_cookie = response.headers().get_all(SET_COOKIE);
+        session_cookie_pair(set_cookie.iter().filter_map(|v| v.to_str().ok()))
             .expect("GET /api/me sets the session cookie")
+            .to_owned()
     }
 
     /// A WebSocket of a new guest, before any frame.

@@ -74,6 +74,9 @@ impl RoomHandle {
 #[derive(Default)]
 pub struct Rooms {
     map: Mutex<HashMap<String, RoomHandle>>,
+    /// Held while a stored game is loaded, so two callers never start two
+    /// rooms for one game; the map itself stays free for running rooms.
+    restoring: Mutex<()>,
 }
 
 impl Rooms {
@@ -84,18 +87,18 @@ impl Rooms {
         state: &AppState,
         id: &str,
     ) -> Result<Option<RoomHandle>, RestoreError> {
-        let mut map = self.map.lock().await;
-        if let Some(handle) = map.get(id) {
-            if !handle.tx.is_closed() {
-                return Ok(Some(handle.clone()));
-            }
-            map.remove(id);
+        if let Some(handle) = self.running(id).await {
+            return Ok(Some(handle));
+        }
+        let _restoring = self.restoring.lock().await;
+        if let Some(handle) = self.running(id).await {
+            return Ok(Some(handle));
         }
         let Some(stored) = state.store.game(id).await? else {
             return Ok(None);
         };
         let handle = room::restore(state.clone(), stored).await?;
-        map.insert(id.to_string(), handle.clone());
+        self.insert(handle.clone()).await;
         Ok(Some(handle))
     }
 

@@ -20,8 +20,7 @@ use crate::notation_setting::NotationSetting;
 use crate::state::AppState;
 use crate::store::{PlayerRow, StoreError};
 
-/// The session cookie's name.
-pub const SESSION_COOKIE: &str = "xq_session";
+use crate::ws::protocol::SESSION_COOKIE;
 
 /// `Player`, as a player sees themselves.
 pub fn player_json(player: &PlayerRow) -> Value {
@@ -237,8 +236,10 @@ pub async fn logout(
     if let Some(token) = session_token(&headers) {
         state.store.delete_session(&token_hash(&token)).await?;
     }
-    let cleared =
-        HeaderValue::from_static("xq_session=; HttpOnly; SameSite=Lax; Path=/; Max-Age=0");
+    let cleared = HeaderValue::from_str(&format!(
+        "{SESSION_COOKIE}=; HttpOnly; SameSite=Lax; Path=/; Max-Age=0"
+    ))
+    .expect("the cookie name is a valid header value");
     Ok(with_cookie(cleared, json!({})))
 }
 
@@ -264,7 +265,7 @@ pub async fn settings(
         ));
     };
     state.store.set_notation(&player.id, setting.name()).await?;
-    state.set_notation(&player.id, setting);
+    state.hub.set_notation(&player.id, setting);
     player.notation = setting.name().to_string();
     Ok(Json(player_json(&player)).into_response())
 }

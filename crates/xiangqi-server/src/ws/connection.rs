@@ -98,8 +98,6 @@ pub async fn run(socket: WebSocket, state: AppState, player: PlayerRow) {
         await_close_reply(&mut stream).await;
         return;
     }
-    let notation = NotationSetting::parse(&player.notation).unwrap_or_default();
-    state.set_notation(&player.id, notation);
     let welcome = json!({"t": "welcome", "v": PROTOCOL_VERSION, "player": player_json(&player)});
     if sink.send(text(welcome.to_string())).await.is_err() {
         return;
@@ -107,7 +105,8 @@ pub async fn run(socket: WebSocket, state: AppState, player: PlayerRow) {
 
     let (out, outbox) = mpsc::unbounded_channel();
     let conn = NEXT_CONN.fetch_add(1, Ordering::Relaxed);
-    state.hub.join(&player.id, conn, out.clone());
+    let notation = NotationSetting::parse(&player.notation).unwrap_or_default();
+    state.hub.join(&player.id, conn, out.clone(), notation);
     let player_id = player.id.clone();
     let mut session = Session {
         conn,
@@ -296,10 +295,10 @@ fn render(state: &AppState, player: &str, out: Outbound) -> String {
     match out {
         Outbound::Text(text) => text,
         Outbound::Event(facts, event) => {
-            event_frame(&facts, &event, Some(player), state.notation_of(player)).to_string()
+            event_frame(&facts, &event, Some(player), state.hub.notation_of(player)).to_string()
         }
         Outbound::State(snapshot) => {
-            state_frame(&snapshot, Some(player), state.notation_of(player)).to_string()
+            state_frame(&snapshot, Some(player), state.hub.notation_of(player)).to_string()
         }
     }
 }

@@ -16,6 +16,8 @@ use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 use super::bot::{bad, error_text, kind, ProtocolError};
 
 /// The session cookie of a new guest: `GET /api/me` without a cookie.
+/// (xtask takes no workspace crate, so this is not the protocol crate's
+/// `session_cookie_pair`.)
 pub async fn guest_cookie(http: &reqwest::Client, base: &str) -> Result<String> {
     let response = http
         .get(format!("{base}/api/me"))
