@@ -21,7 +21,7 @@ fn stored_time_control(stored: &StoredGame) -> Result<TimeControl, StoreError> {
 /// The display name of a stored side (`engine-N` or a player row).
 fn side_name(id: &str, player: Option<&PlayerRow>) -> String {
     match (Seat::engine_level(id), player) {
-        (Some(level), _) => format!("xiangqi engine (level {level})"),
+        (Some(level), _) => Seat::engine_name(level),
         (None, Some(p)) => p.name.clone(),
         (None, None) => id.to_string(),
     }

@@ -43,6 +43,12 @@ impl From<PlayerRow> for Seat {
 }
 
 impl Seat {
+    /// The engine's display name at `level`, the same on the page and in
+    /// the PGN export.
+    pub fn engine_name(level: u8) -> String {
+        format!("xiangqi engine (level {level})")
+    }
+
     /// The engine level a stored side names (`engine-N`), if it is the engine.
     pub fn engine_level(stored_id: &str) -> Option<u8> {
         stored_id.strip_prefix("engine-")?.parse().ok()
@@ -93,7 +99,7 @@ impl Seat {
                 rating,
             } => json!({"id": id, "name": name, "guest": guest, "rating": rating}),
             Seat::Engine { level } => json!({
-                "id": format!("engine-{level}"), "name": format!("Engine level {level}"),
+                "id": format!("engine-{level}"), "name": Seat::engine_name(*level),
                 "guest": false, "rating": null, "engine_level": level,
             }),
         }
