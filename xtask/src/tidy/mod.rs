@@ -58,9 +58,14 @@ const LAYERS: &[(&str, &[&str])] = &[
             "xiangqi-search",
             "xiangqi-rating",
             "xiangqi-server-protocol",
+            "xiangqi-viewer",
         ],
     ),
     ("xiangqi-server-protocol", &[]),
+    (
+        "xiangqi-viewer",
+        &["xiangqi-core", "xiangqi-notation", "xiangqi-gamefile"],
+    ),
 ];
 
 /// Crates at the top that compose everything: the CLI, the cross-crate test
