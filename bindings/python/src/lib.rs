@@ -12,7 +12,6 @@
 mod board;
 mod encoding;
 mod engine;
-mod engine_client;
 mod errors;
 mod game_tree;
 mod notation;
@@ -33,10 +32,8 @@ mod _xiangqi {
     #[pymodule_export]
     use crate::encoding::{decode_move, encode_move, fens_to_numpy};
     #[pymodule_export]
-    use crate::engine::{PyAnalysis, PyEngine, PyScore};
-    #[pymodule_export]
-    use crate::engine_client::{
-        annotate, PyEngineClient, PyEngineInfo, PyEngineResult, PyMoveReview, PyPovScore,
+    use crate::engine::{
+        annotate, PyEngineClient, PyEngineInfo, PyEngineResult, PyMoveReview, PyPovScore, PyScore,
     };
     #[pymodule_export]
     use crate::errors::{

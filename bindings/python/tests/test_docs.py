@@ -35,8 +35,12 @@ def test_guide_mentions_every_public_name() -> None:
     squares = {f + r for f in "ABCDEFGHI" for r in "0123456789"}
     names = [n for n in xiangqi.__all__ if n not in squares and not n.startswith("_")]
     names += [n for n in xiangqi.pgn.__all__] + [n for n in xiangqi.svg.__all__]
-    for cls in (xiangqi.Board, xiangqi.Move, xiangqi.Square, xiangqi.Piece, xiangqi.Engine,
-                xiangqi.Analysis, xiangqi.Score, xiangqi.Verdict, xiangqi.pgn.Game):
+    import xiangqi.engine
+
+    names += [n for n in xiangqi.engine.__all__]
+    for cls in (xiangqi.Board, xiangqi.Move, xiangqi.Square, xiangqi.Piece, xiangqi.engine.SimpleEngine,
+                xiangqi.engine.EngineInfo, xiangqi.engine.PovScore, xiangqi.Score, xiangqi.Verdict,
+                xiangqi.pgn.Game):
         names += [n for n in dir(cls) if not n.startswith("_")]
     missing = sorted({n for n in names if not re.search(rf"\b{re.escape(n)}\b", text)})
     assert not missing, f"not shown in docs/python.md: {missing}"

@@ -86,6 +86,8 @@ def test_limits_and_play(engine: SimpleEngine) -> None:
 def test_multipv_returns_a_list(engine: SimpleEngine) -> None:
     lines = engine.analyse(Board(), Limit(depth=2), multipv=3)
     assert isinstance(lines, list) and 1 <= len(lines) <= 3
+    if engine.protocol in ("uci", "builtin"):  # UCCI has no MultiPV
+        assert len(lines) == 3 and len({line.pv[0] for line in lines}) == 3
     assert [line.multipv for line in lines] == sorted(line.multipv for line in lines)
 
 
@@ -93,6 +95,8 @@ def test_configure_and_names(xiangqi_cli: str) -> None:
     with SimpleEngine.popen_uci(f"{xiangqi_cli} uci", options={"Hash": 4}) as engine:
         assert engine.protocol == "uci" and engine.name and engine.id["name"] == engine.name
         engine.configure({"Hash": 8, "Clear Hash": None})
+        with pytest.raises(EngineError, match="only the built-in engine can be stopped"):
+            engine.stop()
         engine.new_game()
         assert engine.play(Board(), Limit(depth=1)).move is not None
     with pytest.raises(EngineTerminatedError):

@@ -108,13 +108,18 @@ def test_pgn_and_engine(a: Any, b: Any) -> None:
     call(game.adjudicate, a)
     call(game.set_header, a, b)
     call(xiangqi.pgn.Game.from_board, a, b)
-    engine = xiangqi.Engine(hash_mb=1)
-    call(xiangqi.Engine, a)
+    from xiangqi.engine import Limit, SimpleEngine
+
+    engine = SimpleEngine.builtin(hash_mb=1)
+    call(SimpleEngine.builtin, hash_mb=a)
+    call(SimpleEngine.builtin, hash_mb=1, threads=a if not isinstance(a, int) or a < 1 or a > 4 else 2)
     shallow = a if not isinstance(a, int) or isinstance(a, bool) or not 3 <= a else 2
-    call(engine.analyse, Board(), depth=shallow)
-    call(engine.analyse, Board(), nodes=a if not isinstance(a, int) or a < 5000 else 10)
-    call(engine.analyse, a, depth=1)
-    call(engine.play, Board(), movetime=a if not isinstance(a, (int, float)) or a < 0.05 else 0.01)
+    call(engine.analyse, Board(), Limit(depth=shallow))
+    call(engine.analyse, Board(), Limit(depth=1), multipv=a)
+    call(engine.analyse, Board(), Limit(nodes=a if not isinstance(a, int) or a < 5000 else 10))
+    call(engine.analyse, a, Limit(depth=1))
+    call(engine.play, Board(), Limit(time=a if not isinstance(a, (int, float)) or a < 0.05 else 0.01))
+    call(engine.client.search, Board(), depth=1, timeout=b)
 
 
 @settings(max_examples=150, deadline=None)

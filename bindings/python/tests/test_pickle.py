@@ -154,13 +154,9 @@ def test_engine_results_pickle() -> None:
     import xiangqi.engine
 
     board = _board_after(["h2e2", "h9g7"])
-    analysis = xiangqi.Engine(hash_mb=1).analyse(board, depth=3)
-    clone = _round_trip(analysis)
-    for name in ("best_move", "ponder", "score", "red_score", "turn", "pv", "depth", "seldepth", "nodes", "time"):
-        assert getattr(clone, name) == getattr(analysis, name), name
-    assert _round_trip(analysis.score) == analysis.score
     with xiangqi.engine.SimpleEngine.builtin(hash_mb=1) as engine:
         info = engine.analyse(board, xiangqi.engine.Limit(depth=3))
+        lines = engine.analyse(board, xiangqi.engine.Limit(depth=2), multipv=3)
         result = engine.client.search(board, depth=2)
         game = xiangqi.pgn.Game.from_pgn(TREE)
         reviews = xiangqi.engine.annotate(game, engine, xiangqi.engine.Limit(depth=1))
@@ -176,6 +172,8 @@ def test_engine_results_pickle() -> None:
         assert getattr(info_clone, name) == getattr(info, name), name
     assert repr(info_clone) == repr(info)
     assert info.score is not None and _round_trip(info.score) == info.score
+    assert _round_trip(info.score.relative) == info.score.relative
+    assert [repr(_round_trip(line)) for line in lines] == [repr(line) for line in lines]
     result_clone = _round_trip(result)
     assert (result_clone.best_move, result_clone.ponder, result_clone.elapsed) == (
         result.best_move, result.ponder, result.elapsed

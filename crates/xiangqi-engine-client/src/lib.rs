@@ -8,6 +8,9 @@
 //! says whether the engine died, was silent past its deadline, or wrote an
 //! unreadable or illegal move. Every wait has a deadline.
 //!
+//! [`builtin`] drives our own search (`xiangqi-search`) through the same
+//! interface, in process: [`builtin::BuiltinEngine`].
+//!
 //! [`annotate`] reviews a game: evaluations, `?!`/`?`/`??` by the drop in
 //! winning chance, the best line where a move was a mistake.
 //!
@@ -30,6 +33,7 @@
 //! ```
 
 pub mod annotate;
+pub mod builtin;
 mod engine;
 mod error;
 pub mod game;

@@ -42,6 +42,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "xiangqi-notation",
             "xiangqi-gamefile",
             "xiangqi-adjudication",
+            "xiangqi-search",
         ],
     ),
     (

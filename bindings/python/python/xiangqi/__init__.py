@@ -14,16 +14,16 @@ See docs/python.md for a guide to every function.
 
 from __future__ import annotations
 
+from typing import NoReturn
+
 from xiangqi._xiangqi import (
     MOVE_ENCODING_SIZE,
     NOTATIONS,
     RULE_SETS,
     STARTING_FEN,
     AmbiguousMoveError,
-    Analysis,
     Board,
     Color,
-    Engine,
     EngineError,
     IllegalMoveError,
     InvalidFenError,
@@ -80,10 +80,23 @@ A9, B9, C9, D9, E9, F9, G9, H9, I9 = SQUARES
 
 __all__ = [
     "MOVE_ENCODING_SIZE", "NOTATIONS", "RULE_SETS", "STARTING_FEN", "AmbiguousMoveError",
-    "Analysis", "Board", "Color", "Engine", "EngineError", "IllegalMoveError", "InvalidFenError",
+    "Board", "Color", "EngineError", "IllegalMoveError", "InvalidFenError",
     "InvalidMoveError", "Move", "PgnError", "Piece", "PieceKind", "PlayerRating", "Ratings", "Score", "Square",
     "Verdict", "__version__", "decode_move", "detect_notation", "encode_move",
     "engine", "fens_to_numpy", "pgn", "rate", "svg", "RED", "BLACK", "COLORS", "GENERAL", "ADVISOR", "ELEPHANT",
     "HORSE", "CHARIOT", "CANNON", "SOLDIER", "PIECE_KINDS", "SQUARES", "FILE_NAMES",
     "RANK_NAMES",
 ] + [f + r for r in "0123456789" for f in "ABCDEFGHI"]
+
+# Names of the former second engine API, kept only to say what replaced them.
+_REPLACED = {
+    "Engine": "xiangqi.Engine was replaced by xiangqi.engine.SimpleEngine.builtin(); see docs/python.md",
+    "Analysis": "xiangqi.Analysis was replaced by xiangqi.engine.EngineInfo, "
+    "what SimpleEngine.analyse returns; see docs/python.md",
+}
+
+
+def __getattr__(name: str) -> NoReturn:
+    if name in _REPLACED:
+        raise AttributeError(_REPLACED[name])
+    raise AttributeError(f"module 'xiangqi' has no attribute {name!r}")

@@ -5,7 +5,7 @@ tests/test_stubs.py with mypy.stubtest).
 """
 
 import os
-from typing import IO, Any, Iterable, Iterator, Literal, Optional, Sequence, Tuple, Union, final, overload
+from typing import IO, Any, Iterable, Iterator, Literal, Optional, Sequence, Tuple, Union, final
 
 from typing_extensions import Self, TypedDict, Unpack
 
@@ -14,8 +14,8 @@ import numpy.typing as npt
 
 __all__ = [
     "Board", "decode_move", "encode_move", "fens_to_numpy", "AmbiguousMoveError",
-    "IllegalMoveError", "InvalidFenError", "InvalidMoveError", "PgnError", "Analysis",
-    "Engine", "Score", "detect_notation", "read_games", "Game", "GameIterator", "GameNode", "Color",
+    "IllegalMoveError", "InvalidFenError", "InvalidMoveError", "PgnError",
+    "Score", "detect_notation", "read_games", "Game", "GameIterator", "GameNode", "Color",
     "Move", "Piece", "PieceKind", "Square", "Verdict", "STARTING_FEN",
     "MOVE_ENCODING_SIZE", "__version__", "NOTATIONS", "RULE_SETS", "EngineClient",
     "EngineError", "EngineInfo", "EngineProtocolError", "EngineResult", "EngineTerminatedError",
@@ -367,70 +367,6 @@ class Score:
     def __reduce__(self) -> Tuple[Any, ...]: ...
 
 @final
-class Analysis:
-    @property
-    def best_move(self) -> Optional[Move]: ...
-    @property
-    def ponder(self) -> Optional[Move]: ...
-    @property
-    def score(self) -> Score: ...
-    @property
-    def red_score(self) -> Score: ...
-    @property
-    def turn(self) -> Color: ...
-    @property
-    def pv(self) -> list[Move]: ...
-    @property
-    def depth(self) -> int: ...
-    @property
-    def seldepth(self) -> int: ...
-    @property
-    def nodes(self) -> int: ...
-    @property
-    def time(self) -> float: ...
-    @property
-    def nps(self) -> int: ...
-    def __reduce__(self) -> Tuple[Any, ...]: ...
-
-@final
-class Engine:
-    def __new__(cls, hash_mb: Optional[int] = None, *, threads: Optional[int] = None) -> Engine: ...
-    @overload
-    def analyse(
-        self,
-        board: Board,
-        *,
-        depth: Optional[int] = None,
-        movetime: Optional[float] = None,
-        nodes: Optional[int] = None,
-        multipv: None = None,
-    ) -> Analysis: ...
-    @overload
-    def analyse(
-        self,
-        board: Board,
-        *,
-        depth: Optional[int] = None,
-        movetime: Optional[float] = None,
-        nodes: Optional[int] = None,
-        multipv: int,
-    ) -> list[Analysis]: ...
-    def play(
-        self,
-        board: Board,
-        *,
-        depth: Optional[int] = None,
-        movetime: Optional[float] = None,
-        nodes: Optional[int] = None,
-    ) -> Optional[Move]: ...
-    def stop(self) -> None: ...
-    def new_game(self) -> None: ...
-    @property
-    def hash_mb(self) -> int: ...
-    @property
-    def threads(self) -> int: ...
-
-@final
 class PovScore:
     @property
     def relative(self) -> Score: ...
@@ -492,7 +428,7 @@ class EngineClient:
         timeout: float = 10.0,
     ) -> EngineClient: ...
     @staticmethod
-    def builtin(*, hash_mb: Optional[int] = None) -> EngineClient: ...
+    def builtin(*, hash_mb: Optional[int] = None, threads: Optional[int] = None) -> EngineClient: ...
     @property
     def name(self) -> str: ...
     @property
@@ -511,6 +447,7 @@ class EngineClient:
         timeout: Optional[float] = None,
     ) -> EngineResult: ...
     def new_game(self, board: Board) -> None: ...
+    def stop(self) -> None: ...
     def quit(self) -> None: ...
 
 @final

@@ -1,11 +1,14 @@
 """Drive engines from Python, shaped like python-chess's ``chess.engine``.
 
-External engines speak UCI (Pikafish, Fairy-Stockfish: ``UCI_Variant xiangqi``
-and ranks 1-10 are handled), UCCI or xboard; the built-in search sits behind
-the same interface. Every wait has a deadline: an engine that hangs, dies or
+This is the one engine API of the package. External engines speak UCI
+(Pikafish, Fairy-Stockfish: ``UCI_Variant xiangqi`` and ranks 1-10 are
+handled), UCCI or xboard; the built-in search sits behind the same interface
+(:meth:`SimpleEngine.builtin`, the replacement of the former
+``xiangqi.Engine``). Every wait has a deadline: an engine that hangs, dies or
 answers nonsense raises :class:`EngineTimeoutError`,
 :class:`EngineTerminatedError` or :class:`EngineProtocolError` (all
-:class:`EngineError`), never blocks for ever. Searches release the GIL.
+:class:`EngineError`), never blocks for ever. Searches release the GIL;
+Ctrl-C stops a built-in search at once.
 
 >>> import xiangqi, xiangqi.engine
 >>> with xiangqi.engine.SimpleEngine.builtin() as engine:
@@ -34,6 +37,7 @@ from xiangqi._xiangqi import (
     EngineTimeoutError,
     Move,
     PovScore,
+    Score,
 )
 from xiangqi._xiangqi import annotate as _annotate
 
@@ -48,6 +52,7 @@ __all__ = [
     "MoveReview",
     "PlayResult",
     "PovScore",
+    "Score",
     "SimpleEngine",
     "annotate",
 ]
@@ -136,9 +141,11 @@ class SimpleEngine:
         return cls(EngineClient.popen(command, "xboard", options=_options(options), timeout=timeout))
 
     @classmethod
-    def builtin(cls, *, hash_mb: Optional[int] = None) -> SimpleEngine:
-        """The built-in search, in this process (one line: ``multipv`` is ignored)."""
-        return cls(EngineClient.builtin(hash_mb=hash_mb))
+    def builtin(cls, *, hash_mb: Optional[int] = None, threads: Optional[int] = None) -> SimpleEngine:
+        """The built-in search, in this process: a hash table of ``hash_mb``
+        MiB (default 16) searched by ``threads`` threads (default 1; more
+        share the table, Lazy SMP: faster, no longer deterministic)."""
+        return cls(EngineClient.builtin(hash_mb=hash_mb, threads=threads))
 
     @property
     def name(self) -> str:
@@ -157,7 +164,7 @@ class SimpleEngine:
 
     @property
     def client(self) -> EngineClient:
-        """The compiled engine handle (for :func:`xiangqi.annotate`)."""
+        """The compiled engine handle, :class:`EngineClient` (its ``search`` returns every line at once)."""
         return self._client
 
     def configure(self, options: Mapping[str, OptionValue]) -> None:
@@ -205,6 +212,12 @@ class SimpleEngine:
         )
         lines = result.lines
         return PlayResult(result.best_move, result.ponder, lines[0] if lines else None)
+
+    def stop(self) -> None:
+        """Ends the built-in engine's running search early (call it from
+        another thread); the search returns its best move so far. Harmless
+        when nothing runs. External engines raise :class:`EngineError`."""
+        self._client.stop()
 
     def new_game(self, board: Optional[Board] = None) -> None:
         """Tells the engine a new game starts (from ``board``'s start)."""
