@@ -10,6 +10,7 @@ use crate::game::hub::Hub;
 use crate::game::lobby::Lobby;
 use crate::game::Rooms;
 use crate::notation_setting::NotationSetting;
+use crate::review::Reviews;
 use crate::store::Store;
 
 /// The server's shared state; cheap to clone.
@@ -30,6 +31,8 @@ pub struct AppState {
     /// The notation setting of players with open sockets, kept current by
     /// `PUT /api/settings` so live games render in the new notation.
     pub notation: Arc<Mutex<HashMap<String, NotationSetting>>>,
+    /// The engine's reviews running now.
+    pub reviews: Arc<Reviews>,
 }
 
 impl AppState {
@@ -43,6 +46,7 @@ impl AppState {
             hub: Arc::new(Hub::default()),
             engine_slots: Arc::new(Semaphore::new(engine_threads.max(1))),
             notation: Arc::new(Mutex::new(HashMap::new())),
+            reviews: Arc::new(Reviews::default()),
         }
     }
 

@@ -60,6 +60,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "xiangqi-rating",
             "xiangqi-server-protocol",
             "xiangqi-viewer",
+            "xiangqi-engine-client",
         ],
     ),
     ("xiangqi-server-protocol", &[]),

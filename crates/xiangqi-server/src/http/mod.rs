@@ -33,6 +33,7 @@ pub fn router(state: AppState) -> Router {
         .route("/players/{name}", get(players::player))
         .route("/games/{id}", get(games::game))
         .route("/games/{id}/viewer", get(review::viewer))
+        .route("/games/{id}/annotate", post(review::annotate))
         .fallback(any(unknown_endpoint))
         .method_not_allowed_fallback(|| async { ApiError::MethodNotAllowed });
     Router::new()
