@@ -94,10 +94,13 @@ fn read_games(
         if pick.is_some_and(|n| n != index) {
             continue;
         }
-        let view = item
-            .map_err(anyhow::Error::from)
-            .and_then(|game| Ok(viewer_game(&game)?))
-            .with_context(|| format!("game {index}"));
+        // A game-file error names its file and game already.
+        let view = item.map_err(anyhow::Error::from).and_then(|game| {
+            for warning in &game.errors {
+                eprintln!("warning: {warning}");
+            }
+            viewer_game(&game).with_context(|| format!("game {index}"))
+        });
         match (view, pick) {
             (Ok(view), Some(_)) => return Ok(vec![view]),
             (Ok(view), None) => shown.push(view),
