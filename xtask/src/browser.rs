@@ -67,6 +67,8 @@ pub fn test() -> Result<Option<String>> {
     pytest
         .args(["-m", "pytest", TESTS_DIR, "-q", "-p", "no:cacheprovider"])
         .env("XQ_SERVER_URL", &server.url)
+        // The viewer's tests write pages with `xiangqi game view`.
+        .env("XQ_XIANGQI", &binary)
         .env("XQ_CHROMIUM", &chromium)
         .env("XQ_CHROMEDRIVER", &driver)
         .env("XQ_SCREENSHOTS", &screenshots);

@@ -397,6 +397,10 @@ pub fn read_games(
     Ok(PyGameIterator::new(reading(games), on_error))
 }
 
+/// The height of the viewer's frame in a notebook: the board, its buttons
+/// and the evaluation curve.
+const VIEWER_FRAME_HEIGHT: u32 = 640;
+
 /// One game record: headers, main line with comments, result.
 #[pyclass(module = "xiangqi.pgn", name = "Game")]
 #[derive(Clone)]
@@ -658,6 +662,25 @@ impl PyGame {
     #[getter]
     fn source(&self) -> Option<String> {
         self.1.clone()
+    }
+
+    /// The game as the interactive viewer (`xiangqi-viewer`), for Jupyter:
+    /// the self-contained page in an `<iframe srcdoc>`, so its script and
+    /// style stay apart from the notebook's in JupyterLab and classic
+    /// notebooks alike.
+    fn _repr_html_(&self, py: Python<'_>) -> PyResult<String> {
+        py.detach(|| {
+            let view = xiangqi_viewer::viewer_game(&self.0)?;
+            let options = xiangqi_viewer::PageOptions {
+                title: view.title.clone(),
+                ..Default::default()
+            };
+            let page = xiangqi_viewer::write_html(&[view], &options);
+            Ok(xiangqi_viewer::html::iframe(&page, VIEWER_FRAME_HEIGHT))
+        })
+        .map_err(|e: xiangqi_viewer::ViewerError| {
+            pyo3::exceptions::PyValueError::new_err(e.to_string())
+        })
     }
 
     fn __repr__(&self) -> String {

@@ -29,5 +29,9 @@ def test_notebook_executes(tmp_path: Path) -> None:
     kinds = {k for o in outputs for k in o.get("data", {})}
     assert "image/svg+xml" in kinds, "boards are displayed as SVG"
     assert "image/png" in kinds, "the evaluation curve is plotted"
+    # The annotated game shows itself as the viewer (Game._repr_html_).
+    html = "".join(o.get("data", {}).get("text/html", "") for o in outputs)
+    assert 'class="xq-viewer-frame"' in html and "mountViewer(" in html
+    assert "[%eval " in html or "red_chance" in html, "the viewer holds the annotation"
     text = "".join(o.get("text", "") for o in outputs)
     assert "perpetual_check" in text and "炮二平五" in text

@@ -130,6 +130,7 @@ fn no_cli_error_says_the_same_thing_twice() {
     let unknown_event = write(&dir, "unknown.jsonl", b"{\"at\":0,\"event\":\"dance\"}\n");
     let bad_openings = write(&dir, "openings.txt", b"h2e2 h2e2\nnot a fen w - - 0 1\n");
     let annotated = dir.join("annotated.pgn").to_string_lossy().into_owned();
+    let view_page = dir.join("view.html").to_string_lossy().into_owned();
     let bad_fen = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNX w - - 0 1";
     let not_to_move_in_check = "4k4/9/9/9/9/9/9/9/4R4/3K5 w - - 0 1";
     let cases: Vec<Vec<&str>> = vec![
@@ -220,6 +221,17 @@ fn no_cli_error_says_the_same_thing_twice() {
         vec!["game", "check", &illegal_pgn, "--json"],
         vec!["game", "check", &garbage_xqf],
         vec!["game", "convert", &illegal_pgn, "--to", "wxf"],
+        vec!["game", "view", &missing, "-o", &view_page],
+        vec!["game", "view", &garbage_xqf, "-o", &view_page],
+        vec![
+            "game",
+            "view",
+            &illegal_pgn,
+            "--game",
+            "9",
+            "-o",
+            &view_page,
+        ],
         vec!["game", "convert", &illegal_pgn, "--output-format", "wxf"],
         vec!["rate", &missing],
         vec!["rate", &illegal_pgn],

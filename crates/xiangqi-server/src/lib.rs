@@ -25,6 +25,7 @@ pub mod game;
 pub mod http;
 pub mod ids;
 pub mod notation_setting;
+pub mod review;
 pub mod rules;
 mod server;
 pub mod state;

@@ -8,6 +8,7 @@ use crate::clock::Clock;
 use crate::game::hub::Hub;
 use crate::game::lobby::Lobby;
 use crate::game::Rooms;
+use crate::review::Reviews;
 use crate::store::Store;
 
 /// The server's shared state; cheap to clone.
@@ -25,6 +26,8 @@ pub struct AppState {
     pub hub: Arc<Hub>,
     /// Engine searches running at once (one per core).
     pub engine_slots: Arc<Semaphore>,
+    /// The engine's reviews running now.
+    pub reviews: Arc<Reviews>,
 }
 
 impl AppState {
@@ -37,6 +40,7 @@ impl AppState {
             lobby: Arc::new(Lobby::default()),
             hub: Arc::new(Hub::default()),
             engine_slots: Arc::new(Semaphore::new(engine_threads.max(1))),
+            reviews: Arc::new(Reviews::default()),
         }
     }
 }

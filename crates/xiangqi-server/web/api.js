@@ -37,4 +37,6 @@ export const api = {
   setNotation: (notation) => request("PUT", "/api/settings", { notation }),
   player: (name) => request("GET", `/api/players/${encodeURIComponent(name)}`),
   game: (id) => request("GET", `/api/games/${encodeURIComponent(id)}`),
+  viewer: (id) => request("GET", `/api/games/${encodeURIComponent(id)}/viewer`),
+  annotate: (id) => request("POST", `/api/games/${encodeURIComponent(id)}/annotate`),
 };

@@ -5,14 +5,14 @@ import { api } from "./api.js";
 import { socket } from "./socket.js";
 import { h, link } from "./dom.js";
 import { mountLobby } from "./lobby.js";
-import { mountGame } from "./game.js";
+import { mountGamePage } from "./review.js";
 import { mountSettings } from "./settings.js";
 import { mountAuth } from "./auth.js";
 import { mountPlayer } from "./player.js";
 
 const routes = [
   [/^\/$/, mountLobby],
-  [/^\/games\/([A-Za-z0-9_-]+)$/, mountGame],
+  [/^\/games\/([A-Za-z0-9_-]+)$/, mountGamePage],
   [/^\/players\/([^/]+)$/, mountPlayer],
   [/^\/settings$/, mountSettings],
   [/^\/login$/, mountAuth],

@@ -223,6 +223,8 @@ export function mountGame(main, [gameId], session) {
       }
     }
     lines.push(h("a", { href: `/games/${gameId}.pgn`, class: "pgn", download: `${gameId}.pgn` }, "Download PGN"));
+    // The same path again: the router shows a finished game in the viewer.
+    lines.push(" · ", h("a", { href: `/games/${gameId}`, class: "pgn", id: "review-link", "data-link": true }, "Review the game"));
     resultBox.replaceChildren(...lines);
     resultBox.hidden = false;
   }

@@ -59,9 +59,15 @@ const LAYERS: &[(&str, &[&str])] = &[
             "xiangqi-search",
             "xiangqi-rating",
             "xiangqi-server-protocol",
+            "xiangqi-viewer",
+            "xiangqi-engine-client",
         ],
     ),
     ("xiangqi-server-protocol", &[]),
+    (
+        "xiangqi-viewer",
+        &["xiangqi-core", "xiangqi-notation", "xiangqi-gamefile"],
+    ),
 ];
 
 /// Crates at the top that compose everything: the CLI, the cross-crate test

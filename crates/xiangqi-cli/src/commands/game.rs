@@ -1,5 +1,5 @@
-//! `xiangqi game` (alias `xiangqi pgn`): check game files game by game, or
-//! convert them. Any format `xiangqi-gamefile` reads comes in (PGN, WXF,
+//! `xiangqi game` (alias `xiangqi pgn`): check game files game by game,
+//! convert them, or view them (`game_view.rs`). Any format `xiangqi-gamefile` reads comes in (PGN, WXF,
 //! XQF, CBF, CBR, CBL; sniffed or given), from files, directories and
 //! patterns (a collection: `xiangqi_gamefile::collection`); PGN, WXF game
 //! files or XQF go out.
@@ -73,6 +73,25 @@ enum GameCommand {
         strict: bool,
         #[arg(long, short = 'j', value_name = "N", default_value_t = 0, help = JOBS_HELP)]
         jobs: usize,
+    },
+    /// Write the games of a file as one self-contained HTML page with the
+    /// interactive viewer (board, move tree, evaluation curve; works
+    /// offline, opened by double-click). Several games get a game list.
+    View {
+        /// A game file of any format `game check` reads.
+        input: PathBuf,
+        /// Only game N of the file (from 1).
+        #[arg(long, value_name = "N")]
+        game: Option<usize>,
+        /// The notation the page starts in (switchable on the page).
+        #[arg(long, value_enum, default_value = "coordinate")]
+        notation: super::game_view::ViewNotation,
+        /// What the input is; `auto`: by its first bytes.
+        #[arg(long, value_enum, default_value = "auto")]
+        input_format: InputFormat,
+        /// The HTML file to write.
+        #[arg(short, long, required = true)]
+        output: PathBuf,
     },
     /// Read every game and report one line per game: index, tags, plies,
     /// result, or the error with its line number.
@@ -551,6 +570,19 @@ pub fn run(args: Args) -> Result<()> {
             strict,
             jobs,
         } => check(&inputs, input_format, json, strict, jobs),
+        GameCommand::View {
+            input,
+            game,
+            notation,
+            input_format,
+            output,
+        } => super::game_view::view(super::game_view::ViewArgs {
+            input: &input,
+            format: input_format.format(),
+            game,
+            notation,
+            output: &output,
+        }),
         GameCommand::Convert {
             inputs,
             to,

@@ -9,6 +9,7 @@ pub mod engine;
 /// The engine side of UCI and UCCI: shared by `uci` and `ucci`.
 mod engine_protocol;
 pub mod game;
+mod game_view;
 pub mod matches;
 pub mod moves;
 pub mod perft;

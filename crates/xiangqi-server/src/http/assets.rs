@@ -1,5 +1,7 @@
 //! The embedded web client (`crates/xiangqi-server/web/`): `/static/…`
-//! files, and `index.html` for every page path of the one-page app.
+//! files, and `index.html` for every page path of the one-page app. The
+//! board and the game viewer (`board.js`, `viewer.js` and their styles) are
+//! `xiangqi-viewer`'s, served from there: one board in the project.
 
 use axum::extract::Path;
 use axum::http::{header, StatusCode};
@@ -26,6 +28,9 @@ fn content_type(path: &str) -> &'static str {
 }
 
 fn file(path: &str) -> Response {
+    if let Some(shared) = xiangqi_viewer::assets::asset(path) {
+        return ([(header::CONTENT_TYPE, content_type(path))], shared).into_response();
+    }
     match Web::get(path) {
         Some(content) => (
             [(header::CONTENT_TYPE, content_type(path))],

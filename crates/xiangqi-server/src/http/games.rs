@@ -86,6 +86,23 @@ pub async fn page_or_pgn(
     let Some(id) = file.strip_suffix(".pgn") else {
         return Ok(crate::http::assets::index().await);
     };
+    let pgn = stored_pgn(&state, id).await?;
+    let disposition = format!("inline; filename=\"{id}.pgn\"");
+    Ok((
+        [
+            (
+                header::CONTENT_TYPE,
+                "application/x-chess-pgn; charset=utf-8".to_string(),
+            ),
+            (header::CONTENT_DISPOSITION, disposition),
+        ],
+        pgn,
+    )
+        .into_response())
+}
+
+/// The PGN export of stored game `id` (with `[%clk]` and the ratings before it).
+pub async fn stored_pgn(state: &AppState, id: &str) -> Result<String, ApiError> {
     let Some(stored) = state.store.game(id).await? else {
         return Err(ApiError::NotFound(format!("game {id:?}")));
     };
@@ -105,16 +122,5 @@ pub async fn page_or_pgn(
         before = red_before.zip(black_before);
     }
     let pgn = crate::export::game_pgn(&stored, red.as_ref(), black.as_ref(), before)?;
-    let disposition = format!("inline; filename=\"{id}.pgn\"");
-    Ok((
-        [
-            (
-                header::CONTENT_TYPE,
-                "application/x-chess-pgn; charset=utf-8".to_string(),
-            ),
-            (header::CONTENT_DISPOSITION, disposition),
-        ],
-        pgn,
-    )
-        .into_response())
+    Ok(pgn)
 }

@@ -6,6 +6,7 @@ pub mod auth;
 pub mod extract;
 pub mod games;
 pub mod players;
+pub mod review;
 
 use axum::extract::DefaultBodyLimit;
 use axum::routing::{any, get, post, put};
@@ -31,6 +32,8 @@ pub fn router(state: AppState) -> Router {
         .route("/settings", put(auth::settings))
         .route("/players/{name}", get(players::player))
         .route("/games/{id}", get(games::game))
+        .route("/games/{id}/viewer", get(review::viewer))
+        .route("/games/{id}/annotate", post(review::annotate))
         .fallback(any(unknown_endpoint))
         .method_not_allowed_fallback(|| async { ApiError::MethodNotAllowed });
     Router::new()

@@ -9,11 +9,18 @@ use sqlx::migrate::{Migration, MigrationSource, MigrationType};
 
 /// Version, description and SQL of each migration, oldest first. A released
 /// migration is never edited (its checksum is stored): add a new one.
-const MIGRATIONS: &[(i64, &str, &str)] = &[(
-    1,
-    "initial",
-    include_str!("../../migrations/0001_initial.sql"),
-)];
+const MIGRATIONS: &[(i64, &str, &str)] = &[
+    (
+        1,
+        "initial",
+        include_str!("../../migrations/0001_initial.sql"),
+    ),
+    (
+        2,
+        "reviews",
+        include_str!("../../migrations/0002_reviews.sql"),
+    ),
+];
 
 /// The migrations above as a source for sqlx's migrator.
 #[derive(Debug)]

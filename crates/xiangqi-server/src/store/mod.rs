@@ -15,6 +15,9 @@ mod connect;
 mod events;
 mod migrations;
 mod replay;
+mod reviews;
+
+pub use reviews::ReviewRow;
 mod rows;
 
 /// What a store call can fail with.

@@ -182,6 +182,10 @@ class Client:
     def moves_text(self):
         return [m.text for m in self.driver.find_elements(By.CSS_SELECTOR, "#moves .mv[data-ply]")]
 
+    def viewer_moves_text(self):
+        """The moves of the game viewer's list (a finished game's page), in order."""
+        return [m.text for m in self.driver.find_elements(By.CSS_SELECTOR, "#viewer .xq-move .xq-san")]
+
     def my_movable_squares(self):
         """The squares of this side's pieces (the board says which side is at the bottom)."""
         return self.driver.execute_script(

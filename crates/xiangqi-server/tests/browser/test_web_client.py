@@ -122,14 +122,15 @@ def test_two_players_play_to_checkmate_and_switch_notation(open_client, unique_n
     # The move list follows the notation setting.
     red.choose_notation("vietnamese")
     red.shot("settings-vietnamese")
+    # A finished game's page is the viewer, in the player's notation.
     red.open(f"/games/{game}")
-    red.wait().until(lambda d: len(red.moves_text()) == len(HELPMATE), "moves not shown")
-    vietnamese = red.moves_text()
+    red.wait().until(lambda d: len(red.viewer_moves_text()) == len(HELPMATE), "moves not shown")
+    vietnamese = red.viewer_moves_text()
     assert vietnamese[0] == "Pháo 8 bình 7", vietnamese
     red.choose_notation("chinese")
     red.open(f"/games/{game}")
-    red.wait().until(lambda d: len(red.moves_text()) == len(HELPMATE), "moves not shown")
-    chinese = red.moves_text()
+    red.wait().until(lambda d: len(red.viewer_moves_text()) == len(HELPMATE), "moves not shown")
+    chinese = red.viewer_moves_text()
     assert chinese[0] == "炮八平七", chinese
     assert chinese != vietnamese
     red.shot("game-red-chinese")

@@ -10,4 +10,5 @@ mod lines;
 mod rated;
 mod refusals;
 mod restart;
+mod review;
 mod watching;

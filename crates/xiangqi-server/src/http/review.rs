@@ -1,0 +1,80 @@
+//! A stored game for the game viewer (`xiangqi-viewer`):
+//! `GET /api/games/{id}/viewer`, the viewer's data of its PGN export (or of
+//! the engine's review once there is one) with the review's status, and
+//! `POST /api/games/{id}/annotate`, which starts the review
+//! ([`crate::review`]).
+
+use axum::extract::State;
+use axum::http::{HeaderMap, StatusCode};
+use axum::Json;
+use serde_json::{json, Value};
+use xiangqi_gamefile::pgn::read_str;
+
+use crate::error::ApiError;
+use crate::http::auth::current_player;
+use crate::http::extract::PathParams;
+use crate::http::games::stored_pgn;
+use crate::review::StartError;
+use crate::state::AppState;
+
+/// The viewer's data of the game a PGN text holds.
+pub fn viewer_data(pgn: &str) -> Result<Value, ApiError> {
+    let game = read_str(pgn)
+        .next()
+        .ok_or_else(|| ApiError::Internal("the PGN holds no game".into()))?
+        .map_err(|e| ApiError::Internal(format!("the PGN cannot be read: {e}")))?;
+    let view = xiangqi_viewer::viewer_game(&game).map_err(|e| ApiError::Internal(e.to_string()))?;
+    serde_json::to_value(view).map_err(|e| ApiError::Internal(e.to_string()))
+}
+
+/// `GET /api/games/{id}/viewer`: `{game, annotation: {status, error?}}`,
+/// status `none`, `running`, `done` (the game is the annotated one) or
+/// `failed`.
+pub async fn viewer(
+    State(state): State<AppState>,
+    PathParams(id): PathParams<String>,
+) -> Result<Json<Value>, ApiError> {
+    let export = stored_pgn(&state, &id).await?;
+    let review = state.store.review(&id).await?;
+    let (pgn, annotation) = match review {
+        _ if state.reviews.is_running(&id) => (export, json!({ "status": "running" })),
+        Some(row) => match (row.pgn, row.error) {
+            (Some(pgn), _) => (pgn, json!({ "status": "done" })),
+            (None, error) => (export, json!({ "status": "failed", "error": error })),
+        },
+        None => (export, json!({ "status": "none" })),
+    };
+    Ok(Json(
+        json!({ "game": viewer_data(&pgn)?, "annotation": annotation }),
+    ))
+}
+
+/// `POST /api/games/{id}/annotate`: starts the engine's review of a
+/// finished game for a signed-in player or a guest with a session; `202
+/// {annotation: {status: "running"}}`.
+pub async fn annotate(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    PathParams(id): PathParams<String>,
+) -> Result<(StatusCode, Json<Value>), ApiError> {
+    let Some(player) = current_player(&state, &headers).await? else {
+        return Err(ApiError::NotSignedIn);
+    };
+    let Some(stored) = state.store.game(&id).await? else {
+        return Err(ApiError::NotFound(format!("game {id:?}")));
+    };
+    if stored.ending.is_none() {
+        return Err(ApiError::Conflict(
+            "game_in_progress",
+            "a game in progress cannot be annotated".into(),
+        ));
+    }
+    let pgn = stored_pgn(&state, &id).await?;
+    crate::review::start(&state, &id, pgn, &player.id).map_err(|e| match e {
+        StartError::Busy(_) => ApiError::Conflict("busy", e.to_string()),
+    })?;
+    Ok((
+        StatusCode::ACCEPTED,
+        Json(json!({ "annotation": { "status": "running" } })),
+    ))
+}

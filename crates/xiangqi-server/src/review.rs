@@ -1,0 +1,191 @@
+//! The engine's review of a finished game, asked for from its page
+//! (`POST /api/games/{id}/annotate`): the game's PGN export annotated by
+//! `xiangqi-engine-client`'s `annotate` with our own search
+//! ([`BuiltinEngine`]) on a blocking thread, each position's search taking
+//! an engine slot like an engine opponent's move, so reviews never starve
+//! live games. The annotated PGN (or the failure) is stored; the page polls
+//! `GET /api/games/{id}/viewer` until it is there.
+
+use std::collections::HashSet;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use tokio::runtime::Handle;
+use tokio::sync::Semaphore;
+use xiangqi_core::{Move, Position};
+use xiangqi_engine_client::annotate::pgn::annotate_game;
+use xiangqi_engine_client::annotate::{Analyser, ReviewOptions};
+use xiangqi_engine_client::builtin::BuiltinEngine;
+use xiangqi_engine_client::{Analysis, EngineError, Limit, SearchOptions};
+use xiangqi_gamefile::pgn::{read_str, write_game, WriteOptions};
+use xiangqi_notation::Notation;
+
+use crate::state::AppState;
+use crate::store::ReviewRow;
+
+/// Reviews running at once on the whole server; more are refused until one ends.
+pub const MAX_RUNNING_REVIEWS: usize = 2;
+/// The search time per position.
+pub const REVIEW_MOVE_TIME: Duration = Duration::from_millis(200);
+/// The review engine's hash table, in MB.
+const REVIEW_HASH_MB: usize = 16;
+
+/// The engine a review runs on: our own search.
+pub fn review_engine() -> BuiltinEngine {
+    BuiltinEngine::new(REVIEW_HASH_MB)
+}
+
+/// Why a review cannot start.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum StartError {
+    /// [`MAX_RUNNING_REVIEWS`] reviews are running.
+    #[error("the engine is reviewing {0} games already: try again when one is done")]
+    Busy(usize),
+}
+
+/// The reviews running now, by game id.
+#[derive(Debug, Default)]
+pub struct Reviews {
+    running: Mutex<HashSet<String>>,
+}
+
+impl Reviews {
+    /// Whether `game`'s review is running.
+    pub fn is_running(&self, game: &str) -> bool {
+        self.running.lock().is_ok_and(|r| r.contains(game))
+    }
+
+    /// Marks `game`'s review running: `Ok(false)` when it already was.
+    fn claim(&self, game: &str) -> Result<bool, StartError> {
+        let Ok(mut running) = self.running.lock() else {
+            return Err(StartError::Busy(MAX_RUNNING_REVIEWS));
+        };
+        if running.contains(game) {
+            return Ok(false);
+        }
+        if running.len() >= MAX_RUNNING_REVIEWS {
+            return Err(StartError::Busy(running.len()));
+        }
+        Ok(running.insert(game.to_owned()))
+    }
+
+    fn release(&self, game: &str) {
+        if let Ok(mut running) = self.running.lock() {
+            running.remove(game);
+        }
+    }
+}
+
+/// Starts the review of `game` whose PGN export is `pgn`, asked for by
+/// player `by`; returns at once (a review already running is left to run).
+pub fn start(state: &AppState, game: &str, pgn: String, by: &str) -> Result<(), StartError> {
+    if !state.reviews.claim(game)? {
+        return Ok(());
+    }
+    let state = state.clone();
+    let (game, by) = (game.to_owned(), by.to_owned());
+    tokio::spawn(async move {
+        let slots = state.engine_slots.clone();
+        let runtime = Handle::current();
+        let work = tokio::task::spawn_blocking(move || {
+            let mut engine = review_engine();
+            let mut slotted = Slotted {
+                engine: &mut engine,
+                slots,
+                runtime,
+            };
+            annotate_pgn(&pgn, &mut slotted, Limit::MoveTime(REVIEW_MOVE_TIME))
+        });
+        let outcome = work
+            .await
+            .unwrap_or_else(|e| Err(format!("the review stopped: {e}")));
+        let (pgn, error) = match outcome {
+            Ok(pgn) => (Some(pgn), None),
+            Err(error) => (None, Some(error)),
+        };
+        let row = ReviewRow {
+            game: game.clone(),
+            pgn,
+            error,
+            requested_by: by,
+            finished_at: state.clock.now_ms() as i64,
+        };
+        if let Err(e) = state.store.save_review(&row).await {
+            tracing::error!("game {game}: the review cannot be stored: {e}");
+        }
+        state.reviews.release(&game);
+    });
+    Ok(())
+}
+
+/// The game of `pgn` annotated by `engine` (`[%eval]` on every move, NAGs,
+/// the engine's line after a mistake), as PGN in ICCS.
+pub fn annotate_pgn(pgn: &str, engine: &mut dyn Analyser, limit: Limit) -> Result<String, String> {
+    let mut game = read_str(pgn)
+        .next()
+        .ok_or("the PGN holds no game")?
+        .map_err(|e| e.to_string())?;
+    let options = ReviewOptions::new(SearchOptions::new(limit));
+    annotate_game(engine, &mut game, &options, |_, _| {}).map_err(|e| e.to_string())?;
+    write_game(&game, &WriteOptions::new(Notation::Iccs)).map_err(|e| e.to_string())
+}
+
+/// An analyser that searches only with an engine slot, so a review's
+/// searches queue with the engine opponents' moves.
+struct Slotted<'a> {
+    engine: &'a mut dyn Analyser,
+    slots: Arc<Semaphore>,
+    runtime: Handle,
+}
+
+impl Analyser for Slotted<'_> {
+    fn new_game(&mut self, start: &Position, limit: Limit) -> Result<(), EngineError> {
+        self.engine.new_game(start, limit)
+    }
+
+    fn analyse(
+        &mut self,
+        start: &Position,
+        moves: &[Move],
+        options: SearchOptions,
+    ) -> Result<Analysis, EngineError> {
+        // A blocking thread may wait on the runtime; the semaphore is never closed.
+        let _permit = self
+            .runtime
+            .block_on(self.slots.clone().acquire_owned())
+            .ok();
+        self.engine.analyse(start, moves, options)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_review_writes_an_evaluation_on_every_move() {
+        let pgn = "[Red \"a\"]\n[Black \"b\"]\n\n1. h2e2 {[%clk 0:04:59]} h9g7 2. h0g2 a9a8 0-1\n";
+        let annotated = annotate_pgn(pgn, &mut review_engine(), Limit::Depth(2)).unwrap();
+        let game = read_str(&annotated).next().unwrap().unwrap();
+        assert_eq!(game.plies(), 4);
+        for node in &game.mainline.moves {
+            assert!(node.comments()[0].starts_with("[%eval "), "{annotated}");
+        }
+        assert!(annotated.contains("[%clk 0:04:59]"), "{annotated}");
+        let view = xiangqi_viewer::viewer_game(&game).unwrap();
+        assert!(view.has_eval);
+    }
+
+    #[test]
+    fn reviews_are_limited_and_one_per_game() {
+        let reviews = Reviews::default();
+        assert_eq!(reviews.claim("a"), Ok(true));
+        assert_eq!(reviews.claim("a"), Ok(false));
+        assert_eq!(reviews.claim("b"), Ok(true));
+        assert_eq!(reviews.claim("c"), Err(StartError::Busy(2)));
+        assert!(reviews.is_running("a"));
+        reviews.release("a");
+        assert!(!reviews.is_running("a"));
+        assert_eq!(reviews.claim("c"), Ok(true));
+    }
+}
