@@ -62,6 +62,13 @@ fn our_engine_as_teacher_scores_every_position() {
         written.contains("--teacher-depth 2 --teacher-weight 0.5"),
         "{written}"
     );
+    // How the self-play games ended, on stdout and in the file's header.
+    let endings = stdout
+        .lines()
+        .find(|l| l.starts_with("endings: "))
+        .unwrap_or_else(|| panic!("no endings line: {stdout}"));
+    assert!(endings.contains("ply cap "), "{endings}");
+    assert!(written.contains(&format!("// {endings}")), "{written}");
     let _ = std::fs::remove_file(out_file);
 }
 
@@ -111,6 +118,7 @@ fn wdl_fit_prints_the_model_and_its_constants() {
     };
     let text = run("1");
     assert!(text.starts_with("data: 12 games, "), "{text}");
+    assert!(text.contains("\nendings: "), "{text}");
     let loss = |prefix: &str| -> f64 {
         let at = text.find(prefix).unwrap() + prefix.len();
         let word = text[at..].split_whitespace().next().unwrap();

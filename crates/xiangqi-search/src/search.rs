@@ -15,7 +15,7 @@ use crate::time::TimeBudget;
 use crate::tt::{Bound, TranspositionTable};
 
 /// Plies without capture after which the game is drawn (R-DRAW-NOCAPTURE).
-const NO_CAPTURE_LIMIT: u32 = 120;
+pub(crate) const NO_CAPTURE_LIMIT: u32 = 120;
 /// Remaining depth from which the hash move is tested for a singular extension.
 const SINGULAR_DEPTH: i32 = 8;
 

@@ -1,15 +1,17 @@
 //! Seeded self-play at a fixed node count: balanced random openings, games
-//! played to the end, quiet positions labelled with the result. The
+//! played to the adjudication's verdict under the engine's rules
+//! ([`super::game`]), quiet positions labelled with the result. The
 //! openings are drawn first, one after another from the seed; the games are
 //! then played on `threads` threads, each with its own engines, cleared
 //! before every game, so a game depends only on its opening and the data is
 //! the same for any number of threads.
 
-use xiangqi_core::{Color, MoveList, PieceKind, Position, SplitMix64};
+use xiangqi_core::{Color, MoveList, Position, SplitMix64};
 use xiangqi_parallel::PoolError;
 
 use xiangqi_adjudication::Outcome;
 
+use super::game::{engine_rules, play_game, Choice, Endings, GameEnd};
 use crate::wdl::{self, game_ply, WdlSample};
 use crate::{is_quiet, Engine, Limits, Score, Weights};
 
@@ -26,7 +28,9 @@ pub struct SelfPlay {
     pub opening_plies: usize,
     /// An opening is kept only when a short search scores it within this many centipawns.
     pub balanced_cp: i32,
-    /// Games longer than this are drawn.
+    /// A safety net for running time: a game still going after this many
+    /// plies is stopped and counted as a draw ([`Endings::capped`] counts
+    /// them). The rules end every game without it.
     pub max_plies: usize,
     /// Threads playing games at once (at least one is used); the games do
     /// not depend on it.
@@ -41,14 +45,14 @@ impl Default for SelfPlay {
             seed: 1,
             opening_plies: 6,
             balanced_cp: 150,
-            max_plies: 300,
+            max_plies: 1_000,
             threads: 1,
         }
     }
 }
 
 /// Red's points of a self-play game: 1, ½ or 0. Its games always end in a
-/// win or a draw (never cancelled, never left going on: `max_plies` draws).
+/// win or a draw (never cancelled, never left going on: the cap draws).
 pub(crate) fn red_points(result: Outcome) -> f64 {
     result.red_score().unwrap_or(0.5)
 }
@@ -95,64 +99,6 @@ fn opening(rng: &mut SplitMix64, config: &SelfPlay, probe: &mut Engine) -> Posit
     }
 }
 
-/// Only generals, advisors and elephants: nobody can mate (R-DRAW-MATERIAL).
-fn dead_material(pos: &Position) -> bool {
-    pos.pieces().all(|(_, p)| {
-        matches!(
-            p.kind,
-            PieceKind::General | PieceKind::Advisor | PieceKind::Elephant
-        )
-    })
-}
-
-/// Plays one game from `start`; `engines[0]` plays Red. Calls `visit` on
-/// every position reached, with the mover's search score. A proven mate ends the game for the side that
-/// has it; a threefold repetition, 120 plies without capture, dead material
-/// or `max_plies` draw (repetitions are scored as draws here: the engines'
-/// own search already avoids losing ones).
-fn play_game(
-    start: &Position,
-    engines: [&mut Engine; 2],
-    nodes: u64,
-    max_plies: usize,
-    mut visit: impl FnMut(&Position, Score),
-) -> Outcome {
-    let [red, black] = engines;
-    red.new_game();
-    black.new_game();
-    let mut pos = start.clone();
-    let mut history: Vec<Position> = Vec::new();
-    for _ in 0..max_plies {
-        if history.iter().filter(|p| p.hash() == pos.hash()).count() >= 2
-            || pos.halfmove_clock() >= 120
-            || dead_material(&pos)
-        {
-            return Outcome::Draw;
-        }
-        let red_to_move = pos.side_to_move() == xiangqi_core::Color::Red;
-        let engine: &mut Engine = if red_to_move { red } else { black };
-        let r = engine.search(&pos, &history, &Limits::nodes(nodes), |_| {});
-        visit(&pos, r.score);
-        let mover_wins = match r.score {
-            Score::Mate(n) if n > 0 => Some(true),
-            Score::Mate(_) => Some(false),
-            Score::Cp(_) => None,
-        };
-        let Some(mv) = r.best_move.filter(|_| mover_wins.is_none()) else {
-            // No move (mated or stalemated: a loss) or a proven result.
-            let wins = mover_wins.unwrap_or(false);
-            return if wins == red_to_move {
-                Outcome::Red
-            } else {
-                Outcome::Black
-            };
-        };
-        history.push(pos.clone());
-        pos.make_move(mv);
-    }
-    Outcome::Draw
-}
-
 /// Runs `play(state, index)` for every index below `count` on `threads`
 /// threads (at least one), each with its own `state()`, and returns the
 /// answers in index order; `progress` sees each answer in index order.
@@ -186,17 +132,37 @@ fn openings(config: &SelfPlay, n: usize) -> Vec<Position> {
         .collect()
 }
 
+/// `engines[0]` plays Red, `engines[1]` Black, each searching `nodes` nodes
+/// a move from a clean start.
+fn engine_players(
+    engines: [&mut Engine; 2],
+    nodes: u64,
+) -> impl FnMut(&Position, &[Position]) -> Choice + '_ {
+    let [red, black] = engines;
+    red.new_game();
+    black.new_game();
+    move |pos, history| {
+        let engine: &mut Engine = match pos.side_to_move() {
+            Color::Red => &mut *red,
+            Color::Black => &mut *black,
+        };
+        let r = engine.search(pos, history, &Limits::nodes(nodes), |_| {});
+        (r.best_move, r.score)
+    }
+}
+
 /// Plays `config.games` self-play games with `weights`, on
 /// `config.threads` threads, keeping what `keep` takes from each position
 /// (with the search's score of it); returns each game's kept items and its
-/// result, in game order. Calls `progress(games done, items so far)` after
+/// end, in game order. Calls `progress(games done, items so far)` after
 /// each game.
 fn play_keeping<T: Send>(
     config: &SelfPlay,
     weights: &Weights,
     keep: impl Fn(&Position, Score) -> Option<T> + Sync,
     mut progress: impl FnMut(usize, usize),
-) -> Vec<(Vec<T>, Outcome)> {
+) -> Vec<(Vec<T>, GameEnd)> {
+    let rules = engine_rules();
     let starts = openings(config, config.games);
     let engines = || {
         let mut red = Engine::new(8);
@@ -212,14 +178,14 @@ fn play_keeping<T: Send>(
         engines,
         |(red, black), game| {
             let mut seen = Vec::new();
-            let result = play_game(
+            let end = play_game(
                 &starts[game],
-                [red, black],
-                config.nodes,
+                &rules,
                 config.max_plies,
+                engine_players([red, black], config.nodes),
                 |p, score| seen.extend(keep(p, score)),
             );
-            (seen, result)
+            (seen, end)
         },
         |(seen, _)| {
             done += 1;
@@ -227,6 +193,29 @@ fn play_keeping<T: Send>(
             progress(done, kept);
         },
     )
+}
+
+/// The items of every game in order, and how the games ended.
+fn collect_games<T, U>(
+    games: Vec<(Vec<T>, GameEnd)>,
+    label: impl Fn(T, &GameEnd) -> U,
+) -> (Vec<U>, Endings) {
+    let mut endings = Endings::default();
+    let mut items = Vec::new();
+    for (seen, end) in games {
+        endings.add(&end);
+        items.extend(seen.into_iter().map(|item| label(item, &end)));
+    }
+    (items, endings)
+}
+
+/// The quiet positions of a game, labelled with its result.
+fn label_quiet(position: Position, end: &GameEnd) -> Sample {
+    Sample {
+        position,
+        result: end.outcome,
+        teacher_cp: None,
+    }
 }
 
 /// Plays `config.games` self-play games with `weights` and returns the quiet
@@ -237,17 +226,17 @@ pub fn generate(
     weights: &Weights,
     progress: impl FnMut(usize, usize),
 ) -> Vec<Sample> {
+    generate_with_endings(config, weights, progress).0
+}
+
+/// [`generate`], with how the games ended.
+pub fn generate_with_endings(
+    config: &SelfPlay,
+    weights: &Weights,
+    progress: impl FnMut(usize, usize),
+) -> (Vec<Sample>, Endings) {
     let keep = |p: &Position, _| is_quiet(p).then(|| p.clone());
-    play_keeping(config, weights, keep, progress)
-        .into_iter()
-        .flat_map(|(seen, result)| {
-            seen.into_iter().map(move |position| Sample {
-                position,
-                result,
-                teacher_cp: None,
-            })
-        })
-        .collect()
+    collect_games(play_keeping(config, weights, keep, progress), label_quiet)
 }
 
 /// Plays `config.games` self-play games as [`generate`] does and returns
@@ -260,29 +249,34 @@ pub fn generate_scored(
     weights: &Weights,
     progress: impl FnMut(usize, usize),
 ) -> Vec<WdlSample> {
+    generate_scored_with_endings(config, weights, progress).0
+}
+
+/// [`generate_scored`], with how the games ended.
+pub fn generate_scored_with_endings(
+    config: &SelfPlay,
+    weights: &Weights,
+    progress: impl FnMut(usize, usize),
+) -> (Vec<WdlSample>, Endings) {
     let keep = |p: &Position, score| match score {
         Score::Cp(cp) => Some((cp, game_ply(p), p.side_to_move())),
         _ => None,
     };
-    play_keeping(config, weights, keep, progress)
-        .into_iter()
-        .flat_map(|(seen, result)| {
-            seen.into_iter().map(move |(score_cp, ply, mover)| {
-                let red = mover == Color::Red;
-                let outcome = match result {
-                    Outcome::Red if red => wdl::Outcome::Win,
-                    Outcome::Black if !red => wdl::Outcome::Win,
-                    Outcome::Red | Outcome::Black => wdl::Outcome::Loss,
-                    _ => wdl::Outcome::Draw,
-                };
-                WdlSample {
-                    score_cp,
-                    ply,
-                    outcome,
-                }
-            })
-        })
-        .collect()
+    let label = |(score_cp, ply, mover): (i32, u32, Color), end: &GameEnd| {
+        let red = mover == Color::Red;
+        let outcome = match end.outcome {
+            Outcome::Red if red => wdl::Outcome::Win,
+            Outcome::Black if !red => wdl::Outcome::Win,
+            Outcome::Red | Outcome::Black => wdl::Outcome::Loss,
+            _ => wdl::Outcome::Draw,
+        };
+        WdlSample {
+            score_cp,
+            ply,
+            outcome,
+        }
+    };
+    collect_games(play_keeping(config, weights, keep, progress), label)
 }
 
 /// Wins, draws and losses of the first weight table of a match.
@@ -294,6 +288,8 @@ pub struct MatchTally {
     pub draws: u32,
     /// Games the first table lost.
     pub losses: u32,
+    /// Of the draws, games the ply cap stopped before the rules ended them.
+    pub capped: u32,
 }
 
 /// A fixed-node match of `a` against `b`: `config.games / 2` balanced random
@@ -305,6 +301,7 @@ pub fn play_match(
     b: &Weights,
     mut progress: impl FnMut(usize, &MatchTally),
 ) -> MatchTally {
+    let rules = engine_rules();
     let starts = openings(config, config.games.div_ceil(2));
     let engines = || {
         let mut first = Engine::new(8);
@@ -327,20 +324,18 @@ pub fn play_match(
             } else {
                 [first, second]
             };
-            let result = play_game(
+            let end = play_game(
                 &starts[game / 2],
-                engines,
-                config.nodes,
+                &rules,
                 config.max_plies,
+                engine_players(engines, config.nodes),
                 |_, _| {},
             );
-            if swap {
-                1.0 - red_points(result)
-            } else {
-                red_points(result)
-            }
+            let red = red_points(end.outcome);
+            (if swap { 1.0 - red } else { red }, end.capped())
         },
-        |&a_points| {
+        |&(a_points, capped)| {
+            tally.capped += u32::from(capped);
             match a_points {
                 p if p > 0.75 => tally.wins += 1,
                 p if p < 0.25 => tally.losses += 1,
@@ -367,9 +362,10 @@ mod tests {
         };
         let w = Weights::default();
         let mut calls = 0;
-        let a = generate(&config, &w, |_, _| calls += 1);
+        let (a, endings) = generate_with_endings(&config, &w, |_, _| calls += 1);
         let b = generate(&config, &w, |_, _| {});
         assert_eq!(calls, 2);
+        assert_eq!(endings.games(), 2);
         assert!(!a.is_empty());
         assert_eq!(a, b, "same seed, same data");
         assert!(a.iter().all(|s| is_quiet(&s.position)));
@@ -421,6 +417,46 @@ mod tests {
             |_, _| {},
         );
         assert_eq!(m1, m2);
+    }
+
+    #[test]
+    fn a_perpetual_checkers_positions_are_labelled_as_lost() {
+        // EX-REP-1 of the rules reference: Red's chariot checks for ever and
+        // loses; the old self-play called this a draw.
+        let start = Position::from_fen("4k4/9/9/9/9/9/9/9/9/5K2R w - - 0 1").unwrap();
+        let mut script = "i0i9 e9e8 i9i8 e8e9 i8i9 e9e8 i9i8 e8e9 i8i9 e9e8".split(' ');
+        let choose = |_: &Position, _: &[Position]| {
+            (script.next().map(|m| m.parse().unwrap()), Score::Cp(0))
+        };
+        let mut seen = Vec::new();
+        let end = play_game(&start, &engine_rules(), 1_000, choose, |p, _| {
+            seen.extend(is_quiet(p).then(|| p.clone()))
+        });
+        let (samples, endings) = collect_games(vec![(seen, end)], label_quiet);
+        assert!(!samples.is_empty());
+        assert!(samples.iter().all(|s| s.result == Outcome::Black));
+        assert_eq!(
+            endings.count(xiangqi_adjudication::Reason::PerpetualCheck),
+            1
+        );
+        assert_eq!(endings.capped, 0);
+    }
+
+    #[test]
+    fn engines_play_to_the_verdict_and_mate_is_played_out() {
+        // Red mates in one (chariot to the back rank); the game ends by the
+        // adjudication's checkmate, not by the search's mate score.
+        let start = Position::from_fen("3k5/9/9/9/9/9/9/9/R8/4K4 w - - 0 1").unwrap();
+        let (mut red, mut black) = (Engine::new(1), Engine::new(1));
+        let end = play_game(
+            &start,
+            &engine_rules(),
+            1_000,
+            engine_players([&mut red, &mut black], 2_000),
+            |_, _| {},
+        );
+        assert_eq!(end.outcome, Outcome::Red, "{end:?}");
+        assert_eq!(end.reason, Some(xiangqi_adjudication::Reason::Checkmate));
     }
 
     #[test]

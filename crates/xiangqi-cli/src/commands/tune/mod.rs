@@ -19,7 +19,9 @@ use std::path::PathBuf;
 use anyhow::{bail, Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
 use xiangqi_engine_client::EngineSpec;
-use xiangqi_search::tune::{fit, generate, play_match, FitOptions, MatchTally, SelfPlay};
+use xiangqi_search::tune::{
+    fit, generate_with_endings, play_match, FitOptions, MatchTally, SelfPlay,
+};
 use xiangqi_search::weights::GROUPS;
 use xiangqi_search::{weights_source, Weights};
 
@@ -150,7 +152,7 @@ pub fn run(args: Args) -> Result<()> {
         return wdl::run(&config, &start);
     }
     let progress = bar(args.games as u64, "self-play");
-    let mut samples = generate(&config, &start, |done, positions| {
+    let (mut samples, endings) = generate_with_endings(&config, &start, |done, positions| {
         progress.set_position(done as u64);
         progress.set_message(format!("{positions} quiet positions"));
     });
@@ -165,6 +167,7 @@ pub fn run(args: Args) -> Result<()> {
         args.seed,
         args.nodes
     );
+    println!("endings: {endings}");
     if let Some((_, spec)) = &teacher {
         let progress = bar(samples.len() as u64, "teacher");
         teacher::label(
@@ -233,6 +236,7 @@ pub fn run(args: Args) -> Result<()> {
             "data: {} self-play games, {} quiet positions",
             args.games, report.positions
         ),
+        format!("endings: {endings}"),
         format!(
             "fit: mean squared error {:.6} -> {:.6}",
             report.error_before, report.error_after
@@ -259,12 +263,13 @@ pub fn run(args: Args) -> Result<()> {
         progress.finish_and_clear();
         let t = tally(&result);
         let line = format!(
-            "match fitted vs start ({} nodes, seed {}): W/D/L {}/{}/{}, score {:.1}%, Elo {} ± {}",
+            "match fitted vs start ({} nodes, seed {}): W/D/L {}/{}/{} ({} stopped at the ply cap), score {:.1}%, Elo {} ± {}",
             args.nodes,
             match_config.seed,
             t.wins,
             t.draws,
             t.losses,
+            result.capped,
             t.score().unwrap_or(0.5) * 100.0,
             format_elo(t.elo().unwrap_or(0.0)),
             format_error(t.elo_error().unwrap_or(f64::INFINITY))

@@ -3,7 +3,7 @@
 //! quality and the constants to commit printed.
 
 use anyhow::Result;
-use xiangqi_search::tune::{generate_scored, SelfPlay};
+use xiangqi_search::tune::{generate_scored_with_endings, SelfPlay};
 use xiangqi_search::wdl::{fit, WinRateModel};
 use xiangqi_search::{Score, Weights};
 
@@ -11,7 +11,7 @@ use super::bar;
 
 pub fn run(config: &SelfPlay, weights: &Weights) -> Result<()> {
     let progress = bar(config.games as u64, "self-play");
-    let samples = generate_scored(config, weights, |done, positions| {
+    let (samples, endings) = generate_scored_with_endings(config, weights, |done, positions| {
         progress.set_position(done as u64);
         progress.set_message(format!("{positions} positions"));
     });
@@ -24,6 +24,7 @@ pub fn run(config: &SelfPlay, weights: &Weights) -> Result<()> {
         config.nodes,
         config.opening_plies
     );
+    println!("endings: {endings}");
     let report = fit(&samples)?;
     let [ow, od, ol] = report.observed;
     let [pw, pd, pl] = report.predicted;
