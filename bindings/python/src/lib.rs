@@ -15,6 +15,7 @@ mod engine;
 mod engine_client;
 mod errors;
 mod game_tree;
+mod map_games;
 mod notation;
 mod pgn;
 mod pickle;
@@ -45,6 +46,8 @@ mod _xiangqi {
     };
     #[pymodule_export]
     use crate::game_tree::PyGameNode;
+    #[pymodule_export]
+    use crate::map_games::{map_games, PyGameReport};
     #[pymodule_export]
     use crate::notation::detect_notation;
     #[pymodule_export]
