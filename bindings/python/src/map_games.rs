@@ -77,6 +77,7 @@ struct Summary {
 }
 
 impl Summary {
+    /// What a check keeps of `game`, copied: the record is kept too.
     fn of(game: &Game) -> Summary {
         Summary {
             tags: game.tags.clone(),
@@ -84,6 +85,17 @@ impl Summary {
             result: game.outcome().as_str(),
             notation: game.notation.name(),
             warnings: game.errors.clone(),
+        }
+    }
+
+    /// What a check keeps of `game`, taken from it: the record is dropped.
+    fn taken(game: Game) -> Summary {
+        Summary {
+            plies: game.plies(),
+            result: game.outcome().as_str(),
+            notation: game.notation.name(),
+            tags: game.tags,
+            warnings: game.errors,
         }
     }
 }
@@ -119,7 +131,6 @@ impl Outcome {
             Ok(game) => game,
             Err(e) => return Outcome::broken(index, source, e),
         };
-        let read = Ok(Summary::of(&game));
         let verdict = match task {
             Task::Adjudicate(rules) => Some(match game.start_position() {
                 Ok(start) => judge(start, game.moves(), rules.clone()).map_err(JudgeError::Rules),
@@ -127,7 +138,10 @@ impl Outcome {
             }),
             Task::Read | Task::Check => None,
         };
-        let game = matches!(task, Task::Read).then_some(game);
+        let (read, game) = match task {
+            Task::Read => (Ok(Summary::of(&game)), Some(game)),
+            Task::Check | Task::Adjudicate(_) => (Ok(Summary::taken(game)), None),
+        };
         Outcome {
             index,
             source,
