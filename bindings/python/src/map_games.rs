@@ -334,38 +334,14 @@ fn run(
         };
         let source: Arc<str> = file.path.display().to_string().into();
         let before = outcomes.len();
-        // The progress callback and the sink both run on this thread.
-        let stopped: RefCell<Option<PyErr>> = RefCell::new(None);
-        let progress = |p: ReadProgress| {
-            if stopped.borrow().is_none() {
-                let reported = report_progress(
-                    callback,
-                    done.games + p.games,
-                    done.bytes + p.bytes,
-                    done.total_bytes,
-                );
-                *stopped.borrow_mut() = reported.err();
-            }
+        let reading = Reading {
+            task,
+            format,
+            jobs,
+            callback,
+            done: &done,
         };
-        let work = |_: Format, index: usize, item: Result<Game, GameFileError>| {
-            Outcome::of(task, index, Some(source.clone()), item)
-        };
-        let sink = |outcome: Outcome| match stopped.borrow_mut().take() {
-            Some(e) => Err(Stop::Python(e)),
-            None => {
-                outcomes.push(outcome);
-                Ok(())
-            }
-        };
-        let read = match read_each_game(&file.path, format, jobs, progress, work, sink) {
-            Ok(read) => read,
-            Err(Stop::Pool(e)) => return Err(PyRuntimeError::new_err(e.to_string())),
-            Err(Stop::Python(e)) => return Err(e),
-        };
-        if let Some(e) = stopped.into_inner() {
-            return Err(e);
-        }
-        if let Some(failure) = read.failure {
+        if let Some(failure) = reading.read(&file, &source, &mut outcomes)? {
             if single && outcomes.len() == before {
                 return Err(failure.to_py_err());
             }
@@ -376,6 +352,62 @@ fn run(
         report_progress(callback, done.games, done.bytes, done.total_bytes)?;
     }
     Ok(outcomes)
+}
+
+/// How one file of a run is read.
+struct Reading<'a> {
+    task: &'a Task,
+    format: Option<Format>,
+    jobs: usize,
+    callback: Option<&'a Py<PyAny>>,
+    /// The run so far, for the progress callback.
+    done: &'a Done,
+}
+
+impl Reading<'_> {
+    /// Does the task on every game of `file` (named `source` in the
+    /// reports), appending the reports to `outcomes`; returns the failure
+    /// that ended the reading early, if any.
+    fn read(
+        &self,
+        file: &CollectedFile,
+        source: &Arc<str>,
+        outcomes: &mut Vec<Outcome>,
+    ) -> PyResult<Option<GameFileError>> {
+        // The progress callback and the sink both run on this thread.
+        let stopped: RefCell<Option<PyErr>> = RefCell::new(None);
+        let progress = |p: ReadProgress| {
+            if stopped.borrow().is_none() {
+                let done = self.done;
+                let reported = report_progress(
+                    self.callback,
+                    done.games + p.games,
+                    done.bytes + p.bytes,
+                    done.total_bytes,
+                );
+                *stopped.borrow_mut() = reported.err();
+            }
+        };
+        let work = |_: Format, index: usize, item: Result<Game, GameFileError>| {
+            Outcome::of(self.task, index, Some(source.clone()), item)
+        };
+        let sink = |outcome: Outcome| match stopped.borrow_mut().take() {
+            Some(e) => Err(Stop::Python(e)),
+            None => {
+                outcomes.push(outcome);
+                Ok(())
+            }
+        };
+        let read = match read_each_game(&file.path, self.format, self.jobs, progress, work, sink) {
+            Ok(read) => read,
+            Err(Stop::Pool(e)) => return Err(PyRuntimeError::new_err(e.to_string())),
+            Err(Stop::Python(e)) => return Err(e),
+        };
+        match stopped.into_inner() {
+            Some(e) => Err(e),
+            None => Ok(read.failure),
+        }
+    }
 }
 
 /// The inputs `source` names, and whether it is one file named alone.
