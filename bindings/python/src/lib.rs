@@ -14,6 +14,7 @@ mod encoding;
 mod engine;
 mod errors;
 mod game_tree;
+mod map_games;
 mod notation;
 mod pgn;
 mod pickle;
@@ -42,6 +43,8 @@ mod _xiangqi {
     };
     #[pymodule_export]
     use crate::game_tree::PyGameNode;
+    #[pymodule_export]
+    use crate::map_games::{map_games, PyGameReport};
     #[pymodule_export]
     use crate::notation::detect_notation;
     #[pymodule_export]

@@ -67,7 +67,7 @@ impl Read for PyFileReader {
 }
 
 /// `source` as a path, if it is a `str` or an `os.PathLike`.
-fn path_of(source: &Bound<'_, PyAny>) -> Option<std::path::PathBuf> {
+pub(crate) fn path_of(source: &Bound<'_, PyAny>) -> Option<std::path::PathBuf> {
     if source.is_instance_of::<PyString>() || source.hasattr("__fspath__").unwrap_or(false) {
         source.extract().ok()
     } else {
@@ -209,7 +209,7 @@ impl Reading {
 }
 
 /// A folder of a collection that could not be walked, as a file error.
-fn unlisted(e: CollectionError) -> GameFileError {
+pub(crate) fn unlisted(e: CollectionError) -> GameFileError {
     let file = match &e {
         CollectionError::Unreadable { path, .. } => Some(path.clone()),
         _ => None,
@@ -264,7 +264,7 @@ impl PyGameIterator {
 /// The paths of `source` when it names a collection: a list or tuple of
 /// paths, a directory, or a pattern (a path that does not exist and holds
 /// `*`, `?`, `[` or `{`).
-fn collection_paths(source: &Bound<'_, PyAny>) -> PyResult<Option<Vec<PathBuf>>> {
+pub(crate) fn collection_paths(source: &Bound<'_, PyAny>) -> PyResult<Option<Vec<PathBuf>>> {
     if source.is_instance_of::<PyList>() || source.is_instance_of::<PyTuple>() {
         let mut paths = Vec::new();
         for item in source.try_iter()? {

@@ -9,31 +9,44 @@ use xiangqi_core::{Move, Position};
 use crate::errors::to_py;
 use crate::types::PyColor;
 
-/// Judges the game `moves` from `start` under the preset named `rules`,
-/// releasing the GIL. Moves after the end of the game do not raise: the
-/// verdict is the one at the ply where the game ended.
+/// The preset named `rules` (`"online"`, `"asian"`, …), or `ValueError`.
+pub fn preset_arg(rules: &str) -> PyResult<Preset> {
+    rules
+        .parse()
+        .map_err(|e: UnknownPresetError| PyValueError::new_err(e.to_string()))
+}
+
+/// The verdict of the game `moves` from `start` under `rules`. Moves after
+/// the end of the game do not raise: the verdict is the one at the ply
+/// where the game ended.
+pub fn judge(
+    start: Position,
+    moves: impl IntoIterator<Item = Move>,
+    rules: RuleSet,
+) -> Result<Verdict, GameError> {
+    let mut game = Game::new(start, rules);
+    for mv in moves {
+        match game.push(mv) {
+            Ok(_) => {}
+            Err(GameError::GameOver { .. }) => break,
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(game.verdict().clone())
+}
+
+/// Judges the game `moves` from `start` under the preset named `rules`
+/// ([`judge`]), releasing the GIL.
 pub fn adjudicate(
     py: Python<'_>,
     start: Position,
     moves: Vec<Move>,
     rules: &str,
 ) -> PyResult<PyVerdict> {
-    let preset: Preset = rules
-        .parse()
-        .map_err(|e: UnknownPresetError| PyValueError::new_err(e.to_string()))?;
-    py.detach(move || {
-        let mut game = Game::new(start, RuleSet::preset(preset));
-        for mv in moves {
-            match game.push(mv) {
-                Ok(_) => {}
-                Err(GameError::GameOver { .. }) => break,
-                Err(e) => return Err(e),
-            }
-        }
-        Ok(game.verdict().clone())
-    })
-    .map(PyVerdict)
-    .map_err(to_py)
+    let rules = RuleSet::preset(preset_arg(rules)?);
+    py.detach(move || judge(start, moves, rules))
+        .map(PyVerdict)
+        .map_err(to_py)
 }
 
 /// How a game stands under a rule set: who won (`outcome`), why (`reason`),

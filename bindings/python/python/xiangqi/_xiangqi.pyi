@@ -5,7 +5,7 @@ tests/test_stubs.py with mypy.stubtest).
 """
 
 import os
-from typing import IO, Any, Iterable, Iterator, Literal, Optional, Sequence, Tuple, Union, final
+from typing import IO, Any, Callable, Iterable, Iterator, Literal, Optional, Sequence, Tuple, Union, final, overload
 
 from typing_extensions import Self, TypedDict, Unpack
 
@@ -20,7 +20,7 @@ __all__ = [
     "MOVE_ENCODING_SIZE", "__version__", "NOTATIONS", "RULE_SETS", "EngineClient",
     "EngineError", "EngineInfo", "EngineProtocolError", "EngineResult", "EngineTerminatedError",
     "EngineTimeoutError", "PovScore", "MoveReview", "annotate", "PlayerRating", "Ratings",
-    "rate", "Shard", "shards",
+    "rate", "Shard", "shards", "GameReport", "map_games",
 ]
 
 __version__: str
@@ -351,6 +351,44 @@ def shards(
     *,
     format: Literal["auto", "pgn", "wxf", "xqf", "cbf", "cbr", "cbl"] = "auto",
 ) -> list[Shard]: ...
+
+@final
+class GameReport:
+    @property
+    def index(self) -> int: ...
+    @property
+    def source(self) -> Optional[str]: ...
+    @property
+    def ok(self) -> bool: ...
+    @property
+    def error(self) -> Optional[Exception]: ...
+    @property
+    def warnings(self) -> list[PgnError]: ...
+    @property
+    def headers(self) -> dict[str, str]: ...
+    @property
+    def plies(self) -> int: ...
+    @property
+    def result(self) -> str: ...
+    @property
+    def notation(self) -> Optional[str]: ...
+    @property
+    def game(self) -> Optional[Game]: ...
+    @property
+    def verdict(self) -> Optional[Verdict]: ...
+
+def map_games(
+    source: Union[
+        str, os.PathLike[str],
+        list[Union[str, os.PathLike[str]]], tuple[Union[str, os.PathLike[str]], ...],
+    ],
+    task: Literal["read", "check", "adjudicate"] = "check",
+    *,
+    jobs: Optional[int] = None,
+    rules: str = "online",
+    format: Literal["auto", "pgn", "wxf", "xqf", "cbf", "cbr", "cbl"] = "auto",
+    progress: Optional[Callable[[int, int, int], object]] = None,
+) -> list[GameReport]: ...
 
 @final
 class Score:

@@ -3,7 +3,10 @@ XQF and CCBridge's CBF, CBR and CBL: read them lazily, walk their move trees
 (``GameNode``), inspect, adjudicate, write them back (``to_pgn``, ``to_wxf``).
 ``shards(path, n)`` cuts a file into byte ranges at game starts (``Shard``)
 that ``read_games(path, start=, end=)`` reads one at a time, for processes
-or cluster workers that each take a part of one file.
+or cluster workers that each take a part of one file. ``map_games(path,
+"check" | "adjudicate" | "read", jobs=N)`` does our own per-game work on
+every game on N threads without the GIL: one ``GameReport`` per game, in
+file order.
 
 >>> import io, xiangqi.pgn
 >>> text = '[Event "demo"]\\n[Red "A"]\\n[Black "B"]\\n\\n1. h2e2 h9g7 2. h0g2 {a comment} 1-0\\n'
@@ -25,6 +28,6 @@ or cluster workers that each take a part of one file.
 
 from __future__ import annotations
 
-from xiangqi._xiangqi import Game, GameIterator, GameNode, Shard, read_games, shards
+from xiangqi._xiangqi import Game, GameIterator, GameNode, GameReport, Shard, map_games, read_games, shards
 
-__all__ = ["Game", "GameIterator", "GameNode", "Shard", "read_games", "shards"]
+__all__ = ["Game", "GameIterator", "GameNode", "GameReport", "Shard", "map_games", "read_games", "shards"]

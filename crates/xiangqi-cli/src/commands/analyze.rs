@@ -15,7 +15,8 @@ use serde_json::json;
 use xiangqi_core::{Move, Position};
 use xiangqi_notation::{Notation, Style};
 use xiangqi_search::{
-    Engine, Limits, Score, DEFAULT_HASH_MB, MAX_DEPTH, MAX_HASH_MB, MAX_MULTI_PV, MAX_THREADS,
+    Engine, Limits, Score, SearchInfo, SearchResult, DEFAULT_HASH_MB, MAX_DEPTH, MAX_HASH_MB,
+    MAX_MULTI_PV, MAX_THREADS,
 };
 
 use crate::common::{print_json, PositionArgs};
@@ -80,6 +81,28 @@ pub fn run(args: Args) -> Result<()> {
             json: args.json,
         });
     }
+    let (root, history) = searched_position(&args)?;
+    let limits = search_limits(&args)?;
+    let notation = notation_arg(&args)?;
+    let mut engine = Engine::new(args.hash);
+    engine.set_threads(args.threads);
+    let several = args.multipv > 1;
+    let result = engine.search(&root, &history, &limits, |info| {
+        if !args.json {
+            println!("{}", info_line(&root, info, notation, several));
+        }
+    });
+    if args.json {
+        print_json(&result_json(&root, &result, notation))
+    } else {
+        print_result(&root, &result, notation, several);
+        Ok(())
+    }
+}
+
+/// The position to search (`--fen` after `--moves`) and the positions
+/// before it, for repetitions.
+fn searched_position(args: &Args) -> Result<(Position, Vec<Position>)> {
     let start = args.start.position()?;
     let moves: Vec<Move> = match &args.moves {
         None => Vec::new(),
@@ -89,7 +112,13 @@ pub fn run(args: Args) -> Result<()> {
             .map(|m| m.parse::<Move>().context("cannot read --moves"))
             .collect::<Result<_>>()?,
     };
-    let (root, history) = start.replay(&moves).context("cannot play --moves")?;
+    start.replay(&moves).context("cannot play --moves")
+}
+
+/// The search's limits from `--depth`, `--nodes`, `--movetime` and
+/// `--multipv`, once every number (`--hash` and `--threads` too) is
+/// checked against what the engine takes.
+fn search_limits(args: &Args) -> Result<Limits> {
     if let Some(d) = args.depth {
         if d == 0 || d > MAX_DEPTH {
             bail!("--depth must be between 1 and {MAX_DEPTH}, got {d}");
@@ -116,106 +145,118 @@ pub fn run(args: Args) -> Result<()> {
     if args.nodes == Some(0) || args.movetime == Some(0) {
         bail!("--nodes and --movetime must be positive");
     }
-    let limits = Limits {
+    Ok(Limits {
         depth: args.depth,
         nodes: args.nodes,
         move_time: args.movetime.map(Duration::from_millis),
         multi_pv: args.multipv,
         ..Limits::default()
-    };
-    let notation: Option<Notation> = match &args.notation {
-        None => None,
-        Some(n) => Some(
+    })
+}
+
+/// `--notation`, if given.
+fn notation_arg(args: &Args) -> Result<Option<Notation>> {
+    match &args.notation {
+        None => Ok(None),
+        Some(n) => Ok(Some(
             n.parse()
                 .map_err(|e| anyhow::anyhow!("bad --notation: {e}"))?,
-        ),
-    };
-    let mut engine = Engine::new(args.hash);
-    engine.set_threads(args.threads);
-    let json = args.json;
-    let several = args.multipv > 1;
-    let result = engine.search(&root, &history, &limits, |info| {
-        if !json {
-            let pv = pv_in(&root, &info.pv, notation.unwrap_or(Notation::Iccs));
-            let line = if several {
-                format!("multipv {:>2} ", info.multipv)
-            } else {
-                String::new()
-            };
-            println!(
-                "depth {:>2} seldepth {:>2} {line}score {:<9} nodes {:>9} time {:>6} ms  pv {}",
-                info.depth,
-                info.seldepth,
-                info.score.to_string(),
-                info.nodes,
-                info.time.as_millis(),
-                pv.join(" ")
-            );
-        }
-    });
-    let score = score_json(result.score);
-    let best = result.best_move.map(|m| m.to_string());
-    let pv: Vec<String> = result.pv.iter().map(|m| m.to_string()).collect();
-    if json {
-        let mut value = json!({
-            "fen": root.to_fen(),
-            "best_move": best,
-            "score": score,
-            "depth": result.depth,
-            "seldepth": result.seldepth,
-            "nodes": result.nodes,
-            "time_ms": result.time.as_millis() as u64,
-            "pv": pv,
-        });
-        if let Some(n) = notation {
-            value["pv_text"] = json!(pv_in(&root, &result.pv, n));
-        }
-        let lines: Vec<serde_json::Value> = result
-            .lines
-            .iter()
-            .enumerate()
-            .map(|(i, line)| {
-                let mut v = json!({
-                    "multipv": i + 1,
-                    "score": score_json(line.score),
-                    "pv": line.pv.iter().map(|m| m.to_string()).collect::<Vec<_>>(),
-                });
-                if let Some(n) = notation {
-                    v["pv_text"] = json!(pv_in(&root, &line.pv, n));
-                }
-                v
-            })
-            .collect();
-        value["lines"] = json!(lines);
-        print_json(&value)?;
+        )),
+    }
+}
+
+/// One line of text output per search iteration (and line, with `--multipv`).
+fn info_line(
+    root: &Position,
+    info: &SearchInfo,
+    notation: Option<Notation>,
+    several: bool,
+) -> String {
+    let pv = pv_in(root, &info.pv, notation.unwrap_or(Notation::Iccs));
+    let line = if several {
+        format!("multipv {:>2} ", info.multipv)
     } else {
-        let pv = pv_in(&root, &result.pv, notation.unwrap_or(Notation::Iccs));
-        if several {
-            for (i, line) in result.lines.iter().enumerate() {
-                let pv = pv_in(&root, &line.pv, notation.unwrap_or(Notation::Iccs));
-                println!("line {}  score {}  pv {}", i + 1, line.score, pv.join(" "));
+        String::new()
+    };
+    format!(
+        "depth {:>2} seldepth {:>2} {line}score {:<9} nodes {:>9} time {:>6} ms  pv {}",
+        info.depth,
+        info.seldepth,
+        info.score.to_string(),
+        info.nodes,
+        info.time.as_millis(),
+        pv.join(" ")
+    )
+}
+
+/// The `--json` object: the best move, score, depth, nodes, PV, and every line.
+fn result_json(
+    root: &Position,
+    result: &SearchResult,
+    notation: Option<Notation>,
+) -> serde_json::Value {
+    let pv: Vec<String> = result.pv.iter().map(|m| m.to_string()).collect();
+    let mut value = json!({
+        "fen": root.to_fen(),
+        "best_move": result.best_move.map(|m| m.to_string()),
+        "score": score_json(result.score),
+        "depth": result.depth,
+        "seldepth": result.seldepth,
+        "nodes": result.nodes,
+        "time_ms": result.time.as_millis() as u64,
+        "pv": pv,
+    });
+    if let Some(n) = notation {
+        value["pv_text"] = json!(pv_in(root, &result.pv, n));
+    }
+    let lines: Vec<serde_json::Value> = result
+        .lines
+        .iter()
+        .enumerate()
+        .map(|(i, line)| {
+            let mut v = json!({
+                "multipv": i + 1,
+                "score": score_json(line.score),
+                "pv": line.pv.iter().map(|m| m.to_string()).collect::<Vec<_>>(),
+            });
+            if let Some(n) = notation {
+                v["pv_text"] = json!(pv_in(root, &line.pv, n));
             }
-        }
-        match best {
-            Some(b) => println!(
-                "best move {b}  score {}  depth {}  nodes {}  pv {}",
-                result.score,
-                result.depth,
-                result.nodes,
-                pv.join(" ")
-            ),
-            None => println!(
-                "no legal move: {} has lost ({})",
-                root.side_to_move(),
-                if root.is_check() {
-                    "checkmate"
-                } else {
-                    "stalemate"
-                }
-            ),
+            v
+        })
+        .collect();
+    value["lines"] = json!(lines);
+    value
+}
+
+/// The text result: every line with `--multipv`, then the best move, or
+/// why there is none.
+fn print_result(root: &Position, result: &SearchResult, notation: Option<Notation>, several: bool) {
+    let notation = notation.unwrap_or(Notation::Iccs);
+    if several {
+        for (i, line) in result.lines.iter().enumerate() {
+            let pv = pv_in(root, &line.pv, notation);
+            println!("line {}  score {}  pv {}", i + 1, line.score, pv.join(" "));
         }
     }
-    Ok(())
+    match result.best_move {
+        Some(b) => println!(
+            "best move {b}  score {}  depth {}  nodes {}  pv {}",
+            result.score,
+            result.depth,
+            result.nodes,
+            pv_in(root, &result.pv, notation).join(" ")
+        ),
+        None => println!(
+            "no legal move: {} has lost ({})",
+            root.side_to_move(),
+            if root.is_check() {
+                "checkmate"
+            } else {
+                "stalemate"
+            }
+        ),
+    }
 }
 
 /// The one limit of `--pgn` mode (an external engine takes one).

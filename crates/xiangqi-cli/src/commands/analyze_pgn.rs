@@ -242,24 +242,35 @@ fn report(totals: Totals, jobs: usize, json: bool) -> Result<()> {
     Ok(())
 }
 
+/// The size of the input, for the progress bar; opening it here makes a
+/// missing file an error before any engine starts.
+fn input_len(input: &Path) -> Result<u64> {
+    let file =
+        File::open(input).with_context(|| format!("cannot open --pgn {}", input.display()))?;
+    Ok(file.metadata().map(|m| m.len()).unwrap_or(0))
+}
+
+/// One reviewer per job, every engine started now, so that a wrong
+/// command is an error before any work.
+fn start_reviewers(spec: &EngineSpec, limit: Limit, jobs: usize) -> Result<Vec<Reviewer>> {
+    (0..jobs)
+        .map(|_| {
+            Ok(Reviewer {
+                engine: Some(start_engine(spec, limit)?),
+                failure: String::new(),
+            })
+        })
+        .collect()
+}
+
 pub fn run(args: AnnotateArgs<'_>) -> Result<()> {
     if args.json && args.output == Path::new("-") {
         bail!("--json prints a summary on stdout: write the games to a file with -o FILE");
     }
     let spec = engine_spec(&args)?;
-    let file = File::open(args.input)
-        .with_context(|| format!("cannot open --pgn {}", args.input.display()))?;
-    let len = file.metadata().map(|m| m.len()).unwrap_or(0);
+    let len = input_len(args.input)?;
     let jobs = xiangqi_parallel::worker_count(args.jobs);
-    // Start every engine now, so a wrong command is an error before any work.
-    let reviewers = (0..jobs)
-        .map(|_| {
-            Ok(Reviewer {
-                engine: Some(start_engine(&spec, args.limit)?),
-                failure: String::new(),
-            })
-        })
-        .collect::<Result<Vec<_>>>()?;
+    let reviewers = start_reviewers(&spec, args.limit, jobs)?;
     let mut out = open_output(args.output)?;
     let options = ReviewOptions::new(SearchOptions::new(args.limit));
     let bar = progress(len);
