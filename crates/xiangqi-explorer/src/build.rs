@@ -154,9 +154,8 @@ impl Scratch {
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_else(|| "explorer".to_string());
-        let sibling = |what: &str| {
-            output.with_file_name(format!(".{name}.{what}-{}", std::process::id()))
-        };
+        let sibling =
+            |what: &str| output.with_file_name(format!(".{name}.{what}-{}", std::process::id()));
         Scratch {
             database: sibling("building"),
             runs: sibling("runs"),
@@ -235,9 +234,8 @@ impl Building<'_> {
     }
 
     fn add(&mut self, index: usize, game: IndexedGame) -> Result<(), ExplorerError> {
-        let id = u32::try_from(self.report.indexed + 1).map_err(|_| {
-            ExplorerError::Options(format!("more than {} games", u32::MAX))
-        })?;
+        let id = u32::try_from(self.report.indexed + 1)
+            .map_err(|_| ExplorerError::Options(format!("more than {} games", u32::MAX)))?;
         self.writer
             .add_game(id, self.file, index as u64, &game.headers, game.outcome)?;
         if self.batch.is_full(game.moves.len()) {

@@ -32,7 +32,14 @@ fn encode((position, mv): Key, t: &Tally) -> [u8; RECORD_BYTES] {
     };
     put(&position.to_le_bytes());
     put(&mv.to_le_bytes());
-    for n in [t.games, t.red_wins, t.draws, t.black_wins, t.rating_sum, t.rated] {
+    for n in [
+        t.games,
+        t.red_wins,
+        t.draws,
+        t.black_wins,
+        t.rating_sum,
+        t.rated,
+    ] {
         put(&n.to_le_bytes());
     }
     put(&[t.example_count]);
@@ -172,7 +179,10 @@ mod tests {
         let second = vec![((1, 1), tally(&[5, 6])), ((3, 0), tally(&[7]))];
         let mut out = Vec::new();
         merge_runs::<io::Error>(
-            vec![Run::Memory(first.into_iter()), Run::Memory(second.into_iter())],
+            vec![
+                Run::Memory(first.into_iter()),
+                Run::Memory(second.into_iter()),
+            ],
             |key, t| {
                 out.push((key, t.games, t.examples().to_vec()));
                 Ok(())

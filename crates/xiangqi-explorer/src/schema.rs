@@ -102,7 +102,9 @@ pub(crate) fn check_header(path: &Path) -> Result<(), ExplorerError> {
         if len < expected {
             return Err(ExplorerError::Corrupt {
                 path: path.to_path_buf(),
-                detail: format!("{len} bytes where its header says {expected}: the file is cut short"),
+                detail: format!(
+                    "{len} bytes where its header says {expected}: the file is cut short"
+                ),
             });
         }
     }

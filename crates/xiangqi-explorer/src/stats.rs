@@ -6,10 +6,12 @@ use xiangqi_core::{Color, Move};
 /// A game's result as the explorer counts it.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
-#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum GameOutcome {
+    #[cfg_attr(feature = "serde", serde(rename = "1-0"))]
     RedWins,
+    #[cfg_attr(feature = "serde", serde(rename = "1/2-1/2"))]
     Draw,
+    #[cfg_attr(feature = "serde", serde(rename = "0-1"))]
     BlackWins,
 }
 
