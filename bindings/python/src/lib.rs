@@ -14,6 +14,7 @@ mod encoding;
 mod engine;
 mod engine_client;
 mod errors;
+mod explorer;
 mod game_tree;
 mod notation;
 mod pgn;
@@ -43,6 +44,8 @@ mod _xiangqi {
         AmbiguousMoveError, EngineError, EngineProtocolError, EngineTerminatedError,
         EngineTimeoutError, IllegalMoveError, InvalidFenError, InvalidMoveError, PgnError,
     };
+    #[pymodule_export]
+    use crate::explorer::{build_explorer_file, open_explorer, ExplorerError, PyExplorer};
     #[pymodule_export]
     use crate::game_tree::PyGameNode;
     #[pymodule_export]

@@ -30,6 +30,8 @@ pub struct AppState {
     /// The notation setting of players with open sockets, kept current by
     /// `PUT /api/settings` so live games render in the new notation.
     pub notation: Arc<Mutex<HashMap<String, NotationSetting>>>,
+    /// The opening explorer behind `GET /api/explorer`, when one was given.
+    pub explorer: Option<Arc<xiangqi_explorer::Explorer>>,
 }
 
 impl AppState {
@@ -43,6 +45,7 @@ impl AppState {
             hub: Arc::new(Hub::default()),
             engine_slots: Arc::new(Semaphore::new(engine_threads.max(1))),
             notation: Arc::new(Mutex::new(HashMap::new())),
+            explorer: None,
         }
     }
 

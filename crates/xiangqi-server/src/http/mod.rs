@@ -3,6 +3,7 @@
 
 pub mod assets;
 pub mod auth;
+pub mod explorer;
 pub mod extract;
 pub mod games;
 pub mod players;
@@ -31,6 +32,7 @@ pub fn router(state: AppState) -> Router {
         .route("/settings", put(auth::settings))
         .route("/players/{name}", get(players::player))
         .route("/games/{id}", get(games::game))
+        .route("/explorer", get(explorer::explorer))
         .fallback(any(unknown_endpoint))
         .method_not_allowed_fallback(|| async { ApiError::MethodNotAllowed });
     Router::new()
