@@ -5,14 +5,14 @@ answers with the moves played from the board's position, most played first,
 their counts, score for the side to move, mean rating and example games.
 See docs/explorer.md.
 
->>> import os, tempfile, xiangqi, xiangqi.explorer
->>> folder = tempfile.mkdtemp()
->>> games = os.path.join(folder, "games.pgn")
->>> _ = open(games, "w").write('[Red "A"]\\n[Black "B"]\\n1. h2e2 h9g7 1-0\\n\\n[Red "C"]\\n[Black "D"]\\n1. h2e2 b9c7 1/2-1/2\\n')
->>> report = xiangqi.explorer.build([games], os.path.join(folder, "openings.db"))
+>>> import pathlib, tempfile, xiangqi, xiangqi.explorer
+>>> folder = pathlib.Path(tempfile.mkdtemp())
+>>> games = folder / "games.pgn"
+>>> _ = games.write_text('[Red "A"]\\n[Black "B"]\\n1. h2e2 h9g7 1-0\\n\\n[Red "C"]\\n[Black "D"]\\n1. h2e2 b9c7 1/2-1/2\\n')
+>>> report = xiangqi.explorer.build([games], folder / "openings.db")
 >>> report["indexed"]
 2
->>> explorer = xiangqi.explorer.open(os.path.join(folder, "openings.db"))
+>>> explorer = xiangqi.explorer.open(folder / "openings.db")
 >>> answer = explorer.query(xiangqi.Board())
 >>> [(str(m["move"]), m["games"], m["score"]) for m in answer["moves"]]
 [('h2e2', 2, 75.0)]
