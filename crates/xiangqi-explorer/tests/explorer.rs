@@ -85,10 +85,12 @@ fn brute_force(
             let mut position = start.clone();
             for (ply, mv) in game.moves().take(max_plies).enumerate() {
                 let key = board_key(&position);
-                if board_key(&start) == board_key(&Position::startpos()) && (ply == 1 || ply == 2) {
-                    if !targets.iter().any(|t| board_key(t) == key) {
-                        targets.push(position.clone());
-                    }
+                let from_start = board_key(&start) == board_key(&Position::startpos());
+                if from_start
+                    && (ply == 1 || ply == 2)
+                    && !targets.iter().any(|t| board_key(t) == key)
+                {
+                    targets.push(position.clone());
                 }
                 seen.retain(|(k, _)| *k != key);
                 seen.push((key, mv));
