@@ -13,6 +13,7 @@ mod board;
 mod encoding;
 mod engine;
 mod errors;
+mod explorer;
 mod game_tree;
 mod map_games;
 mod notation;
@@ -41,6 +42,8 @@ mod _xiangqi {
         AmbiguousMoveError, EngineError, EngineProtocolError, EngineTerminatedError,
         EngineTimeoutError, IllegalMoveError, InvalidFenError, InvalidMoveError, PgnError,
     };
+    #[pymodule_export]
+    use crate::explorer::{build_explorer_file, open_explorer, ExplorerError, PyExplorer};
     #[pymodule_export]
     use crate::game_tree::PyGameNode;
     #[pymodule_export]

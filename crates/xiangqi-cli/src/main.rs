@@ -58,6 +58,8 @@ enum Command {
     Rate(commands::rate::Args),
     /// Fit the evaluation weights by self-play and Texel's method; write them as Rust source.
     Tune(commands::tune::Args),
+    /// The opening explorer over your own games: build it from game files, query a position.
+    Explore(commands::explore::Args),
     /// The game server and its web client: play in a browser, against people or the engine.
     Serve(commands::serve::Args),
 }
@@ -79,7 +81,7 @@ fn main() -> ExitCode {
     }));
     let cli = Cli::parse();
     let Some(command) = cli.command else {
-        eprintln!("error: a subcommand is required (perft, moves, convert, game, adjudicate, analyze, play, uci, ucci, match, bench, rate, tune, serve); try 'xiangqi --help'");
+        eprintln!("error: a subcommand is required (perft, moves, convert, game, adjudicate, analyze, play, uci, ucci, match, bench, rate, tune, explore, serve); try 'xiangqi --help'");
         return ExitCode::from(2);
     };
     let result = match command {
@@ -96,6 +98,7 @@ fn main() -> ExitCode {
         Command::Match(a) => commands::matches::run(a),
         Command::Bench(a) => commands::bench::run(a),
         Command::Tune(a) => commands::tune::run(a),
+        Command::Explore(a) => commands::explore::run(a),
         Command::Serve(a) => commands::serve::run(a),
     };
     match result {

@@ -90,6 +90,12 @@ impl Server {
         })
     }
 
+    /// Serves `explorer`'s table at `GET /api/explorer`.
+    pub fn with_explorer(mut self, explorer: xiangqi_explorer::Explorer) -> Server {
+        self.state.explorer = Some(Arc::new(explorer));
+        self
+    }
+
     /// The address it listens on (the port chosen when 0 was asked for).
     pub fn local_addr(&self) -> SocketAddr {
         self.listener

@@ -28,6 +28,8 @@ pub struct AppState {
     pub engine_slots: Arc<Semaphore>,
     /// The engine's reviews running now.
     pub reviews: Arc<Reviews>,
+    /// The opening explorer behind `GET /api/explorer`, when one was given.
+    pub explorer: Option<Arc<xiangqi_explorer::Explorer>>,
 }
 
 impl AppState {
@@ -41,6 +43,7 @@ impl AppState {
             hub: Arc::new(Hub::default()),
             engine_slots: Arc::new(Semaphore::new(engine_threads.max(1))),
             reviews: Arc::new(Reviews::default()),
+            explorer: None,
         }
     }
 }

@@ -7,6 +7,7 @@ import { socket } from "./socket.js";
 import { h, link, playerLink } from "./dom.js";
 import { createBoard, destsFromLegal } from "./board.js";
 import { Clocks } from "./clock.js";
+import { renderExplorer } from "./explorer.js";
 
 const RESEND_MS = 2500;
 const SIDE_NAME = { red: "Red", black: "Black" };
@@ -41,6 +42,7 @@ export function mountGame(main, [gameId], session) {
   const resultBox = h("div", { class: "result", id: "result", hidden: true });
   const notice = h("p", { class: "notice", id: "game-message", hidden: true });
   const controls = h("div", { class: "controls", id: "controls" });
+  const explorerBox = h("div", { class: "explorer", id: "explorer", hidden: true });
   const clocks = new Clocks(clockEls);
 
   const board = createBoard(boardBox, { viewOnly: true, onMove });
@@ -157,6 +159,7 @@ export function mountGame(main, [gameId], session) {
       dests: myTurn ? destsFromLegal(game.legal) : new Map(),
       viewOnly: !myTurn,
     });
+    renderExplorer(explorerBox, game.fen);
   }
 
   function playerBar(side) {
@@ -288,7 +291,7 @@ export function mountGame(main, [gameId], session) {
       h("aside", { class: "panel side" },
         status, resultBox, notice,
         h("h3", {}, "Moves"), moveList,
-        controls,
+        controls, explorerBox,
         h("p", { class: "small" }, link("/", "← Lobby")))));
   renderControls();
 

@@ -12,6 +12,7 @@ use anyhow::Result;
 use crate::run::{cargo, exec, target_dir, Steps};
 
 mod criterion;
+mod explorer;
 mod files;
 mod jobs;
 mod perft;
@@ -43,6 +44,10 @@ pub enum Kind {
     /// `--connections` (100, 1 000, 10 000 by default), moves/s, move round
     /// trip p50/p99, the server's CPU and memory.
     Server,
+    /// The opening explorer: `explore build` on the shared corpus and on a
+    /// generated one (1 000 000 games by default): build time, peak RSS,
+    /// database size, query p50/p99.
+    Explorer,
     /// Every kind above.
     All,
 }
@@ -64,6 +69,8 @@ pub struct Args {
     files: files::Options,
     #[command(flatten)]
     server: server::Options,
+    #[command(flatten)]
+    explorer: explorer::Options,
 }
 
 pub fn run(args: Args) -> Result<()> {
@@ -92,6 +99,9 @@ pub fn run(args: Args) -> Result<()> {
     }
     if wants(Kind::Server) {
         server::run(&args.server, &mut steps)?;
+    }
+    if wants(Kind::Explorer) {
+        explorer::run(&args.explorer, &mut steps)?;
     }
     steps.print_summary();
     Ok(())

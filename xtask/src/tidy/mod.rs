@@ -50,8 +50,18 @@ const LAYERS: &[(&str, &[&str])] = &[
         &["xiangqi-core", "xiangqi-gamefile", "xiangqi-adjudication"],
     ),
     (
+        "xiangqi-explorer",
+        &[
+            "xiangqi-core",
+            "xiangqi-gamefile",
+            "xiangqi-adjudication",
+            "xiangqi-parallel",
+        ],
+    ),
+    (
         "xiangqi-server",
         &[
+            "xiangqi-explorer",
             "xiangqi-core",
             "xiangqi-notation",
             "xiangqi-gamefile",

@@ -21,6 +21,7 @@ __all__ = [
     "EngineError", "EngineInfo", "EngineProtocolError", "EngineResult", "EngineTerminatedError",
     "EngineTimeoutError", "PovScore", "MoveReview", "annotate", "PlayerRating", "Ratings",
     "rate", "Shard", "shards", "GameReport", "map_games",
+    "rate", "Shard", "shards", "Explorer", "ExplorerError", "open_explorer", "build_explorer_file",
 ]
 
 __version__: str
@@ -554,3 +555,25 @@ def rate(
     prior_draws: float = 2.0,
     mean: float = 0.0,
 ) -> Ratings: ...
+
+class ExplorerError(ValueError): ...
+
+@final
+class Explorer:
+    @property
+    def path(self) -> str: ...
+    @property
+    def games(self) -> int: ...
+    @property
+    def max_plies(self) -> int: ...
+    def query(self, board: Board) -> dict[str, Any]: ...
+
+def open_explorer(path: Union[str, os.PathLike[str]]) -> Explorer: ...
+def build_explorer_file(
+    inputs: Sequence[Union[str, os.PathLike[str]]],
+    output: Union[str, os.PathLike[str]],
+    *,
+    plies: int = 30,
+    jobs: int = 0,
+    rules: str = "online",
+) -> dict[str, Any]: ...

@@ -8,6 +8,8 @@ pub mod convert;
 pub mod engine;
 /// The engine side of UCI and UCCI: shared by `uci` and `ucci`.
 mod engine_protocol;
+/// `explore build` and `explore query`: the opening explorer.
+pub mod explore;
 pub mod game;
 mod game_view;
 pub mod matches;

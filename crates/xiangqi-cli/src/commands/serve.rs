@@ -1,4 +1,4 @@
-//! `xiangqi serve [--addr ADDR] [--data DIR | --database URL]`: the game
+//! `xiangqi serve [--addr ADDR] [--data DIR | --database URL] [--explorer FILE]`: the game
 //! server and its web client (`xiangqi-server`), until Ctrl-C.
 
 use std::net::SocketAddr;
@@ -25,6 +25,9 @@ pub struct Args {
     /// Engine searches running at once [default: one per core but one, at least 1].
     #[arg(long, value_name = "N")]
     engine_threads: Option<usize>,
+    /// An opening explorer file (`xiangqi explore build`) shown beside the board.
+    #[arg(long, value_name = "FILE")]
+    explorer: Option<PathBuf>,
 }
 
 pub fn run(args: Args) -> Result<()> {
@@ -44,6 +47,12 @@ pub fn run(args: Args) -> Result<()> {
         .engine_threads
         .unwrap_or(cores.saturating_sub(1))
         .max(1);
+    // Opened first: a bad file is an error before anything listens.
+    let explorer = args
+        .explorer
+        .as_ref()
+        .map(xiangqi_explorer::Explorer::open)
+        .transpose()?;
     let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
     runtime.block_on(async {
         let store = Store::open(&url).await?;
@@ -54,6 +63,10 @@ pub fn run(args: Args) -> Result<()> {
             engine_threads,
         )
         .await?;
+        let server = match explorer {
+            Some(explorer) => server.with_explorer(explorer),
+            None => server,
+        };
         if args.database.is_none() {
             eprintln!(
                 "data: {}",

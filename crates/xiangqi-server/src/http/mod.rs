@@ -3,6 +3,7 @@
 
 pub mod assets;
 pub mod auth;
+pub mod explorer;
 pub mod extract;
 pub mod games;
 pub mod players;
@@ -34,6 +35,7 @@ pub fn router(state: AppState) -> Router {
         .route("/games/{id}", get(games::game))
         .route("/games/{id}/viewer", get(review::viewer))
         .route("/games/{id}/annotate", post(review::annotate))
+        .route("/explorer", get(explorer::explorer))
         .fallback(any(unknown_endpoint))
         .method_not_allowed_fallback(|| async { ApiError::MethodNotAllowed });
     Router::new()
