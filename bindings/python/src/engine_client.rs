@@ -779,10 +779,13 @@ impl PyMoveReview {
         }
     }
     /// Red's winning chance after the move, 0.0-1.0 (1.0 or 0.0 when the
-    /// game is over), for evaluation plots.
+    /// game is over), for evaluation plots: the win-rate model's expected
+    /// score at the main line's ply.
     #[getter]
     fn red_winning_chance(&self) -> Option<f64> {
-        self.0.eval_after.winning_chance(Color::Red)
+        self.0
+            .eval_after
+            .winning_chance(Color::Red, self.0.ply as u32)
     }
     /// The `[%eval …]` comment written on the move.
     #[getter]
@@ -793,6 +796,11 @@ impl PyMoveReview {
     #[getter]
     fn drop(&self) -> Option<f64> {
         self.0.drop
+    }
+    /// The move's accuracy, 0-100, from its drop (`None` without one).
+    #[getter]
+    fn accuracy(&self) -> Option<f64> {
+        self.0.accuracy()
     }
     /// `"inaccuracy"`, `"mistake"`, `"blunder"` or `None`.
     #[getter]
