@@ -1,4 +1,5 @@
-//! Maximum-likelihood fit of the [`WinRateModel`] to self-play positions.
+//! Maximum-likelihood fit of the [`WinRateModel`] to scored positions (self-play
+//! and match games), and the losses that measure a model on other data.
 
 use super::{WdlSample, WinRateModel};
 
