@@ -20,7 +20,7 @@ __all__ = [
     "MOVE_ENCODING_SIZE", "__version__", "NOTATIONS", "RULE_SETS", "EngineClient",
     "EngineError", "EngineInfo", "EngineProtocolError", "EngineResult", "EngineTerminatedError",
     "EngineTimeoutError", "PovScore", "MoveReview", "annotate", "PlayerRating", "Ratings",
-    "rate", "Shard", "shards",
+    "rate", "Shard", "shards", "wdl", "expected_score", "move_accuracy", "game_accuracy",
 ]
 
 __version__: str
