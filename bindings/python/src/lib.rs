@@ -9,6 +9,7 @@
 //! place where Rust errors become Python exceptions. Logic stays in the
 //! workspace crates; this crate only translates.
 
+mod accuracy;
 mod board;
 mod encoding;
 mod engine;
@@ -29,6 +30,8 @@ mod verdict;
 mod _xiangqi {
     use pyo3::prelude::*;
 
+    #[pymodule_export]
+    use crate::accuracy::{expected_score, game_accuracy, move_accuracy, wdl};
     #[pymodule_export]
     use crate::board::PyBoard;
     #[pymodule_export]

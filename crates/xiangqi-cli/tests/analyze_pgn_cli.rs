@@ -58,6 +58,27 @@ fn every_move_gets_an_evaluation() {
         }
     }
     assert!(text.contains("{kept}"), "{text}");
+    // Each player's accuracy: in the PGN tags and, per game of the file, in
+    // the summary; game "b" has no Black move, so no Black accuracy.
+    let accuracy = summary["accuracy"].as_array().unwrap();
+    let numbers: Vec<u64> = accuracy
+        .iter()
+        .map(|a| a["game"].as_u64().unwrap())
+        .collect();
+    assert_eq!(numbers, [1, 3]);
+    for (game, entry) in games.iter().zip(accuracy) {
+        for (tag, side) in [("RedAccuracy", "red"), ("BlackAccuracy", "black")] {
+            match game.tag(tag) {
+                Some(value) => {
+                    let value: f64 = value.parse().unwrap();
+                    assert!((0.0..=100.0).contains(&value), "{text}");
+                    assert_eq!(entry[side].as_f64(), Some(value), "{summary}");
+                }
+                None => assert!(entry[side].is_null(), "{summary}"),
+            }
+        }
+    }
+    assert!(games[0].tag("BlackAccuracy").is_some() && games[1].tag("BlackAccuracy").is_none());
     // The mating move: the position after it is over, Red has won.
     assert!(text.contains("i5f5 {[%eval #+0]}"), "{text}");
     let _ = std::fs::remove_file(input);

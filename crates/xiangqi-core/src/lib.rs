@@ -43,6 +43,7 @@ mod replay;
 mod score;
 mod square;
 mod tables;
+pub mod winrate;
 mod zobrist;
 
 pub use fen::{FenError, Validation, MAX_COUNTER, MAX_FEN_LEN, START_FEN};
@@ -54,5 +55,5 @@ pub use random::SplitMix64;
 pub use random_game::random_game;
 pub use random_position::random_position;
 pub use replay::ReplayError;
-pub use score::{Score, WINNING_CHANCE_SCALE};
+pub use score::{Score, REFERENCE_PLY};
 pub use square::{File, ParseSquareError, Rank, Square, SquareSet, SquareSetIter};

@@ -6,6 +6,7 @@
 use std::cmp::Ordering;
 use std::fmt;
 
+use crate::winrate::{Wdl, WinRateModel};
 use crate::Color;
 
 /// An evaluation from one side's point of view (the side to move's, unless
@@ -59,16 +60,24 @@ impl Score {
         matches!(self, Score::Mate(_))
     }
 
-    /// The chance of winning, 0.0 to 1.0, of the side whose view this is:
-    /// a logistic curve of the centipawns (see `docs/engine-client.md`);
-    /// 1.0 or 0.0 for a mate.
+    /// The win, draw and loss chances in per mille of the side whose view
+    /// this is, `ply` plies into the game, by the fitted
+    /// [`WinRateModel`](crate::winrate::WinRateModel).
+    pub fn wdl(self, ply: u32) -> Wdl {
+        WinRateModel::FITTED.wdl(self, ply)
+    }
+
+    /// The expected game score (P(win) + P(draw) / 2, 0.0 to 1.0) of the
+    /// side whose view this is, `ply` plies into the game, by the fitted
+    /// win-rate model; 1.0 or 0.0 for a mate.
+    pub fn expected_score(self, ply: u32) -> f64 {
+        WinRateModel::FITTED.expected_score(self, ply)
+    }
+
+    /// [`expected_score`](Score::expected_score) when the ply is not known,
+    /// taken at [`REFERENCE_PLY`].
     pub fn winning_chance(self) -> f64 {
-        match self {
-            Score::Cp(cp) => 1.0 / (1.0 + (-f64::from(cp) / WINNING_CHANCE_SCALE).exp()),
-            Score::Mate(n) if n > 0 => 1.0,
-            // Mated (0: mated now).
-            Score::Mate(_) => 0.0,
-        }
+        self.expected_score(REFERENCE_PLY)
     }
 
     /// A key that sorts as the scores do: the band (mated, centipawns,
@@ -84,8 +93,9 @@ impl Score {
     }
 }
 
-/// Centipawns at which the winning chance is 1/(1+e^-1), about 73%.
-pub const WINNING_CHANCE_SCALE: f64 = 250.0;
+/// The ply at which [`Score::winning_chance`] reads the model when the
+/// caller knows none (python-chess's default for its `wdl()`).
+pub const REFERENCE_PLY: u32 = 30;
 
 impl Ord for Score {
     fn cmp(&self, other: &Score) -> Ordering {
@@ -125,6 +135,14 @@ mod tests {
     #[test]
     fn winning_chances() {
         assert!((Score::Cp(0).winning_chance() - 0.5).abs() < 1e-12);
+        assert_eq!(
+            Score::Cp(80).winning_chance(),
+            Score::Cp(80).expected_score(REFERENCE_PLY)
+        );
+        assert_eq!(
+            Score::Cp(80).wdl(50),
+            WinRateModel::FITTED.wdl(Score::Cp(80), 50)
+        );
         assert!(Score::Cp(300).winning_chance() > Score::Cp(100).winning_chance());
         assert_eq!(Score::Mate(2).winning_chance(), 1.0);
         assert_eq!(Score::Mate(-2).winning_chance(), 0.0);

@@ -48,5 +48,5 @@ pub use error::{EngineError, SpecError};
 pub use game::GameEnd;
 pub use move_text::MoveText;
 pub use process::{TrafficLog, MAX_LINE_BYTES};
-pub use score::{Bound, Evaluation, Score, WINNING_CHANCE_SCALE};
+pub use score::{Bound, Evaluation, Score};
 pub use spec::{split_command, Clock, EngineSpec, Limit, Protocol, DEFAULT_HANDSHAKE_TIMEOUT};

@@ -3,7 +3,7 @@
 //! bound, from the side to move's point of view.
 
 use xiangqi_core::Color;
-pub use xiangqi_core::{Score, WINNING_CHANCE_SCALE};
+pub use xiangqi_core::Score;
 
 /// Whether a reported score is exact or only a bound (a search that failed
 /// high or low in its aspiration window).

@@ -4,9 +4,10 @@
 use std::io::Cursor;
 use std::time::Duration;
 
+use xiangqi_engine_client::annotate::accuracy::{game_accuracy, move_accuracy};
 use xiangqi_engine_client::annotate::pgn::annotate_game;
 use xiangqi_engine_client::annotate::{Judgement, ReviewOptions};
-use xiangqi_engine_client::{Engine, EngineSpec, Limit, Protocol, SearchOptions};
+use xiangqi_engine_client::{Engine, EngineSpec, Limit, Protocol, Score, SearchOptions};
 use xiangqi_gamefile::pgn::{write_game, PgnReader, WriteOptions};
 use xiangqi_notation::Notation;
 
@@ -86,4 +87,41 @@ fn blunder_is_marked_with_the_best_line() {
         out.matches("[%eval").count()
     );
     assert_eq!(again.matches("$4").count(), 1);
+    assert_eq!(again.matches("Accuracy \"").count(), 2, "{again}");
+}
+
+/// The accuracy tags are the documented formulas over the scripted scores:
+/// each move's drop in the mover's expected score (the fitted model at the
+/// position's ply), `move_accuracy`, then `game_accuracy` per side.
+#[test]
+fn accuracy_tags_follow_the_drops() {
+    let mut engine = scripted_engine();
+    let text = "[Event \"t\"]\n\n1. h2e2 h9g7 2. b2b9 *\n";
+    let mut game = PgnReader::new(Cursor::new(text)).next().unwrap().unwrap();
+    let options = ReviewOptions::new(SearchOptions::new(Limit::Depth(5)));
+    let reviews = annotate_game(&mut engine, &mut game, &options, |_, _| {}).unwrap();
+    let chance = |cp: i32, ply: u32| Score::Cp(cp).expected_score(ply);
+    // Mover's view: +0.20 before each move; after h2e2 and h9g7 the
+    // opponent stands +0.20, after b2b9 Black stands +8.
+    let drops = [
+        chance(20, 0) - chance(-20, 1),
+        chance(20, 1) - chance(-20, 2),
+        chance(20, 2) - chance(-800, 3),
+    ];
+    for (review, drop) in reviews.iter().zip(drops) {
+        assert!((review.drop.unwrap() - drop).abs() < 1e-12, "{review:?}");
+        assert!((review.accuracy().unwrap() - move_accuracy(drop)).abs() < 1e-9);
+    }
+    let red = game_accuracy([move_accuracy(drops[0]), move_accuracy(drops[2])]).unwrap();
+    let black = game_accuracy([move_accuracy(drops[1])]).unwrap();
+    let tag = |name: &str| -> f64 { game.tag(name).unwrap().parse().unwrap() };
+    // One decimal.
+    assert!((tag("RedAccuracy") - red).abs() <= 0.05 + 1e-9, "{red}");
+    assert!(
+        (tag("BlackAccuracy") - black).abs() <= 0.05 + 1e-9,
+        "{black}"
+    );
+    // The blunder costs Red most of the game's accuracy; Black's one quiet
+    // move keeps most of it.
+    assert!(red < 60.0 && black > 80.0, "red {red}, black {black}");
 }

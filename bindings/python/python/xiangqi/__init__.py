@@ -41,8 +41,12 @@ from xiangqi._xiangqi import (
     decode_move,
     detect_notation,
     encode_move,
+    expected_score,
     fens_to_numpy,
+    game_accuracy,
+    move_accuracy,
     rate,
+    wdl,
 )
 from xiangqi import engine, pgn, svg
 
@@ -83,7 +87,7 @@ __all__ = [
     "Board", "Color", "EngineError", "IllegalMoveError", "InvalidFenError",
     "InvalidMoveError", "Move", "PgnError", "Piece", "PieceKind", "PlayerRating", "Ratings", "Score", "Square",
     "Verdict", "__version__", "decode_move", "detect_notation", "encode_move",
-    "engine", "fens_to_numpy", "pgn", "rate", "svg", "RED", "BLACK", "COLORS", "GENERAL", "ADVISOR", "ELEPHANT",
+    "engine", "expected_score", "fens_to_numpy", "game_accuracy", "move_accuracy", "pgn", "rate", "svg", "wdl", "RED", "BLACK", "COLORS", "GENERAL", "ADVISOR", "ELEPHANT",
     "HORSE", "CHARIOT", "CANNON", "SOLDIER", "PIECE_KINDS", "SQUARES", "FILE_NAMES",
     "RANK_NAMES",
 ] + [f + r for r in "0123456789" for f in "ABCDEFGHI"]

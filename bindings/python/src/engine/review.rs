@@ -105,7 +105,9 @@ impl PyMoveReview {
     /// game is over), for evaluation plots.
     #[getter]
     fn red_winning_chance(&self) -> Option<f64> {
-        self.0.eval_after.winning_chance(Color::Red)
+        self.0
+            .eval_after
+            .winning_chance(Color::Red, self.0.ply as u32)
     }
     /// The `[%eval …]` comment written on the move.
     #[getter]
@@ -116,6 +118,11 @@ impl PyMoveReview {
     #[getter]
     fn drop(&self) -> Option<f64> {
         self.0.drop
+    }
+    /// The move's accuracy, 0-100, from its drop (`None` without one).
+    #[getter]
+    fn accuracy(&self) -> Option<f64> {
+        self.0.accuracy()
     }
     /// `"inaccuracy"`, `"mistake"`, `"blunder"` or `None`.
     #[getter]

@@ -2,8 +2,8 @@
 //! [--engine SPEC] [--jobs N]`: reviews every game of a game file (PGN or
 //! any format `xiangqi-gamefile` reads; written back as PGN) with an
 //! engine (default: this program's own engine over UCI) and writes each
-//! game back with `[%eval …]` comments, `?!`/`?`/`??` and the engine's line
-//! for mistakes. The review is `xiangqi-engine-client`'s `annotate` module;
+//! game back with `[%eval …]` comments, `?!`/`?`/`??`, the engine's line
+//! for mistakes and the players' accuracy tags. The review is `xiangqi-engine-client`'s `annotate` module;
 //! this only reads, hands games to `--jobs` engine processes (one thread
 //! each, on `xiangqi_parallel`'s ordered map), writes them back in input
 //! order and reports progress.
@@ -15,6 +15,7 @@ use std::path::Path;
 use anyhow::{bail, Context, Result};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde_json::json;
+use xiangqi_engine_client::annotate::accuracy::Accuracy;
 use xiangqi_engine_client::annotate::pgn::{annotate_game, AnnotateError};
 use xiangqi_engine_client::annotate::{Judgement, MoveReview, ReviewOptions};
 use xiangqi_engine_client::{Engine, EngineSpec, Limit, Protocol, SearchOptions};
@@ -100,11 +101,14 @@ struct Totals {
     positions: usize,
     /// ?!, ?, ??
     judged: [usize; 3],
+    /// Each annotated game's number in the file and its players' accuracy.
+    accuracy: Vec<(usize, Accuracy)>,
 }
 
 impl Totals {
-    fn add(&mut self, reviews: &[MoveReview]) {
+    fn add(&mut self, game: usize, reviews: &[MoveReview]) {
         self.games += 1;
+        self.accuracy.push((game, Accuracy::of_reviews(reviews)));
         self.positions += reviews.len() + 1;
         for r in reviews {
             match r.judgement {
@@ -199,7 +203,7 @@ fn review_all(
             match done {
                 Done::Annotated(text, reviews) => {
                     out.write_all(text.as_bytes()).context("cannot write -o")?;
-                    totals.add(&reviews);
+                    totals.add(written, &reviews);
                 }
                 Done::Skipped(why) => {
                     // Not `bar.println`: that is dropped when stderr is no terminal.
@@ -222,8 +226,15 @@ fn report(totals: Totals, jobs: usize, json: bool) -> Result<()> {
         skipped,
         positions,
         judged,
+        accuracy,
     } = totals;
     if json {
+        // One decimal, as the PGN tags have it.
+        let tenths = |v: Option<f64>| v.map(|v| (v * 10.0).round() / 10.0);
+        let accuracy: Vec<_> = accuracy
+            .iter()
+            .map(|(game, a)| json!({"game": game, "red": tenths(a.red), "black": tenths(a.black)}))
+            .collect();
         print_json(&json!({
             "games": games,
             "skipped": skipped,
@@ -231,6 +242,7 @@ fn report(totals: Totals, jobs: usize, json: bool) -> Result<()> {
             "inaccuracies": judged[0],
             "mistakes": judged[1],
             "blunders": judged[2],
+            "accuracy": accuracy,
             "jobs": jobs,
         }))?;
     } else {

@@ -1,12 +1,16 @@
 //! Reviewing a game with an engine: every position of the main line is
 //! searched, each move gets the evaluation after it (Red's view) and, by the
-//! drop in the mover's winning chance, a judgement (`?!`, `?`, `??`); for a
-//! mistake or blunder the engine's best line is kept. [`pgn`] writes the
-//! review into a game record as `[%eval …]` comments, NAGs and variations.
-//! The thresholds and formats are documented in `docs/engine-client.md`.
+//! drop in the mover's winning chance (the fitted win-rate model's expected
+//! score, `xiangqi_core::winrate`), a judgement (`?!`, `?`, `??`) and an
+//! accuracy ([`accuracy`]); for a mistake or blunder the engine's best line
+//! is kept. [`pgn`] writes the review into a game record as `[%eval …]`
+//! comments, NAGs, variations and the players' accuracy tags. The
+//! thresholds and formats are documented in `docs/engine-client.md`.
 
+pub mod accuracy;
 pub mod pgn;
 
+use xiangqi_core::winrate::game_ply;
 use xiangqi_core::{Color, Move, MoveList, Position};
 
 use crate::engine::{Analysis, Engine, SearchOptions};
@@ -43,8 +47,9 @@ impl Analyser for Engine {
     }
 }
 
-/// Drops in the mover's winning chance (0.0-1.0) from which a move is
-/// judged an inaccuracy, a mistake or a blunder.
+/// Drops in the mover's winning chance (the model's expected score,
+/// 0.0-1.0) from which a move is judged an inaccuracy, a mistake or a
+/// blunder.
 #[derive(Copy, Clone, Debug, PartialEq)]
 pub struct Thresholds {
     pub inaccuracy: f64,
@@ -127,11 +132,12 @@ pub enum PositionEval {
 }
 
 impl PositionEval {
-    /// The winning chance of `side`, if known.
-    pub fn winning_chance(self, side: Color) -> Option<f64> {
+    /// The winning chance of `side` (the win-rate model's expected score,
+    /// 0.0-1.0) in a position `ply` plies into the game, if known.
+    pub fn winning_chance(self, side: Color, ply: u32) -> Option<f64> {
         match self {
             PositionEval::Engine { red, .. } => {
-                let red_chance = red.winning_chance();
+                let red_chance = red.expected_score(ply);
                 Some(if side == Color::Red {
                     red_chance
                 } else {
@@ -186,6 +192,14 @@ pub struct MoveReview {
     pub best_line: Option<Vec<Move>>,
     /// Its evaluation (Red's view).
     pub best_eval: PositionEval,
+}
+
+impl MoveReview {
+    /// The move's accuracy, 0 to 100, from its [`drop`](MoveReview::drop)
+    /// ([`accuracy::move_accuracy`]); `None` when the drop is unknown.
+    pub fn accuracy(&self) -> Option<f64> {
+        self.drop.map(accuracy::move_accuracy)
+    }
 }
 
 /// How to review.
@@ -258,12 +272,14 @@ pub fn review_moves(
     }
     let mut reviews = Vec::with_capacity(moves.len());
     let mut mover = start.side_to_move();
+    let first_ply = game_ply(start);
     for (i, &mv) in moves.iter().enumerate() {
         let before = evals[i];
         let after = evals[i + 1];
+        let ply = first_ply + i as u32;
         let drop = before
-            .winning_chance(mover)
-            .zip(after.winning_chance(mover))
+            .winning_chance(mover, ply)
+            .zip(after.winning_chance(mover, ply + 1))
             .map(|(b, a)| b - a);
         let best = analyses[i].as_ref();
         let played_best = best.is_some_and(|a| a.best_move == mv);
@@ -333,10 +349,17 @@ mod tests {
             red: Score::Cp(0),
             depth: None,
         };
-        assert_eq!(even.winning_chance(Color::Black), Some(0.5));
+        assert_eq!(even.winning_chance(Color::Black, 30), Some(0.5));
+        let ahead = PositionEval::Engine {
+            red: Score::Cp(150),
+            depth: None,
+        };
+        let red = ahead.winning_chance(Color::Red, 30).unwrap();
+        assert_eq!(red, Score::Cp(150).expected_score(30));
+        assert!((ahead.winning_chance(Color::Black, 30).unwrap() - (1.0 - red)).abs() < 1e-12);
         let over = PositionEval::Over {
             winner: Color::Black,
         };
-        assert_eq!(over.winning_chance(Color::Red), Some(0.0));
+        assert_eq!(over.winning_chance(Color::Red, 30), Some(0.0));
     }
 }

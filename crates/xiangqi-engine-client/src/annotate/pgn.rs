@@ -2,11 +2,13 @@
 //! `[%eval …]` comment (earlier ones replaced), the judgement's NAG, and for
 //! mistakes and blunders the engine's line as a variation (its first move
 //! carries the line's `[%eval]`, which is how a later review finds and
-//! replaces it).
+//! replaces it); on the game the players' accuracy as the tags
+//! `RedAccuracy` and `BlackAccuracy` (one decimal).
 
 use xiangqi_core::Move;
 use xiangqi_gamefile::{Game, Line, MainLineError, Node};
 
+use super::accuracy::Accuracy;
 use super::{review_moves, Analyser, MoveReview, ReviewOptions};
 use crate::error::EngineError;
 
@@ -29,6 +31,9 @@ impl From<MainLineError> for AnnotateError {
 /// The NAGs this module writes (`?!`, `?`, `??`), replaced on a new review.
 const JUDGEMENT_NAGS: [u8; 3] = [2, 4, 6];
 
+/// The tags of Red's and Black's accuracy.
+pub const ACCURACY_TAGS: [&str; 2] = ["RedAccuracy", "BlackAccuracy"];
+
 /// Reviews `game`'s main line with `engine` and writes the review into it;
 /// returns the review. `progress(done, total)` counts positions.
 pub fn annotate_game(
@@ -44,7 +49,22 @@ pub fn annotate_game(
     for (node, review) in game.mainline.moves.iter_mut().zip(&reviews) {
         write_review(node, review);
     }
+    write_accuracy(game, &Accuracy::of_reviews(&reviews));
     Ok(reviews)
+}
+
+/// Sets the accuracy tags, or drops those of an earlier review for a side
+/// that has no accuracy now.
+fn write_accuracy(game: &mut Game, accuracy: &Accuracy) {
+    for (tag, value) in ACCURACY_TAGS
+        .into_iter()
+        .zip([accuracy.red, accuracy.black])
+    {
+        match value {
+            Some(v) => game.set_tag(tag, &format!("{v:.1}")),
+            None => game.tags.retain(|(name, _)| name != tag),
+        }
+    }
 }
 
 fn write_review(node: &mut Node, review: &MoveReview) {

@@ -1,6 +1,7 @@
-//! Maximum-likelihood fit of the [`WinRateModel`] to self-play positions.
+//! Maximum-likelihood fit of the [`WinRateModel`] to scored positions (self-play
+//! and match games), and the losses that measure a model on other data.
 
-use super::{Outcome, WdlSample, WinRateModel};
+use super::{WdlSample, WinRateModel};
 
 /// Fewer samples than this cannot pin four parameters down.
 const MIN_SAMPLES: usize = 100;
@@ -55,14 +56,6 @@ pub struct WdlFitReport {
     pub steps: usize,
 }
 
-fn index(outcome: Outcome) -> usize {
-    match outcome {
-        Outcome::Win => 0,
-        Outcome::Draw => 1,
-        Outcome::Loss => 2,
-    }
-}
-
 fn model_of(p: &[f64; 4]) -> WinRateModel {
     WinRateModel {
         a: [p[0], p[1]],
@@ -70,13 +63,31 @@ fn model_of(p: &[f64; 4]) -> WinRateModel {
     }
 }
 
-/// Mean negative log-likelihood of `samples` under `model`.
-fn log_loss(model: &WinRateModel, samples: &[WdlSample]) -> f64 {
+/// Mean negative log-likelihood per position (natural log) of the
+/// outcomes of `samples` under `model`; `NaN` for no samples.
+pub fn log_loss(model: &WinRateModel, samples: &[WdlSample]) -> f64 {
     let total: f64 = samples
         .iter()
         .map(|s| {
             let p = model.probabilities(f64::from(s.score_cp), s.ply);
-            -p[index(s.outcome)].max(1e-12).ln()
+            -p[s.outcome.index()].max(1e-12).ln()
+        })
+        .sum();
+    total / samples.len() as f64
+}
+
+/// Mean binary cross-entropy per position of the game score (1, one half
+/// or 0 for the side to move) against an expected score `curve(cp, ply)`
+/// in 0..1: the one measure on which a curve of the expected score alone
+/// (as annotation used before the fit) and the model's
+/// [`WinRateModel::expected_score`] compare. `NaN` for no samples.
+pub fn expected_score_log_loss(samples: &[WdlSample], curve: impl Fn(i32, u32) -> f64) -> f64 {
+    let total: f64 = samples
+        .iter()
+        .map(|s| {
+            let e = curve(s.score_cp, s.ply).clamp(1e-12, 1.0 - 1e-12);
+            let y = s.outcome.score();
+            -(y * e.ln() + (1.0 - y) * (1.0 - e).ln())
         })
         .sum();
     total / samples.len() as f64
@@ -112,7 +123,7 @@ pub fn fit(samples: &[WdlSample]) -> Result<WdlFitReport, WdlFitError> {
     }
     let mut counts = [0usize; 3];
     for s in samples {
-        counts[index(s.outcome)] += 1;
+        counts[s.outcome.index()] += 1;
     }
     if counts.contains(&0) {
         return Err(WdlFitError::OneSided {
@@ -170,7 +181,7 @@ pub fn fit(samples: &[WdlSample]) -> Result<WdlFitReport, WdlFitError> {
         let p = model.probabilities(f64::from(s.score_cp), s.ply);
         for k in 0..3 {
             predicted[k] += p[k] / n;
-            let target = if k == index(s.outcome) { 1.0 } else { 0.0 };
+            let target = if k == s.outcome.index() { 1.0 } else { 0.0 };
             brier += (p[k] - target).powi(2) / n;
         }
     }
@@ -189,6 +200,25 @@ pub fn fit(samples: &[WdlSample]) -> Result<WdlFitReport, WdlFitError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::wdl::Outcome;
+    use xiangqi_core::Score;
+
+    #[test]
+    fn losses_of_a_known_model() {
+        let model = WinRateModel::FITTED;
+        let sample = WdlSample {
+            score_cp: 0,
+            ply: 0,
+            outcome: Outcome::Draw,
+        };
+        let [_, draw, _] = model.probabilities(0.0, 0);
+        assert!((log_loss(&model, &[sample]) + draw.ln()).abs() < 1e-12);
+        // A draw against an expected score of one half: ln 2.
+        let even = expected_score_log_loss(&[sample], |cp, ply| {
+            model.expected_score(Score::Cp(cp), ply)
+        });
+        assert!((even - std::f64::consts::LN_2).abs() < 1e-12);
+    }
 
     #[test]
     fn too_little_or_one_sided_data_is_an_error() {

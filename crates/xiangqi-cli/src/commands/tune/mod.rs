@@ -9,18 +9,21 @@
 //! fitted weights against the starting ones. `--write-current` only writes
 //! the committed weights with a header (to regenerate the file). `--wdl`
 //! instead fits the win-rate model (`xiangqi_search::wdl`) to self-play
-//! scores and prints its constants (module `wdl`).
+//! scores and those of match games (`--wdl-games`, module `wdl_games`) and
+//! prints its constants (module `wdl`).
 
 mod teacher;
 mod wdl;
+mod wdl_games;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
 use xiangqi_engine_client::EngineSpec;
 use xiangqi_search::tune::{
-    fit, generate_with_endings, play_match, FitOptions, MatchTally, SelfPlay,
+    fit, generate_with_endings, play_match, Endings, FitOptions, FitReport, MatchTally, Sample,
+    SelfPlay,
 };
 use xiangqi_search::weights::GROUPS;
 use xiangqi_search::{weights_source, Weights};
@@ -79,10 +82,23 @@ pub struct Args {
     /// "mobility,tempo"); the rest keep the committed values.
     #[arg(long, value_delimiter = ',', value_name = "GROUPS")]
     fit_only: Vec<String>,
-    /// Fit the win-rate model (`UCI_ShowWDL`) to the self-play games'
-    /// scores and results instead of the weights; prints its constants.
+    /// Fit the win-rate model (`UCI_ShowWDL`, annotation, accuracy) to the
+    /// self-play games' scores and results instead of the weights; prints
+    /// its constants.
     #[arg(long)]
     wdl: bool,
+    /// With `--wdl`: also fit to these `xiangqi match --pgn` files (the
+    /// scores of `--wdl-player`'s moves and the games' results).
+    #[arg(long, num_args = 1.., value_name = "PGN")]
+    wdl_games: Vec<PathBuf>,
+    /// With `--wdl-games`: the player (PGN `Red`/`Black` name) whose scores
+    /// count; our engine's UCI name by default.
+    #[arg(long, default_value = concat!("xiangqi ", env!("CARGO_PKG_VERSION")))]
+    wdl_player: String,
+    /// With `--wdl`: write the observed and fitted W/D/L by ply band and
+    /// score bucket as CSV (the data of `docs/images/winrate.png`).
+    #[arg(long, value_name = "CSV")]
+    wdl_table: Option<PathBuf>,
 }
 
 fn bar(len: u64, what: &str) -> ProgressBar {
@@ -102,21 +118,63 @@ fn tally(t: &MatchTally) -> Tally {
     }
 }
 
-fn write(path: &PathBuf, text: &str) -> Result<()> {
+fn write(path: &Path, text: &str) -> Result<()> {
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     }
     std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))
 }
 
+/// A parsed teacher: the text as typed (for the weights file's header)
+/// and its spec.
+type Teacher<'a> = Option<(&'a str, EngineSpec)>;
+
 pub fn run(args: Args) -> Result<()> {
     let start = Weights::default();
     if args.write_current {
-        let notes: Vec<&str> = args.note.iter().map(String::as_str).collect();
-        write(&args.out, &weights_source(&start, &notes))?;
-        println!("wrote the committed weights to {}", args.out.display());
-        return Ok(());
+        return write_current(&args, &start);
     }
+    check(&args)?;
+    let teacher = parse_teacher(&args)?;
+    let config = self_play_config(&args);
+    if args.wdl {
+        let options = wdl::Options {
+            match_games: &args.wdl_games,
+            player: &args.wdl_player,
+            table: args.wdl_table.as_deref(),
+        };
+        return wdl::run(&config, &start, &options);
+    }
+    let (mut samples, endings) = play_data(&args, &config, &start)?;
+    if let Some((_, spec)) = &teacher {
+        label_with_teacher(&args, &config, spec, &mut samples)?;
+    }
+    let report = fit_weights(&args, &samples, &start);
+    let mut header = weights_header(&args, &teacher, &report, &endings);
+    if args.match_games > 0 {
+        header.push(match_fitted_against_start(
+            &args,
+            &config,
+            &report.weights,
+            &start,
+        ));
+    }
+    let header: Vec<&str> = header.iter().map(String::as_str).collect();
+    write(&args.out, &weights_source(&report.weights, &header))?;
+    println!("wrote {}", args.out.display());
+    Ok(())
+}
+
+/// `--write-current`: the committed weights with the `--note` lines.
+fn write_current(args: &Args, start: &Weights) -> Result<()> {
+    let notes: Vec<&str> = args.note.iter().map(String::as_str).collect();
+    write(&args.out, &weights_source(start, &notes))?;
+    println!("wrote the committed weights to {}", args.out.display());
+    Ok(())
+}
+
+/// The options' values, checked before any game is played.
+fn check(args: &Args) -> Result<()> {
     if args.games == 0 || args.nodes == 0 {
         bail!("--games and --nodes must be positive");
     }
@@ -135,24 +193,37 @@ pub fn run(args: Args) -> Result<()> {
     if args.teacher.is_some() && args.teacher_depth == 0 {
         bail!("--teacher-depth must be positive");
     }
-    // Kept as typed as well, so the weights file records the options too.
-    let teacher = match &args.teacher {
+    Ok(())
+}
+
+/// The teacher, kept as typed as well, so the weights file records the
+/// options too.
+fn parse_teacher(args: &Args) -> Result<Teacher<'_>> {
+    Ok(match &args.teacher {
         Some(text) => Some((text.as_str(), text.parse::<EngineSpec>()?)),
         None => None,
-    };
-    let config = SelfPlay {
+    })
+}
+
+fn self_play_config(args: &Args) -> SelfPlay {
+    SelfPlay {
         games: args.games,
         nodes: args.nodes,
         seed: args.seed,
         opening_plies: args.opening_plies,
         threads: xiangqi_parallel::worker_count(args.threads),
         ..SelfPlay::default()
-    };
-    if args.wdl {
-        return wdl::run(&config, &start);
     }
+}
+
+/// Self-play and its quiet positions.
+fn play_data(
+    args: &Args,
+    config: &SelfPlay,
+    start: &Weights,
+) -> Result<(Vec<Sample>, Endings)> {
     let progress = bar(args.games as u64, "self-play");
-    let (mut samples, endings) = generate_with_endings(&config, &start, |done, positions| {
+    let (samples, endings) = generate_with_endings(config, start, |done, positions| {
         progress.set_position(done as u64);
         progress.set_message(format!("{positions} quiet positions"));
     });
@@ -168,23 +239,32 @@ pub fn run(args: Args) -> Result<()> {
         args.nodes
     );
     println!("endings: {endings}");
-    if let Some((_, spec)) = &teacher {
-        let progress = bar(samples.len() as u64, "teacher");
-        teacher::label(
-            &mut samples,
-            spec,
-            args.teacher_depth,
-            config.threads,
-            |done| progress.set_position(done as u64),
-        )?;
-        progress.finish_and_clear();
-        println!(
-            "teacher: {} scored {} positions at depth {}",
-            spec.command,
-            samples.len(),
-            args.teacher_depth
-        );
-    }
+    Ok((samples, endings))
+}
+
+/// `--teacher`: the stronger engine's score of every position.
+fn label_with_teacher(
+    args: &Args,
+    config: &SelfPlay,
+    spec: &EngineSpec,
+    samples: &mut [Sample],
+) -> Result<()> {
+    let progress = bar(samples.len() as u64, "teacher");
+    teacher::label(samples, spec, args.teacher_depth, config.threads, |done| {
+        progress.set_position(done as u64)
+    })?;
+    progress.finish_and_clear();
+    println!(
+        "teacher: {} scored {} positions at depth {}",
+        spec.command,
+        samples.len(),
+        args.teacher_depth
+    );
+    Ok(())
+}
+
+/// Texel's fit of the weights, with its progress and summary.
+fn fit_weights(args: &Args, samples: &[Sample], start: &Weights) -> FitReport {
     let options = FitOptions {
         epochs: args.epochs,
         learning_rate: args.learning_rate,
@@ -197,7 +277,7 @@ pub fn run(args: Args) -> Result<()> {
         ..FitOptions::default()
     };
     let progress = bar(args.epochs as u64, "fit");
-    let report = fit(&samples, &start, &options, |epoch, error| {
+    let report = fit(samples, start, &options, |epoch, error| {
         progress.set_position(epoch as u64);
         progress.set_message(format!("error {error:.6}"));
     });
@@ -217,11 +297,22 @@ pub fn run(args: Args) -> Result<()> {
             report.taught, report.positions, args.teacher_weight, k
         );
     }
+    report
+}
+
+/// The weights file's header: the command that refits it, the data and
+/// the fit.
+fn weights_header(
+    args: &Args,
+    teacher: &Teacher<'_>,
+    report: &FitReport,
+    endings: &Endings,
+) -> Vec<String> {
     let mut command = format!(
         "xiangqi tune --games {} --nodes {} --seed {} --opening-plies {} --epochs {} --learning-rate {}",
         args.games, args.nodes, args.seed, args.opening_plies, args.epochs, args.learning_rate
     );
-    if let Some((typed, _)) = &teacher {
+    if let Some((typed, _)) = teacher {
         command.push_str(&format!(
             " --teacher \"{typed}\" --teacher-depth {} --teacher-weight {}",
             args.teacher_depth, args.teacher_weight
@@ -248,37 +339,42 @@ pub fn run(args: Args) -> Result<()> {
                 .to_string(),
         );
     }
-    if args.match_games > 0 {
-        let match_config = SelfPlay {
-            games: args.match_games,
-            // Other openings than the data's.
-            seed: args.seed.wrapping_add(1_000_003),
-            ..config
-        };
-        let progress = bar(args.match_games.div_ceil(2) as u64 * 2, "match");
-        let result = play_match(&match_config, &report.weights, &start, |done, t| {
-            progress.set_position(done as u64);
-            progress.set_message(format!("W/D/L {}/{}/{}", t.wins, t.draws, t.losses));
-        });
-        progress.finish_and_clear();
-        let t = tally(&result);
-        let line = format!(
-            "match fitted vs start ({} nodes, seed {}): W/D/L {}/{}/{} ({} stopped at the ply cap), score {:.1}%, Elo {} ± {}",
-            args.nodes,
-            match_config.seed,
-            t.wins,
-            t.draws,
-            t.losses,
-            result.capped,
-            t.score().unwrap_or(0.5) * 100.0,
-            format_elo(t.elo().unwrap_or(0.0)),
-            format_error(t.elo_error().unwrap_or(f64::INFINITY))
-        );
-        println!("{line}");
-        header.push(line);
-    }
-    let header: Vec<&str> = header.iter().map(String::as_str).collect();
-    write(&args.out, &weights_source(&report.weights, &header))?;
-    println!("wrote {}", args.out.display());
-    Ok(())
+    header
+}
+
+/// A fixed-node match of the fitted weights against the starting ones on
+/// other openings than the data's; returns (and prints) its result line.
+fn match_fitted_against_start(
+    args: &Args,
+    config: &SelfPlay,
+    fitted: &Weights,
+    start: &Weights,
+) -> String {
+    let match_config = SelfPlay {
+        games: args.match_games,
+        // Other openings than the data's.
+        seed: args.seed.wrapping_add(1_000_003),
+        ..config.clone()
+    };
+    let progress = bar(args.match_games.div_ceil(2) as u64 * 2, "match");
+    let result = play_match(&match_config, fitted, start, |done, t| {
+        progress.set_position(done as u64);
+        progress.set_message(format!("W/D/L {}/{}/{}", t.wins, t.draws, t.losses));
+    });
+    progress.finish_and_clear();
+    let t = tally(&result);
+    let line = format!(
+        "match fitted vs start ({} nodes, seed {}): W/D/L {}/{}/{} ({} stopped at the ply cap), score {:.1}%, Elo {} ± {}",
+        args.nodes,
+        match_config.seed,
+        t.wins,
+        t.draws,
+        t.losses,
+        result.capped,
+        t.score().unwrap_or(0.5) * 100.0,
+        format_elo(t.elo().unwrap_or(0.0)),
+        format_error(t.elo_error().unwrap_or(f64::INFINITY))
+    );
+    println!("{line}");
+    line
 }
