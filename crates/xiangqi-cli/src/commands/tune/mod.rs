@@ -217,11 +217,7 @@ fn self_play_config(args: &Args) -> SelfPlay {
 }
 
 /// Self-play and its quiet positions.
-fn play_data(
-    args: &Args,
-    config: &SelfPlay,
-    start: &Weights,
-) -> Result<(Vec<Sample>, Endings)> {
+fn play_data(args: &Args, config: &SelfPlay, start: &Weights) -> Result<(Vec<Sample>, Endings)> {
     let progress = bar(args.games as u64, "self-play");
     let (samples, endings) = generate_with_endings(config, start, |done, positions| {
         progress.set_position(done as u64);
