@@ -26,14 +26,14 @@ pub enum Format {
 }
 
 impl Format {
-    /// Every format, in the order sniffing tries the binary ones.
+    /// Every format, in the order help texts and messages list them.
     pub const ALL: [Format; 6] = [
+        Format::Pgn,
+        Format::Wxf,
         Format::Xqf,
+        Format::Cbf,
         Format::Cbr,
         Format::Cbl,
-        Format::Cbf,
-        Format::Wxf,
-        Format::Pgn,
     ];
 
     /// The lower-case name (`pgn`, `wxf`, `xqf`, `cbf`, `cbr`, `cbl`).
@@ -45,6 +45,18 @@ impl Format {
             Format::Cbf => "cbf",
             Format::Cbr => "cbr",
             Format::Cbl => "cbl",
+        }
+    }
+
+    /// A short description for help texts (`PGN (N-PGN)`, `CCBridge library`, …).
+    pub const fn description(self) -> &'static str {
+        match self {
+            Format::Pgn => "PGN (N-PGN)",
+            Format::Wxf => "WXF game file",
+            Format::Xqf => "XQF (象棋演播室) 1.0-1.8",
+            Format::Cbf => "CCBridge XML game",
+            Format::Cbr => "CCBridge binary game",
+            Format::Cbl => "CCBridge library",
         }
     }
 

@@ -75,8 +75,9 @@ enum GameCommand {
         jobs: usize,
     },
     /// Write the games of a file as one self-contained HTML page with the
-    /// interactive viewer (board, move tree, evaluation curve; works
-    /// offline, opened by double-click). Several games get a game list.
+    /// interactive viewer (board, move tree, evaluation curve, accuracy,
+    /// an opening explorer's table with `--explorer`; works offline, opened
+    /// by double-click). Several games get a game list.
     View {
         /// A game file of any format `game check` reads.
         input: PathBuf,
@@ -89,6 +90,10 @@ enum GameCommand {
         /// What the input is; `auto`: by its first bytes.
         #[arg(long, value_enum, default_value = "auto")]
         input_format: InputFormat,
+        /// An opening explorer (`xiangqi explore build`) whose table the
+        /// page shows beside the board for the games' positions.
+        #[arg(long, value_name = "DB")]
+        explorer: Option<PathBuf>,
         /// The HTML file to write.
         #[arg(short, long, required = true)]
         output: PathBuf,
@@ -141,9 +146,8 @@ impl clap::ValueEnum for InputFormat {
     }
 
     fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
-        Some(clap::builder::PossibleValue::new(
-            self.0.map_or("auto", Format::name),
-        ))
+        let value = clap::builder::PossibleValue::new(self.0.map_or("auto", Format::name));
+        Some(value.help(self.0.map_or("Decide by the content", Format::description)))
     }
 }
 
@@ -575,12 +579,14 @@ pub fn run(args: Args) -> Result<()> {
             game,
             notation,
             input_format,
+            explorer,
             output,
         } => super::game_view::view(super::game_view::ViewArgs {
             input: &input,
             format: input_format.format(),
             game,
             notation,
+            explorer: explorer.as_deref(),
             output: &output,
         }),
         GameCommand::Convert {
