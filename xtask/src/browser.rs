@@ -1,7 +1,8 @@
 //! The browser step of `cargo xtask test`: the web client in headless
 //! Chromium, driven over WebDriver by the pytest suite in
 //! `crates/xiangqi-server/tests/browser`, against a real `xiangqi serve` on
-//! 127.0.0.1 with a fresh data directory.
+//! 127.0.0.1 with a fresh data directory and an opening explorer built from
+//! the suite's fixture games.
 
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
@@ -17,6 +18,8 @@ use crate::run::{cargo, exec, find_on_path, is_root, project_root, target_dir};
 /// The pytest suite and its requirements, relative to the root.
 pub const TESTS_DIR: &str = "crates/xiangqi-server/tests/browser";
 const REQUIREMENTS: &str = "crates/xiangqi-server/tests/browser/requirements.txt";
+/// The games the server's opening explorer is built from.
+const EXPLORER_GAMES: &str = "crates/xiangqi-server/tests/browser/fixtures/openings.pgn";
 /// Debian's browser, its WebDriver, and CJK fonts for the pieces in screenshots.
 const PACKAGES: [&str; 4] = [
     "chromium",
@@ -59,7 +62,14 @@ pub fn test() -> Result<Option<String>> {
     let binary = target_dir().join("debug").join("xiangqi");
 
     let data = scratch_dir()?;
-    let mut server = Server::start(&binary, &data)?;
+    let explorer = data.join("openings.db");
+    exec(
+        Command::new(&binary)
+            .args(["explore", "build", "--jobs", "1", "-o"])
+            .arg(&explorer)
+            .arg(root.join(EXPLORER_GAMES)),
+    )?;
+    let mut server = Server::start(&binary, &data, &explorer)?;
     let screenshots = target_dir().join("browser-screenshots");
     // Only this run's pictures: a stale one would pass for a fresh one.
     let _ = std::fs::remove_dir_all(&screenshots);
@@ -69,6 +79,8 @@ pub fn test() -> Result<Option<String>> {
         .env("XQ_SERVER_URL", &server.url)
         // The viewer's tests write pages with `xiangqi game view`.
         .env("XQ_XIANGQI", &binary)
+        // The server's explorer, which the tests query for the expected tables.
+        .env("XQ_EXPLORER_DB", &explorer)
         .env("XQ_CHROMIUM", &chromium)
         .env("XQ_CHROMEDRIVER", &driver)
         .env("XQ_SCREENSHOTS", &screenshots);
@@ -134,10 +146,12 @@ struct Server {
 }
 
 impl Server {
-    fn start(binary: &Path, data: &Path) -> Result<Server> {
+    fn start(binary: &Path, data: &Path, explorer: &Path) -> Result<Server> {
         let mut child = Command::new(binary)
             .args(["serve", "--addr", "127.0.0.1:0", "--data"])
             .arg(data)
+            .arg("--explorer")
+            .arg(explorer)
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
             .spawn()

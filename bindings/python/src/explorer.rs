@@ -33,7 +33,7 @@ impl ToPyErr for xiangqi_explorer::ExplorerError {
 
 /// An explorer file open for queries.
 #[pyclass(module = "xiangqi", name = "Explorer", frozen)]
-pub struct PyExplorer(Explorer);
+pub struct PyExplorer(pub(crate) Explorer);
 
 #[pymethods]
 impl PyExplorer {

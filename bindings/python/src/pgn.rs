@@ -665,21 +665,51 @@ impl PyGame {
     }
 
     /// The game as the interactive viewer (`xiangqi-viewer`), for Jupyter:
-    /// the self-contained page in an `<iframe srcdoc>`, so its script and
-    /// style stay apart from the notebook's in JupyterLab and classic
-    /// notebooks alike.
+    /// [`Self::viewer_html`] with its defaults.
     fn _repr_html_(&self, py: Python<'_>) -> PyResult<String> {
+        self.viewer_html(py, None, "coordinate", true)
+    }
+
+    /// The game as the interactive viewer: with `frame` (the default) an
+    /// `<iframe srcdoc>` for a notebook's `IPython.display.HTML`, so the
+    /// viewer's script and style stay apart from the notebook's; else the
+    /// self-contained page, to write to a file. `explorer` (from
+    /// `xiangqi.explorer.open`) adds its table beside the board; `notation`
+    /// is the one the page starts in (`coordinate`, `wxf`, `chinese`,
+    /// `chinese-traditional`, `vietnamese`).
+    #[pyo3(signature = (explorer = None, notation = "coordinate", frame = true))]
+    fn viewer_html(
+        &self,
+        py: Python<'_>,
+        explorer: Option<PyRef<'_, crate::explorer::PyExplorer>>,
+        notation: &str,
+        frame: bool,
+    ) -> PyResult<String> {
+        if !xiangqi_viewer::NOTATIONS.contains(&notation) {
+            return Err(pyo3::exceptions::PyValueError::new_err(format!(
+                "unknown viewer notation {notation:?}: expected one of {}",
+                xiangqi_viewer::NOTATIONS.join(", ")
+            )));
+        }
+        let explorer = explorer.as_ref().map(|e| &e.0);
         py.detach(|| {
-            let view = xiangqi_viewer::viewer_game(&self.0)?;
+            let view = xiangqi_viewer::viewer_game(&self.0)
+                .map_err(|e| pyo3::exceptions::PyValueError::new_err(e.to_string()))?;
+            let tables = explorer
+                .map(|e| xiangqi_viewer::explorer_tables(std::slice::from_ref(&view), e))
+                .transpose()
+                .map_err(|e| e.to_py_err())?;
             let options = xiangqi_viewer::PageOptions {
                 title: view.title.clone(),
-                ..Default::default()
+                notation: notation.to_owned(),
+                explorer: tables,
             };
             let page = xiangqi_viewer::write_html(&[view], &options);
-            Ok(xiangqi_viewer::html::iframe(&page, VIEWER_FRAME_HEIGHT))
-        })
-        .map_err(|e: xiangqi_viewer::ViewerError| {
-            pyo3::exceptions::PyValueError::new_err(e.to_string())
+            Ok(if frame {
+                xiangqi_viewer::html::iframe(&page, VIEWER_FRAME_HEIGHT)
+            } else {
+                page
+            })
         })
     }
 

@@ -61,3 +61,40 @@ def test_damaged_files_raise_explorer_error(explorer_path: Path, tmp_path: Path)
     assert isinstance(error.value, ValueError)
     with pytest.raises(xiangqi.explorer.ExplorerError, match="cannot open"):
         xiangqi.explorer.open(tmp_path / "missing.db")
+
+
+def _page_data(page: str) -> dict:
+    import json
+
+    start = page.index('id="xq-viewer-data">') + len('id="xq-viewer-data">')
+    return json.loads(page[start:page.index("</script>", start)])
+
+
+def test_the_viewer_shows_the_explorer_beside_the_board(explorer_path: Path) -> None:
+    from xiangqi.pgn import Game
+
+    explorer = xiangqi.explorer.open(explorer_path)
+    game = Game.from_pgn('[RedAccuracy "90.5"]\n\n1. h2e2 h9g7 2. b0c2 *')
+    page = game.viewer_html(explorer=explorer, notation="chinese", frame=False)
+    data = _page_data(page)
+    assert data["notation"] == "chinese"
+    assert data["games"][0]["accuracy"] == {"red": 90.5, "black": None}
+    tables = data["explorer"]
+    start = tables[data["games"][0]["nodes"][0]["fen"]]
+    assert [(m["move"], m["text"][2], m["games"]) for m in start["moves"]] == [
+        ("b0c2", "马八进七", 1), ("c3c4", "兵七进一", 1), ("h2e2", "炮二平五", 1)]
+    # The position after h2e2 h9g7 (ply 2) is reached by one game.
+    assert len(tables) == 4
+    # The notebook form is the same page in a frame; without an explorer, no tables.
+    assert game.viewer_html(explorer=explorer).startswith("<iframe")
+    assert _page_data(game.viewer_html(frame=False))["explorer"] is None
+
+
+def test_the_viewer_refuses_a_wrong_notation_or_explorer(explorer_path: Path) -> None:
+    from xiangqi.pgn import Game
+
+    game = Game.from_pgn("1. h2e2 *")
+    with pytest.raises(ValueError, match='unknown viewer notation "klingon": expected one of coordinate'):
+        game.viewer_html(notation="klingon")
+    with pytest.raises(TypeError):
+        game.viewer_html(explorer=str(explorer_path))  # type: ignore[arg-type]

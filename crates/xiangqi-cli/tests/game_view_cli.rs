@@ -11,12 +11,17 @@ const GAMES: &str =
     "[Red \"Li\"]\n[Black \"Wang\"]\n\n1. h2e2 {[%eval 0.30]} h9g7 (1... b9c7) 1-0\n\n\
                      [Red \"Zhao\"]\n[Black \"Chen\"]\n\n1. c3c4 g6g5 1/2-1/2\n";
 
-/// The games' data the page holds (the JSON between its data script tags).
-fn page_games(page: &str) -> serde_json::Value {
+/// The data object the page holds (games, notation, explorer tables): the
+/// JSON between its data script tags.
+fn page_data(page: &str) -> serde_json::Value {
     let start = page.find("id=\"xq-viewer-data\">").unwrap() + "id=\"xq-viewer-data\">".len();
     let end = start + page[start..].find("</script>").unwrap();
-    let data: serde_json::Value = serde_json::from_str(&page[start..end]).unwrap();
-    data["games"].clone()
+    serde_json::from_str(&page[start..end]).unwrap()
+}
+
+/// The games' data the page holds.
+fn page_games(page: &str) -> serde_json::Value {
+    page_data(page)["games"].clone()
 }
 
 fn scratch(name: &str) -> std::path::PathBuf {
@@ -96,4 +101,84 @@ fn a_game_number_out_of_range_is_a_clear_error() {
         }
     }
     assert!(!dir.join("bad.html").exists());
+}
+
+#[test]
+fn an_explorer_puts_its_tables_of_the_games_positions_into_the_page() {
+    let dir = scratch("explorer");
+    let db = dir.join("openings.db");
+    xiangqi()
+        .args(["explore", "build", "--plies", "1", "-o"])
+        .arg(&db)
+        .arg(dir.join("games.pgn"))
+        .assert()
+        .success();
+    let page = dir.join("explorer.html");
+    let out = xiangqi()
+        .args(["game", "view", "--game", "1", "--explorer"])
+        .arg(&db)
+        .arg(dir.join("games.pgn"))
+        .arg("-o")
+        .arg(&page)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stderr).contains("1 explorer table"));
+    let data = page_data(&std::fs::read_to_string(&page).unwrap());
+    let tables = data["explorer"].as_object().unwrap();
+    // One ply indexed: the start only, with both games' first moves.
+    assert_eq!(tables.len(), 1);
+    let start = &tables[data["games"][0]["nodes"][0]["fen"].as_str().unwrap()];
+    assert_eq!(start["games"], 2);
+    let moves: Vec<(&str, &str, u64)> = start["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| {
+            (
+                m["move"].as_str().unwrap(),
+                m["text"][1].as_str().unwrap(),
+                m["games"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(moves, [("c3c4", "P7+1", 1), ("h2e2", "C2=5", 1)]);
+    assert_eq!(start["moves"][1]["score"], 100.0);
+
+    // Without --explorer the page has none.
+    xiangqi()
+        .args(["game", "view"])
+        .arg(dir.join("games.pgn"))
+        .arg("-o")
+        .arg(&page)
+        .assert()
+        .success();
+    assert!(page_data(&std::fs::read_to_string(&page).unwrap())["explorer"].is_null());
+}
+
+#[test]
+fn a_file_that_is_no_explorer_is_a_clear_error() {
+    let dir = scratch("bad-explorer");
+    let bogus = dir.join("bogus.db");
+    // Longer than a database header, so the header itself is judged.
+    std::fs::write(&bogus, "not a database at all ".repeat(20)).unwrap();
+    let out = xiangqi()
+        .args(["game", "view", "--explorer"])
+        .arg(&bogus)
+        .arg(dir.join("games.pgn"))
+        .arg("-o")
+        .arg(dir.join("never.html"))
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("bogus.db") && stderr.contains("not an opening explorer"),
+        "{stderr}"
+    );
+    assert!(!dir.join("never.html").exists());
 }

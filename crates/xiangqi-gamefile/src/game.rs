@@ -3,11 +3,15 @@
 use std::fmt;
 use std::str::FromStr;
 
-use xiangqi_core::{FenError, Move, Position, ReplayError};
+use xiangqi_core::{Color, FenError, Move, Position, ReplayError};
 
 use xiangqi_notation::Notation;
 
 use crate::GameFileError;
+
+/// The tags in which an engine review records Red's and Black's accuracy,
+/// 0 to 100 with one decimal (docs/engine-client.md defines it).
+pub const ACCURACY_TAGS: [&str; 2] = ["RedAccuracy", "BlackAccuracy"];
 
 /// The result of a game (N-PGN `Result`).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -294,6 +298,29 @@ impl Game {
             .iter()
             .find(|(k, _)| k == name)
             .map(|(_, v)| v.as_str())
+    }
+
+    /// `side`'s accuracy as its [`ACCURACY_TAGS`] tag records it; `None`
+    /// without the tag or when it is not a number from 0 to 100.
+    ///
+    /// ```
+    /// use xiangqi_core::Color;
+    /// let mut game = xiangqi_gamefile::Game::default();
+    /// game.set_tag("RedAccuracy", "87.5");
+    /// game.set_tag("BlackAccuracy", "lots");
+    /// assert_eq!(game.recorded_accuracy(Color::Red), Some(87.5));
+    /// assert_eq!(game.recorded_accuracy(Color::Black), None);
+    /// ```
+    pub fn recorded_accuracy(&self, side: Color) -> Option<f64> {
+        let tag = match side {
+            Color::Red => ACCURACY_TAGS[0],
+            Color::Black => ACCURACY_TAGS[1],
+        };
+        self.tag(tag)?
+            .trim()
+            .parse::<f64>()
+            .ok()
+            .filter(|v| (0.0..=100.0).contains(v))
     }
 
     /// Sets tag `name`, replacing an existing value.

@@ -50,7 +50,7 @@ mod xqf;
 
 pub use error::{ErrorKind, GameFileError, Location};
 pub use format::{Format, UnknownFormat};
-pub use game::{Game, GameResult, Line, MainLineError, Node, UnknownResult};
+pub use game::{Game, GameResult, Line, MainLineError, Node, UnknownResult, ACCURACY_TAGS};
 pub use games::{Games, MAX_WHOLE_FILE_LEN};
 pub use node_path::NodePath;
 pub use options::{Limits, ReaderOptions};

@@ -1,8 +1,8 @@
-//! `GET /api/explorer?fen=…`: the opening explorer's table over HTTP, in
-//! the session player's notation; a bad FEN and a server without an
-//! explorer are JSON errors.
+//! `GET /api/explorer?fen=…`: the opening explorer's table over HTTP, each
+//! move in every notation; a bad FEN and a server without an explorer are
+//! JSON errors.
 
-use reqwest::header::{COOKIE, SET_COOKIE};
+use reqwest::header::COOKIE;
 use serde_json::{json, Value};
 use xiangqi_explorer::{build, BuildOptions, Explorer};
 use xiangqi_server::clock::ManualClock;
@@ -47,7 +47,7 @@ async fn get(url: &str, cookie: Option<&str>) -> (u16, Value) {
 }
 
 #[tokio::test]
-async fn the_table_of_a_position_in_the_players_notation() {
+async fn the_table_of_a_position_in_every_notation() {
     let dir = tempfile::tempdir().unwrap();
     let base = start(Some(small_explorer(dir.path()))).await;
     let (status, start) = get(&format!("{base}/api/explorer"), None).await;
@@ -63,36 +63,34 @@ async fn the_table_of_a_position_in_the_players_notation() {
     assert_eq!(start["moves"][0]["score"], 50.0);
     assert_eq!(start["moves"][0]["example"]["red"], "A");
 
-    // A player who reads WXF gets WXF; the FEN is URL-encoded.
-    let client = reqwest::Client::new();
-    let me = client.get(format!("{base}/api/me")).send().await.unwrap();
-    let cookie = me.headers()[SET_COOKIE]
-        .to_str()
-        .unwrap()
-        .split(';')
-        .next()
-        .unwrap()
-        .to_string();
-    let put = client
-        .put(format!("{base}/api/settings"))
-        .header(COOKIE, &cookie)
-        .json(&json!({"notation": "wxf"}))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(put.status(), 200);
+    // Each move in every notation of the viewer's menu; the FEN is URL-encoded.
     let fen = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1";
     let url =
         reqwest::Url::parse_with_params(&format!("{base}/api/explorer"), [("fen", fen)]).unwrap();
-    let (status, after) = get(url.as_str(), Some(&cookie)).await;
+    let (status, after) = get(url.as_str(), None).await;
     assert_eq!(status, 200, "{after}");
     let texts: Vec<_> = after["moves"]
         .as_array()
         .unwrap()
         .iter()
-        .map(|m| (m["text"].as_str().unwrap(), m["score"].as_f64().unwrap()))
+        .map(|m| {
+            let text = m["text"].as_array().unwrap();
+            (
+                text[0].as_str().unwrap(),
+                text[1].as_str().unwrap(),
+                text[2].as_str().unwrap(),
+                m["score"].as_f64().unwrap(),
+            )
+        })
         .collect();
-    assert_eq!(texts, [("H2+3", 100.0), ("H8+7", 0.0)]);
+    assert_eq!(
+        texts,
+        [
+            ("b9c7", "H2+3", "马2进3", 100.0),
+            ("h9g7", "H8+7", "马8进7", 0.0)
+        ]
+    );
+    assert_eq!(after["side_to_move"], "black");
 }
 
 #[tokio::test]

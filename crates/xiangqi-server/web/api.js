@@ -39,4 +39,13 @@ export const api = {
   game: (id) => request("GET", `/api/games/${encodeURIComponent(id)}`),
   viewer: (id) => request("GET", `/api/games/${encodeURIComponent(id)}/viewer`),
   annotate: (id) => request("POST", `/api/games/${encodeURIComponent(id)}/annotate`),
+  // The opening explorer's table (`xiangqi serve --explorer`); null when the server has none.
+  explorer: async (fen) => {
+    try {
+      return await request("GET", `/api/explorer?fen=${encodeURIComponent(fen)}`);
+    } catch (error) {
+      if (error.status === 404) return null;
+      throw error;
+    }
+  },
 };

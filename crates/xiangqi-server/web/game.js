@@ -7,7 +7,9 @@ import { socket } from "./socket.js";
 import { h, link, playerLink } from "./dom.js";
 import { createBoard, destsFromLegal } from "./board.js";
 import { Clocks } from "./clock.js";
-import { renderExplorer } from "./explorer.js";
+import { createExplorerPanel } from "./explorer.js";
+import { VIEWER_NOTATIONS } from "./viewer.js";
+import { api } from "./api.js";
 
 const RESEND_MS = 2500;
 const SIDE_NAME = { red: "Red", black: "Black" };
@@ -43,6 +45,11 @@ export function mountGame(main, [gameId], session) {
   const notice = h("p", { class: "notice", id: "game-message", hidden: true });
   const controls = h("div", { class: "controls", id: "controls" });
   const explorerBox = h("div", { class: "explorer", id: "explorer", hidden: true });
+  // The server's opening explorer, when it has one, in the player's notation.
+  const explorer = createExplorerPanel(explorerBox, {
+    lookup: api.explorer,
+    notation: () => Math.max(0, VIEWER_NOTATIONS.findIndex(([name]) => name === (session.player && session.player.notation))),
+  });
   const clocks = new Clocks(clockEls);
 
   const board = createBoard(boardBox, { viewOnly: true, onMove });
@@ -159,7 +166,7 @@ export function mountGame(main, [gameId], session) {
       dests: myTurn ? destsFromLegal(game.legal) : new Map(),
       viewOnly: !myTurn,
     });
-    renderExplorer(explorerBox, game.fen);
+    explorer.update(game.fen);
   }
 
   function playerBar(side) {

@@ -1,7 +1,8 @@
 // A game's page: a game in progress is the live page (game.js); a finished
 // one is the game viewer (the `xiangqi-viewer` crate's viewer.js, on the
-// shared board) in the player's notation, with the PGN and a button that
-// has the engine annotate the game (the page polls until the work is done).
+// shared board) in the player's notation, with the PGN, the server's opening
+// explorer beside the board when it has one, and a button that has the
+// engine annotate the game (the page polls until the work is done).
 
 import { api } from "./api.js";
 import { h, link, playerLink } from "./dom.js";
@@ -63,7 +64,7 @@ function mountReview(main, summary, session) {
     if (annotation.status === "failed") say(`The annotation failed: ${annotation.error || "unknown error"}`);
     const games = [data.game];
     if (viewer) viewer.show(games, 0);
-    else viewer = mountViewer(box, games, { notation: session.player ? session.player.notation : "coordinate", actions: () => [annotateButton, pgnLink] });
+    else viewer = mountViewer(box, games, { notation: session.player ? session.player.notation : "coordinate", actions: () => [annotateButton, pgnLink], explorer: api.explorer });
     clearTimeout(timer);
     if (annotation.status === "running") timer = setTimeout(load, POLL_MS);
   }

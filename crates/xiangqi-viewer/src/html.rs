@@ -2,7 +2,10 @@
 //! the scripts all inlined, so the file works offline and opened from disk
 //! (`xiangqi game view`), or inside an `<iframe srcdoc>` (Jupyter).
 
-use crate::assets::{BOARD_CSS, BOARD_JS, VIEWER_CSS, VIEWER_JS};
+use std::collections::BTreeMap;
+
+use crate::assets::{BOARD_CSS, BOARD_JS, ELEMENTS_JS, EXPLORER_JS, VIEWER_CSS, VIEWER_JS};
+use crate::explorer_table::ExplorerTable;
 use crate::tree::{ViewerGame, NOTATIONS};
 
 /// How the page starts.
@@ -13,6 +16,9 @@ pub struct PageOptions {
     /// The notation the moves are shown in first (one of
     /// [`NOTATIONS`]; anything else shows coordinates).
     pub notation: String,
+    /// The opening explorer's tables by FEN ([`crate::explorer_tables`]),
+    /// shown beside the board; `None`: no explorer panel.
+    pub explorer: Option<BTreeMap<String, ExplorerTable>>,
 }
 
 impl Default for PageOptions {
@@ -20,6 +26,7 @@ impl Default for PageOptions {
         PageOptions {
             title: "Xiangqi game".to_owned(),
             notation: NOTATIONS[0].to_owned(),
+            explorer: None,
         }
     }
 }
@@ -37,6 +44,7 @@ pub fn write_html(games: &[ViewerGame], options: &PageOptions) -> String {
     let data = script_json(&serde_json::json!({
         "games": games,
         "notation": options.notation,
+        "explorer": options.explorer,
     }));
     let mut page = String::with_capacity(data.len() + 64 * 1024);
     page.push_str("<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
@@ -55,19 +63,22 @@ pub fn write_html(games: &[ViewerGame], options: &PageOptions) -> String {
     page.push_str(&bundle());
     page.push_str(
         "const xqData = JSON.parse(document.getElementById(\"xq-viewer-data\").textContent);\n\
+         const xqEmpty = (fen) => ({ fen, side_to_move: \"red\", games: 0, score: null, moves: [] });\n\
+         const xqExplorer = xqData.explorer ? async (fen) => xqData.explorer[fen] || xqEmpty(fen) : null;\n\
          window.xqViewer = mountViewer(document.getElementById(\"xq-viewer\"), xqData.games, \
-         { notation: xqData.notation });\n</script>\n</body>\n</html>\n",
+         { notation: xqData.notation, explorer: xqExplorer });\n</script>\n</body>\n</html>\n",
     );
     page
 }
 
-/// The board and the viewer as one script: the modules' `import` lines
+/// The board, the DOM helpers, the explorer's table and the viewer as one script: the modules' `import` lines
 /// dropped and their `export` words taken off, so it runs inline (a page
-/// opened from disk may not load modules from files). The two modules
-/// share no top-level names.
+/// opened from disk may not load modules from files). The modules share
+/// no top-level names.
 pub fn bundle() -> String {
-    let mut script = String::with_capacity(BOARD_JS.len() + VIEWER_JS.len());
-    for module in [BOARD_JS, VIEWER_JS] {
+    let modules = [BOARD_JS, ELEMENTS_JS, EXPLORER_JS, VIEWER_JS];
+    let mut script = String::with_capacity(modules.iter().map(|m| m.len()).sum());
+    for module in modules {
         for line in module.lines() {
             if line.starts_with("import ") {
                 continue;
@@ -118,6 +129,7 @@ mod tests {
         let script = bundle();
         assert!(script.contains("function createBoard("));
         assert!(script.contains("function mountViewer("));
+        assert!(script.contains("function createExplorerPanel("));
         for line in script.lines() {
             assert!(
                 !line.starts_with("import ") && !line.starts_with("export "),

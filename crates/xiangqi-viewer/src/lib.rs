@@ -12,6 +12,9 @@
 //!   knows no rules;
 //! * the web files ([`assets`]): the SVG board `board.js` (the web client's
 //!   board too: there is one), `viewer.js` and their style sheets;
+//! * the opening explorer's table beside the board ([`explorer_table`]),
+//!   which the server answers `/api/explorer` with and a self-contained
+//!   page carries for its positions ([`explorer_tables`]);
 //! * the self-contained page ([`write_html`]) and its `<iframe srcdoc>`
 //!   form ([`html::iframe`]).
 //!
@@ -31,9 +34,15 @@
 
 mod annotation;
 pub mod assets;
+mod explorer_table;
 pub mod html;
 mod tree;
 
 pub use annotation::Eval;
+pub use explorer_table::{
+    explorer_table, explorer_tables, ExplorerExample, ExplorerRow, ExplorerTable,
+};
 pub use html::{write_html, PageOptions};
-pub use tree::{title, viewer_game, ViewerError, ViewerGame, ViewerNode, NOTATIONS};
+pub use tree::{
+    title, viewer_game, PlayerAccuracy, ViewerError, ViewerGame, ViewerNode, NOTATIONS,
+};

@@ -7,7 +7,7 @@ use serde::Serialize;
 use xiangqi_core::{Color, FenError, Move, Position};
 use xiangqi_gamefile::pgn::{write_game, WriteOptions};
 use xiangqi_gamefile::{Game, Line};
-use xiangqi_notation::{format, ChineseStyle, Notation, Style};
+use xiangqi_notation::{format, ChineseStyle, MoveTextError, Notation, Style};
 
 use crate::annotation::{read_commands, Eval};
 
@@ -52,8 +52,20 @@ pub struct ViewerGame {
     pub pgn: String,
     /// Whether any main-line node has an evaluation (the curve is drawn then).
     pub has_eval: bool,
+    /// Each player's accuracy, 0 to 100, as an engine review recorded it
+    /// in the game's tags.
+    pub accuracy: PlayerAccuracy,
     /// Node 0 is the start position; the others are moves.
     pub nodes: Vec<ViewerNode>,
+}
+
+/// Red's and Black's accuracy; `None` for a side the record gives none.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Serialize)]
+pub struct PlayerAccuracy {
+    /// Red's.
+    pub red: Option<f64>,
+    /// Black's.
+    pub black: Option<f64>,
 }
 
 /// A position of the tree: the start, or the one after a move.
@@ -143,6 +155,10 @@ pub fn viewer_game(game: &Game) -> Result<ViewerGame, ViewerError> {
         result: game.outcome().as_str().to_owned(),
         pgn,
         has_eval,
+        accuracy: PlayerAccuracy {
+            red: game.recorded_accuracy(Color::Red),
+            black: game.recorded_accuracy(Color::Black),
+        },
         nodes: builder.nodes,
     })
 }
@@ -184,6 +200,22 @@ fn notation_styles() -> Vec<(Notation, Style)> {
     ]
 }
 
+/// `mv`, legal in `before`, written in each of [`NOTATIONS`], in that order.
+pub(crate) fn move_texts(before: &Position, mv: Move) -> Result<Vec<String>, MoveTextError> {
+    texts_in(&notation_styles(), before, mv)
+}
+
+fn texts_in(
+    styles: &[(Notation, Style)],
+    before: &Position,
+    mv: Move,
+) -> Result<Vec<String>, MoveTextError> {
+    styles
+        .iter()
+        .map(|(notation, style)| format(before, mv, *notation, style))
+        .collect()
+}
+
 struct Builder {
     nodes: Vec<ViewerNode>,
     styles: Vec<(Notation, Style)>,
@@ -204,11 +236,7 @@ impl Builder {
         for (index, node) in line.moves.iter().enumerate() {
             let mv = node.mv;
             let mut after = before.clone();
-            let text = self
-                .styles
-                .iter()
-                .map(|(notation, style)| format(&before, mv, *notation, style))
-                .collect::<Result<Vec<_>, _>>()
+            let text = texts_in(&self.styles, &before, mv)
                 .map_err(|e| move_error(mv, &before, e.to_string()))?;
             after
                 .play(mv)
@@ -350,6 +378,16 @@ mod tests {
         assert_eq!(view.title, "A vs B (Test)");
         assert_eq!(view.result, "1-0");
         assert!(view.pgn.contains("1. h2e2"));
+        assert_eq!(view.accuracy, PlayerAccuracy::default());
+    }
+
+    #[test]
+    fn accuracy_comes_from_the_review_tags() {
+        let text = "[RedAccuracy \"91.2\"]\n[BlackAccuracy \"63.0\"]\n\n1. h2e2 h9g7 *";
+        let game = read_str(text).next().unwrap().unwrap();
+        let view = viewer_game(&game).unwrap();
+        assert_eq!(view.accuracy.red, Some(91.2));
+        assert_eq!(view.accuracy.black, Some(63.0));
     }
 
     #[test]

@@ -1,17 +1,21 @@
 // The game viewer: the shared board, the move tree in the reader's notation
 // (variations nested, comments, NAGs), keys, flip, copy FEN / PGN, the
-// evaluation curve, and a game list when there are several games. It knows
+// evaluation curve, the players' accuracy, the opening explorer's table
+// beside the board, and a game list when there are several games. It knows
 // no rules: every position, move text and evaluation comes in the data the
 // `xiangqi-viewer` crate writes (docs/viewer.md).
 //
 //   const viewer = mountViewer(element, games, {notation: "wxf", index: 0,
-//       actions: (game) => [buttons…]});
+//       actions: (game) => [buttons…],
+//       explorer: async (fen) => table | null});   // explorer.js
 //   viewer.show(games, index);  viewer.goto(nodeId);  viewer.destroy();
 //
 // For tests and tools the root carries `data-fen` and `data-node` (the
 // position shown), moves `data-node`, the curve's points `data-node`.
 
 import { createBoard } from "./board.js";
+import { createExplorerPanel } from "./explorer.js";
+import { make, makeSvg } from "./elements.js";
 
 /** The notation names, in the order of each node's `text` (the crate's NOTATIONS). */
 export const VIEWER_NOTATIONS = [
@@ -23,27 +27,6 @@ export const VIEWER_NOTATIONS = [
 ];
 
 const NAG_SYMBOLS = { 1: "!", 2: "?", 3: "!!", 4: "??", 5: "!?", 6: "?!", 10: "=", 13: "∞", 14: "⩲", 15: "⩱", 16: "±", 17: "∓", 18: "+−", 19: "−+" };
-
-function make(name, attrs = {}, ...children) {
-  const node = document.createElement(name);
-  for (const [key, value] of Object.entries(attrs)) {
-    if (value === null || value === undefined || value === false) continue;
-    if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
-    else node.setAttribute(key, value === true ? "" : value);
-  }
-  for (const child of children.flat()) {
-    if (child === null || child === undefined || child === false) continue;
-    node.append(child instanceof Node ? child : String(child));
-  }
-  return node;
-}
-
-function makeSvg(name, attrs = {}, parent = null) {
-  const node = document.createElementNS("http://www.w3.org/2000/svg", name);
-  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, value);
-  if (parent) parent.appendChild(node);
-  return node;
-}
 
 function nagText(nag) {
   return NAG_SYMBOLS[nag] || `$${nag}`;
@@ -82,13 +65,17 @@ export function mountViewer(element, games, options = {}) {
   };
 
   element.replaceChildren();
-  element.classList.add("xq-viewer");
+  // The element is the layout's container (viewer.css lays out by its width).
+  element.classList.add("xq-viewer-host");
+  const layout = make("div", { class: "xq-viewer" });
+  element.append(layout);
   const list = make("nav", { class: "xq-game-list", "aria-label": "Games" });
   const boardBox = make("div", { class: "board-box xq-viewer-board" });
   const buttons = make("div", { class: "xq-nav" });
   const curve = make("div", { class: "xq-curve" });
   const title = make("h2", { class: "xq-title" });
   const tags = make("p", { class: "xq-tags" });
+  const accuracy = make("p", { class: "xq-accuracy" });
   const notationSelect = make("select", { class: "xq-notation", "aria-label": "Notation" },
     VIEWER_NOTATIONS.map(([name, label], i) => make("option", { value: name, selected: i === view.notation }, label)));
   const moves = make("div", { class: "xq-moves", tabindex: "0" });
@@ -98,14 +85,29 @@ export function mountViewer(element, games, options = {}) {
   const status = make("p", { class: "xq-status", role: "status" });
   // The place for panels beside the board (an opening explorer, for one).
   const aside = make("div", { class: "xq-aside" });
-  element.append(
+  layout.append(
     list,
     make("div", { class: "xq-board-column" }, boardBox, buttons, curve),
-    make("div", { class: "xq-panel" }, title, tags, make("label", { class: "xq-notation-label" }, "Notation ", notationSelect),
+    make("div", { class: "xq-panel" }, title, tags, accuracy, make("label", { class: "xq-notation-label" }, "Notation ", notationSelect),
       moves, info, copies, actions, status),
     aside,
   );
   const board = createBoard(boardBox, { viewOnly: true });
+  // The explorer's table follows the shown position; a click on one of its
+  // moves that the tree holds goes there.
+  let explorer = null;
+  if (options.explorer) {
+    const explorerBox = make("div", { class: "xq-explorer-box" });
+    aside.append(explorerBox);
+    explorer = createExplorerPanel(explorerBox, {
+      lookup: options.explorer,
+      notation: () => view.notation,
+      onMove: (iccs) => {
+        const child = current().children.find((id) => nodes()[id].move === iccs);
+        if (child !== undefined) goto(child);
+      },
+    });
+  }
 
   const button = (label, name, onclick, hint) =>
     make("button", { type: "button", class: `xq-${name}`, "data-action": name, title: hint, "aria-label": hint, onclick }, label);
@@ -124,6 +126,7 @@ export function mountViewer(element, games, options = {}) {
     view.notation = Math.max(0, known.indexOf(notationSelect.value));
     renderMoves();
     renderInfo();
+    if (explorer) explorer.redraw();
   });
 
   function game() {
@@ -168,6 +171,7 @@ export function mountViewer(element, games, options = {}) {
     const point = curve.querySelector(`[data-node="${id}"]`);
     if (point) point.classList.add("current");
     renderInfo();
+    if (explorer) explorer.update(node.fen, node.children.map((child) => nodes()[child].move));
   }
 
   function next() {
@@ -320,6 +324,11 @@ export function mountViewer(element, games, options = {}) {
     title.textContent = g ? g.title : "No game";
     const shown = g ? g.tags.filter(([key, value]) => ["Event", "Site", "Date", "Round", "Opening"].includes(key) && !/^[?.\s-]*$/.test(value)) : [];
     tags.replaceChildren(...shown.map(([key, value]) => make("span", { class: "xq-tag", title: key }, value)));
+    const scores = g && g.accuracy ? [["Red", g.accuracy.red], ["Black", g.accuracy.black]].filter(([, value]) => value !== null && value !== undefined) : [];
+    accuracy.hidden = !scores.length;
+    accuracy.replaceChildren(...(scores.length ? ["Accuracy "] : []),
+      ...scores.map(([side, value], i) => make("span", { class: `xq-accuracy-${side.toLowerCase()}`, "data-side": side.toLowerCase(), title: "docs/engine-client.md: how much of their winning chance a player kept, move by move" },
+        `${i ? " · " : ""}${side} `, make("b", {}, value.toFixed(1)))));
     actions.replaceChildren(...(options.actions && g ? options.actions(g) : []));
   }
 

@@ -76,7 +76,12 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("xiangqi-server-protocol", &[]),
     (
         "xiangqi-viewer",
-        &["xiangqi-core", "xiangqi-notation", "xiangqi-gamefile"],
+        &[
+            "xiangqi-core",
+            "xiangqi-notation",
+            "xiangqi-gamefile",
+            "xiangqi-explorer",
+        ],
     ),
 ];
 

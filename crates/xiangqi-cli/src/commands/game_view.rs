@@ -1,12 +1,14 @@
 //! `xiangqi game view`: the games of a file as one self-contained HTML page
 //! with the interactive viewer (`xiangqi-viewer`): a game list when there
-//! are several, or the one game `--game N` picks.
+//! are several, or the one game `--game N` picks; with `--explorer DB`, the
+//! explorer's tables of the games' positions go into the page.
 
 use std::path::Path;
 
 use anyhow::{bail, Context, Result};
+use xiangqi_explorer::Explorer;
 use xiangqi_gamefile::{Format, Games};
-use xiangqi_viewer::{viewer_game, write_html, PageOptions, ViewerGame};
+use xiangqi_viewer::{explorer_tables, viewer_game, write_html, PageOptions, ViewerGame};
 
 /// The notation the page first shows (the reader can switch on the page).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -43,6 +45,8 @@ pub struct ViewArgs<'a> {
     /// 1-based; `None`: every game.
     pub game: Option<usize>,
     pub notation: ViewNotation,
+    /// An opening explorer file whose tables the page carries.
+    pub explorer: Option<&'a Path>,
     pub output: &'a Path,
 }
 
@@ -51,7 +55,13 @@ pub fn view(args: ViewArgs<'_>) -> Result<()> {
     if args.game == Some(0) {
         bail!("--game counts from 1");
     }
+    // A bad explorer file is reported before the games are read.
+    let explorer = args.explorer.map(Explorer::open).transpose()?;
     let games = read_games(args.input, args.format, args.game)?;
+    let explorer = match &explorer {
+        Some(explorer) => Some(explorer_tables(&games, explorer)?),
+        None => None,
+    };
     let title = match games.as_slice() {
         [one] => one.title.clone(),
         many => format!("{} ({} games)", file_name(args.input), many.len()),
@@ -59,12 +69,24 @@ pub fn view(args: ViewArgs<'_>) -> Result<()> {
     let options = PageOptions {
         title,
         notation: args.notation.name().to_owned(),
+        explorer,
     };
     let page = write_html(&games, &options);
     std::fs::write(args.output, page)
         .with_context(|| format!("cannot write {}", args.output.display()))?;
+    let tables = options
+        .explorer
+        .as_ref()
+        .map(|t| {
+            format!(
+                ", {} explorer table{}",
+                t.len(),
+                if t.len() == 1 { "" } else { "s" }
+            )
+        })
+        .unwrap_or_default();
     eprintln!(
-        "xiangqi game view: {} game{} in {}",
+        "xiangqi game view: {} game{}{tables} in {}",
         games.len(),
         if games.len() == 1 { "" } else { "s" },
         args.output.display()

@@ -31,8 +31,8 @@ impl From<MainLineError> for AnnotateError {
 /// The NAGs this module writes (`?!`, `?`, `??`), replaced on a new review.
 const JUDGEMENT_NAGS: [u8; 3] = [2, 4, 6];
 
-/// The tags of Red's and Black's accuracy.
-pub const ACCURACY_TAGS: [&str; 2] = ["RedAccuracy", "BlackAccuracy"];
+/// The tags of Red's and Black's accuracy (the game-file crate's names).
+pub use xiangqi_gamefile::ACCURACY_TAGS;
 
 /// Reviews `game`'s main line with `engine` and writes the review into it;
 /// returns the review. `progress(done, total)` counts positions.

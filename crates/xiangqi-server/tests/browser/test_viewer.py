@@ -2,9 +2,12 @@
 (opened from disk, as a double-click does) is clicked through along its main
 line and into a variation, with the board's position checked at each step
 against the library; its keys, flip, notation switch, evaluation curve,
-engine line, copy buttons and game list; and the server's page of a finished
-game, annotated by the engine from its button."""
+engine line, accuracy, copy buttons and game list; a page with an opening
+explorer's table beside the board, checked against `xiangqi explore query`;
+and the server's page of a finished game, with the server's explorer,
+annotated by the engine from its button."""
 
+import json
 import os
 import subprocess
 from pathlib import Path
@@ -13,6 +16,7 @@ import pytest
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import WebDriverWait
 
 ROOT = Path(__file__).resolve().parents[4]
 
@@ -24,6 +28,8 @@ GAMES = """[Event "Club match"]
 [Red "Li"]
 [Black "Wang"]
 [Result "1-0"]
+[RedAccuracy "88.4"]
+[BlackAccuracy "61.2"]
 
 {A short game with a mistake} 1. h2e2 {[%eval 0.30,12] The central cannon} h9g7 {[%eval 0.28,12]}
 2. h0g2 {[%eval 0.31,12]} i9h9 {[%eval 0.35,12]} ({The other defence} 2... b9c7 3. i0h0 $1)
@@ -44,8 +50,43 @@ LETTERS = {"帥": "K", "仕": "A", "相": "B", "傌": "N", "俥": "R", "炮": "C
            "將": "k", "士": "a", "象": "b", "馬": "n", "車": "r", "砲": "c", "卒": "p"}
 
 
+# The games the server's explorer is built from (`cargo xtask test`), which
+# the file test builds its own explorer from too.
+EXPLORER_GAMES = ROOT / "crates" / "xiangqi-server" / "tests" / "browser" / "fixtures" / "openings.pgn"
+
+
 def binary():
     return os.environ.get("XQ_XIANGQI", str(ROOT / "target" / "debug" / "xiangqi"))
+
+
+def explorer_query(database, fen, notation="iccs"):
+    """The library's answer for `fen`: [(move, text, games, score)], most played first."""
+    out = subprocess.run([binary(), "explore", "query", str(database), "--fen", fen, "--notation", notation, "--json"],
+                         check=True, capture_output=True, text=True).stdout
+    return [(m["move"], m["text"], m["games"], m["score"]) for m in json.loads(out)["moves"]]
+
+
+def explorer_rows(driver, root):
+    """The explorer table the page shows: [(move, text, games, score text)]."""
+    return driver.execute_script(
+        """return [...document.querySelectorAll(arguments[0] + ' .xq-explorer-table tbody tr')]
+            .map(r => [r.dataset.move, r.querySelector('.mv').textContent,
+                       Number(r.querySelector('.games').textContent), r.querySelector('.score').textContent]);""",
+        root)
+
+
+def assert_table(driver, root, database, fen, notation="iccs"):
+    """Waits for the table of `fen`, then checks it row by row against the library."""
+    expected = explorer_query(database, fen, notation)
+    WebDriverWait(driver, 10).until(
+        lambda d: d.find_element(By.CSS_SELECTOR, f"{root} .xq-explorer").get_attribute("data-fen") == fen
+        and len(explorer_rows(d, root)) == len(expected),
+        f"the explorer table of {fen} never showed")
+    shown = explorer_rows(driver, root)
+    assert [(m, g) for m, _, g, _ in shown] == [(m, g) for m, _, g, _ in expected], (shown, expected)
+    assert [t for _, t, _, _ in shown] == [t for _, t, _, _ in expected]
+    assert [s for _, _, _, s in shown] == ["–" if s is None else f"{s:.1f}%" for _, _, _, s in expected]
+    return shown
 
 
 @pytest.fixture
@@ -125,6 +166,8 @@ def test_a_generated_page_is_clicked_through(open_client, page_file):
     client.driver.get(page_file.as_uri())
     client.find("#xq-viewer[data-fen]")
     viewer = Viewer(client)
+    accuracy = client.text("#xq-viewer .xq-accuracy")
+    assert "Red 88.4" in accuracy and "Black 61.2" in accuracy, accuracy
     lib = library_fens(MAINLINE)
     fens = [viewer.fen()]
     assert fens[0].startswith("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w")
@@ -203,6 +246,48 @@ def test_a_generated_page_is_clicked_through(open_client, page_file):
     assert client.text("#xq-viewer .xq-title") == "Zhao vs Chen (Second game)"
     assert viewer.fen().startswith("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w")
     assert not client.find("#xq-viewer .xq-curve").is_displayed()
+    assert not client.find("#xq-viewer .xq-accuracy").is_displayed()
+    assert client.console_errors() == []
+
+
+def test_a_page_with_an_explorer_shows_its_table_beside_the_board(open_client, tmp_path):
+    database = tmp_path / "openings.db"
+    subprocess.run([binary(), "explore", "build", "--jobs", "1", "-o", str(database), str(EXPLORER_GAMES)],
+                   check=True, capture_output=True)
+    source = tmp_path / "games.pgn"
+    source.write_text(GAMES, encoding="utf-8")
+    page = tmp_path / "explorer.html"
+    subprocess.run([binary(), "game", "view", str(source), "--game", "1", "--explorer", str(database), "-o", str(page)],
+                   check=True, capture_output=True)
+    client = open_client(width=1500, height=1000)
+    client.driver.get(page.as_uri())
+    client.find("#xq-viewer[data-fen]")
+    viewer = Viewer(client)
+    root = "#xq-viewer"
+
+    # The start: every move the corpus played, the game's own marked.
+    start = assert_table(client.driver, root, database, viewer.fen())
+    assert start[0][0] == "h2e2" and start[0][2] == 4
+    played = client.driver.find_elements(By.CSS_SELECTOR, f"{root} .xq-explorer-table tr.played")
+    assert [r.get_attribute("data-move") for r in played] == ["h2e2"]
+
+    # One move on, the table follows; a click on a row the game plays goes there.
+    viewer.key(Keys.ARROW_RIGHT)
+    after = assert_table(client.driver, root, database, viewer.fen())
+    assert {m for m, _, _, _ in after} == {"h9g7", "b9c7", "h7e7"}
+    client.driver.find_element(By.CSS_SELECTOR, f"{root} .xq-explorer-table tr[data-move='h9g7']").click()
+    assert viewer.data("node") == "2"
+    fen = viewer.fen()
+
+    # The table speaks the reader's notation.
+    client.driver.execute_script(
+        "const s = document.querySelector('#xq-viewer .xq-notation'); s.value = 'chinese'; s.dispatchEvent(new Event('change'));")
+    assert_table(client.driver, root, database, fen, notation="chinese")
+    client.shot("viewer-explorer")
+
+    # Past the corpus' games the table says so.
+    viewer.key(Keys.END)
+    client.wait_text(f"{root} .xq-explorer", lambda t: "No game of the corpus reaches this position" in t)
     assert client.console_errors() == []
 
 
@@ -210,6 +295,11 @@ def test_the_server_shows_a_finished_game_in_the_viewer_and_annotates_it(open_cl
     guest = open_client(width=1300, height=1000)
     guest.play_engine(level=1, minutes=5, color="red")
     game = guest.wait_game_page()
+    database = os.environ.get("XQ_EXPLORER_DB")
+    start_fen = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"
+    if database:
+        # The live game's page shows the server's explorer beside the board.
+        assert_table(guest.driver, "#app", database, start_fen)
     for move in ["h2e2", "b0c2"]:
         guest.wait_my_turn()
         guest.move(move)
@@ -229,6 +319,13 @@ def test_the_server_shows_a_finished_game_in_the_viewer_and_annotates_it(open_cl
         fens.append(viewer.fen())
     assert len(set(fens)) == 5
     assert not guest.find("#viewer .xq-curve").is_displayed()
+    if database:
+        # The finished game's viewer has the server's explorer beside the board.
+        viewer.key(Keys.HOME)
+        assert_table(guest.driver, "#viewer", database, start_fen)
+        viewer.key(Keys.ARROW_RIGHT)
+        assert_table(guest.driver, "#viewer", database, fens[1])
+        guest.shot("viewer-server-explorer")
 
     # The engine annotates in the background; the page follows.
     guest.click("#annotate")
