@@ -114,20 +114,15 @@ fn an_explorer_puts_its_tables_of_the_games_positions_into_the_page() {
         .assert()
         .success();
     let page = dir.join("explorer.html");
-    let out = xiangqi()
+    let done = xiangqi()
         .args(["game", "view", "--game", "1", "--explorer"])
         .arg(&db)
         .arg(dir.join("games.pgn"))
         .arg("-o")
         .arg(&page)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert!(String::from_utf8_lossy(&out.stderr).contains("1 explorer table"));
+        .assert()
+        .success();
+    assert!(String::from_utf8_lossy(&done.get_output().stderr).contains("1 explorer table"));
     let data = page_data(&std::fs::read_to_string(&page).unwrap());
     let tables = data["explorer"].as_object().unwrap();
     // One ply indexed: the start only, with both games' first moves.
