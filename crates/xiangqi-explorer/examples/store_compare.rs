@@ -28,22 +28,6 @@ use xiangqi_core::SplitMix64;
 
 const REDB_MOVES: TableDefinition<[u8; 10], &[u8]> = TableDefinition::new("moves");
 
-/// The `moves` table of `schema.rs`.
-const SQLITE_MOVES: &str = "
-CREATE TABLE moves (
-    position INTEGER NOT NULL,
-    move INTEGER NOT NULL,
-    games INTEGER NOT NULL,
-    red_wins INTEGER NOT NULL,
-    draws INTEGER NOT NULL,
-    black_wins INTEGER NOT NULL,
-    rating_sum INTEGER NOT NULL,
-    rated_games INTEGER NOT NULL,
-    examples BLOB NOT NULL,
-    PRIMARY KEY (position, move)
-) WITHOUT ROWID;
-";
-
 const BLOCK: usize = 500;
 
 fn main() {
@@ -77,6 +61,8 @@ struct Row {
 }
 
 struct Rows {
+    /// The source file's `CREATE TABLE moves` (so the copy has its exact schema).
+    create_moves: String,
     rows: Vec<Row>,
     examples: Vec<u8>,
 }
@@ -319,7 +305,13 @@ fn read_rows(db: &Path) -> Result<Rows, Error> {
          FROM moves ORDER BY position, move",
     )?;
     let mut result = statement.query([])?;
+    let create_moves: String = connection.query_row(
+        "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'moves'",
+        [],
+        |row| row.get(0),
+    )?;
     let mut rows = Rows {
+        create_moves,
         rows: Vec::new(),
         examples: Vec::new(),
     };
@@ -396,7 +388,8 @@ fn write_sqlite(path: &Path, rows: &Rows) -> Result<f64, Error> {
          PRAGMA locking_mode = EXCLUSIVE;
          PRAGMA cache_size = -32768;
          BEGIN;
-         {SQLITE_MOVES}"
+         {};",
+        rows.create_moves
     ))?;
     {
         let mut insert = connection.prepare_cached(
