@@ -164,14 +164,7 @@ fn run(db: &Path, queries: usize) -> Result<(), Error> {
                     let mut digest = Digest::default();
                     let mut result = statement.query([position])?;
                     while let Some(row) = result.next()? {
-                        let counts = [
-                            row.get(1)?,
-                            row.get(2)?,
-                            row.get(3)?,
-                            row.get(4)?,
-                            row.get(5)?,
-                            row.get(6)?,
-                        ];
+                        let counts = six_counts(row, 1)?;
                         let examples: &[u8] = row.get_ref(7)?.as_blob()?;
                         digest.add(row.get(0)?, &counts, examples);
                     }
@@ -322,14 +315,7 @@ fn read_rows(db: &Path) -> Result<Rows, Error> {
         rows.rows.push(Row {
             position: row.get(0)?,
             mv: row.get(1)?,
-            counts: [
-                row.get(2)?,
-                row.get(3)?,
-                row.get(4)?,
-                row.get(5)?,
-                row.get(6)?,
-                row.get(7)?,
-            ],
+            counts: six_counts(row, 2)?,
             examples: (start, examples.len() as u32),
         });
     }
@@ -342,6 +328,15 @@ fn key(position: i64, mv: u16) -> [u8; 10] {
     key[..8].copy_from_slice(&((position as u64) ^ (1 << 63)).to_be_bytes());
     key[8..].copy_from_slice(&mv.to_be_bytes());
     key
+}
+
+/// The six counts of a `moves` row, from column `first` on.
+fn six_counts(row: &rusqlite::Row<'_>, first: usize) -> rusqlite::Result<[i64; 6]> {
+    let mut counts = [0; 6];
+    for (i, count) in counts.iter_mut().enumerate() {
+        *count = row.get(first + i)?;
+    }
+    Ok(counts)
 }
 
 fn pack(counts: &[i64; 6], examples: &[u8], out: &mut Vec<u8>) {

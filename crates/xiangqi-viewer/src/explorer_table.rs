@@ -48,41 +48,8 @@ pub struct ExplorerRow {
     pub score: Option<f64>,
     /// Both players' mean rating, where the records have ratings.
     pub mean_rating: Option<f64>,
-    /// The first game that played it.
-    pub example: Option<ExplorerExample>,
-}
-
-/// The example game shown in a row.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct ExplorerExample {
-    /// The Red player's name.
-    pub red: Option<String>,
-    /// The Black player's name.
-    pub black: Option<String>,
-    /// The event.
-    pub event: Option<String>,
-    /// The date.
-    pub date: Option<String>,
-    /// `1-0`, `1/2-1/2`, `0-1` (recorded or the rules' verdict).
-    pub result: Option<&'static str>,
-    /// The file of the corpus it was read from.
-    pub file: String,
-    /// Its 1-based number in that file.
-    pub index: u64,
-}
-
-impl From<&ExampleGame> for ExplorerExample {
-    fn from(game: &ExampleGame) -> ExplorerExample {
-        ExplorerExample {
-            red: game.red.clone(),
-            black: game.black.clone(),
-            event: game.event.clone(),
-            date: game.date.clone(),
-            result: game.result.map(|r| r.as_str()),
-            file: game.file.clone(),
-            index: game.index,
-        }
-    }
+    /// The first game that played it (its result as `1-0`, `1/2-1/2`, `0-1`).
+    pub example: Option<ExampleGame>,
 }
 
 /// The table of `stats`, the explorer's answer for `position`.
@@ -109,7 +76,7 @@ pub fn explorer_table(position: &Position, stats: &PositionStats) -> ExplorerTab
             black_wins: m.results.black_wins,
             score: m.results.score(side),
             mean_rating: m.mean_rating,
-            example: m.examples.first().map(ExplorerExample::from),
+            example: m.examples.first().cloned(),
         })
         .collect();
     ExplorerTable {

@@ -39,9 +39,7 @@ pub mod html;
 mod tree;
 
 pub use annotation::Eval;
-pub use explorer_table::{
-    explorer_table, explorer_tables, ExplorerExample, ExplorerRow, ExplorerTable,
-};
+pub use explorer_table::{explorer_table, explorer_tables, ExplorerRow, ExplorerTable};
 pub use html::{write_html, PageOptions};
 pub use tree::{
     title, viewer_game, PlayerAccuracy, ViewerError, ViewerGame, ViewerNode, NOTATIONS,
