@@ -79,6 +79,25 @@ def test_a_page_restored_from_the_back_forward_cache_catches_up(open_client):
         assert client.console_errors() == []
 
 
+def test_a_frozen_page_is_away_until_it_resumes(open_client):
+    # Chromium freezes pages in the background to save power (the Page
+    # Lifecycle `freeze`); the DevTools protocol does the same on demand.
+    red, black = open_client(), open_client()
+    start_guest_game(red, black, color="red")
+    red.move("h2e2")
+    red.driver.execute_cdp_cmd("Page.setWebLifecycleState", {"state": "frozen"})
+    black.find(".player-bar.top .away")
+    black.move("h9g7")
+    red.driver.execute_cdp_cmd("Page.setWebLifecycleState", {"state": "active"})
+    black.wait().until(lambda d: not d.find_elements(By.CSS_SELECTOR, ".player-bar .away"), "still shown away")
+    red.wait_last_move("h9g7")
+    assert red.wait_my_turn()
+    red.move("h0g2")
+    black.wait_last_move("h0g2")
+    for client in (red, black):
+        assert client.console_errors() == []
+
+
 def test_settings_open_over_the_board_without_leaving_it(open_client):
     red = open_client()
     black = open_client(width=412, height=915, phone=True)
