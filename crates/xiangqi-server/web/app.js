@@ -110,7 +110,7 @@ socket.on("started", (frame) => {
 function announceGame(id) {
   const old = document.getElementById("started-notice");
   if (old) old.remove();
-  main.prepend(h("p", { class: "notice started-notice", id: "started-notice", dataset: { game: id } },
+  main.prepend(h("p", { class: "notice info", id: "started-notice", dataset: { game: id } },
     "A new game of yours has started: ", link(`/games/${id}`, "go to it"), ". Leaving this page counts you away from the game here."));
 }
 

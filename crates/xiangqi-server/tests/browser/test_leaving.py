@@ -170,6 +170,7 @@ def test_a_game_started_in_another_tab_leaves_a_game_in_play_where_it_is(open_cl
     assert notice.find_element(By.CSS_SELECTOR, "a").get_attribute("href").endswith(f"/games/{second_game}")
     assert player.driver.current_url.endswith(f"/games/{first_game}")
     assert player.text("#status") == "Waiting for Black"
+    player.shot("game-new-game-notice")
     opponent.move("h9g7")
     assert player.wait_my_turn()
     player.move("b0c2")
