@@ -49,6 +49,24 @@ def test_leaving_the_page_marks_the_player_away(open_client):
         assert client.console_errors() == []
 
 
+def test_a_player_who_leaves_the_page_loses_by_abandonment(open_client):
+    # The whole rule in real time: away from the moment the page is left,
+    # the game lost 45 s later. (The protocol tests check the 45 000 ms
+    # boundary itself on a clock moved by hand.) Had the server heard of the
+    # departure only from the silent socket, the result would come 25 s late.
+    red, black = open_client(), open_client()
+    start_guest_game(red, black, color="red")
+    red.move("h2e2")
+    black.move("h9g7")
+    red.open("/")
+    red.find("#seeks")
+    black.find(".player-bar.top .away")
+    text = black.wait_result(seconds=60)
+    assert "0-1" in text and "left the game for more than 45 seconds" in text, text
+    for client in (red, black):
+        assert client.console_errors() == []
+
+
 def test_a_page_restored_from_the_back_forward_cache_catches_up(open_client):
     red, black = open_client(), open_client()
     game = start_guest_game(red, black, color="red")
