@@ -528,6 +528,33 @@ impl PyGame {
         Ok(PyBoard::from_position(self.start()?))
     }
 
+    /// The start as a FEN: the FEN tag as a board shows it, or the start
+    /// position. Also for a diagram no game can reach (a finished mate with
+    /// both generals in check), which has no `start_board()`.
+    fn start_fen(&self) -> PyResult<String> {
+        self.0.start_diagram().map(|d| d.to_fen()).map_err(to_py)
+    }
+
+    /// What makes the start no position to play from, as python-chess's
+    /// `Board.status()` says what is wrong with a board: empty for a
+    /// playable start, else each problem, e.g. `["both generals are in
+    /// check (R-LEGAL-POSITION)"]` for a manual's diagram of a finished
+    /// mate. Such a game is shown (`viewer_html`) but never played:
+    /// `start_board()`, `board()` and `adjudicate()` raise `InvalidFenError`.
+    fn start_status(&self) -> PyResult<Vec<String>> {
+        let diagram = self.0.start_diagram().map_err(to_py)?;
+        Ok(diagram
+            .problems(xiangqi_core::Validation::Strict)
+            .iter()
+            .map(|p| {
+                let text = p.to_string();
+                text.strip_prefix("invalid FEN: ")
+                    .unwrap_or(&text)
+                    .to_owned()
+            })
+            .collect())
+    }
+
     /// The board after the last main-line move, with the moves on its stack.
     fn board(&self) -> PyResult<PyBoard> {
         let mut board = PyBoard::from_position(self.start()?);
@@ -741,6 +768,10 @@ impl PyGame {
             .detach(|| serde_json::from_str(state))
             .map_err(|e| crate::pickle::bad_state(WHAT, e))?;
         py.detach(|| -> Result<(), String> {
+            if game.mainline.moves.is_empty() {
+                // A game without moves may start from a diagram no game can reach.
+                return game.start_diagram().map(drop).map_err(|e| e.to_string());
+            }
             let start = game.start_position().map_err(|e| e.to_string())?;
             for line in xiangqi_gamefile::lines(&game.mainline) {
                 let mut position = start.clone();

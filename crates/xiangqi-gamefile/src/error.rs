@@ -153,6 +153,17 @@ pub enum ErrorKind {
         /// The side in check, now the side to move.
         in_check: Color,
     },
+    /// A start position the rules cannot play from (both generals in check,
+    /// a piece where none can stand, …): the game is a diagram, shown and
+    /// never played, and this error on it says what is wrong. Its moves,
+    /// which cannot be played from it, are not read (`moves_skipped`).
+    #[error("the start position is a diagram no game can reach ({error}): shown, not played{}", if *moves_skipped { "; its moves cannot be played from it and are not read" } else { "" })]
+    InvalidDiagram {
+        /// What is wrong with the position.
+        error: Box<FenError>,
+        /// Whether the record had moves, left unread.
+        moves_skipped: bool,
+    },
     /// Variations nest deeper than [`Limits::max_variation_depth`](crate::Limits::max_variation_depth).
     #[error("variations nested deeper than {0}")]
     VariationTooDeep(usize),

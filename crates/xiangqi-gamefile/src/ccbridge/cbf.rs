@@ -141,7 +141,7 @@ pub(crate) fn read_cbf(text: &str, limits: &Limits) -> Result<Game, (usize, usiz
         }
         game.mainline.moves.push(move_node);
     }
-    finish_game(&mut game, &start, result);
+    finish_game(&mut game, &start.to_fen(), result);
     Ok(game)
 }
 
