@@ -172,6 +172,8 @@ struct Reading {
     options: ReaderOptions,
     /// Reading a collection: a file that cannot be read is a broken game.
     collection: bool,
+    /// What the files opened so far hold besides their games.
+    warnings: Vec<GameFileError>,
 }
 
 impl Reading {
@@ -189,6 +191,7 @@ impl Reading {
                     let source = Some(file.path.display().to_string());
                     match Games::open_with(&file.path, self.format, self.options) {
                         Ok(games) => {
+                            self.warnings.extend(games.library_warnings());
                             self.current = Some((games, source));
                             continue;
                         }
@@ -243,6 +246,19 @@ impl PyGameIterator {
 impl PyGameIterator {
     fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
         slf
+    }
+
+    /// What the files opened so far hold besides their games, as
+    /// `PgnError`s: a CCBridge library's records that its index does not
+    /// list (old data of deleted games), which are no games.
+    #[getter]
+    fn warnings(&self) -> PyResult<Vec<PyErr>> {
+        let reading = self.reading.lock().map_err(|_| {
+            pyo3::exceptions::PyRuntimeError::new_err(
+                "the game reader was poisoned by an earlier panic",
+            )
+        })?;
+        Ok(reading.warnings.iter().map(ToPyErr::to_py_err).collect())
     }
 
     fn __next__(&self, py: Python<'_>) -> PyResult<PyGame> {
@@ -343,6 +359,7 @@ pub fn read_games(
     };
     let path = path_of(source);
     let reading = |games: Games| Reading {
+        warnings: games.library_warnings(),
         current: Some((games, path.as_ref().map(|p| p.display().to_string()))),
         files: Default::default(),
         format,
@@ -365,6 +382,7 @@ pub fn read_games(
             format,
             options,
             collection: true,
+            warnings: Vec::new(),
         };
         return Ok(PyGameIterator::new(reading, on_error));
     }

@@ -172,6 +172,11 @@ def test_a_directory_a_pattern_or_a_list_is_read_file_after_file(tmp_path: Path)
     sources = [Path(g.source).relative_to(tmp_path).as_posix() for g in games]
     assert sources[:3] == ["a.cbr", "b/1.xqf", "b/2.XQF"]
     assert sources[3:] == ["c.CBL"] * 35
+    # The library's deleted copy of its last game is a warning, not a game.
+    one = xiangqi.pgn.read_games(tmp_path / "c.CBL")
+    assert len(list(one)) == 35
+    [warning] = one.warnings
+    assert "slot 37 holds a record the index does not list" in str(warning) and warning.offset
     assert len(games[1]) == 0 and games[1].errors[0].offset is not None
     assert all(not g.errors for g in games if g is not games[1])
     # The same through a pattern and through a list, and the broken file raised.
