@@ -115,6 +115,22 @@ fn wxf_fen_headers_open_as_diagrams() {
     assert_diagram(games[0].as_ref().unwrap(), BOTH_IN_CHECK, false);
     assert_diagram(games[1].as_ref().unwrap(), BOTH_IN_CHECK, true);
     assert_eq!(games[2].as_ref().unwrap().plies(), 2);
+    // Written back (WXF, and PGN from WXF), it reads as the same diagram.
+    let first = games[0].as_ref().unwrap();
+    let wxf = xiangqi_gamefile::wxf::write_wxf(first, &Default::default()).unwrap();
+    assert!(
+        wxf.contains(&format!(
+            "FEN     {}",
+            wxf_fen
+                .replace('B', "E")
+                .replace('b', "e")
+                .replace('N', "H")
+                .replace('n', "h")
+        )),
+        "{wxf}"
+    );
+    let again = read(wxf.as_bytes(), Format::Wxf);
+    assert_diagram(again[0].as_ref().unwrap(), BOTH_IN_CHECK, false);
 }
 
 /// Pieces' squares of an XQF 1.0 file (`file * 10 + rank`, 0xFF taken) in
