@@ -292,6 +292,18 @@ fn an_unreadable_index_falls_back_to_the_slots_and_says_so() {
     assert!(games
         .iter()
         .all(|g| matches!(&g.errors[0].kind, ErrorKind::LibraryScanned { problem } if problem.contains("lists no record"))));
+    // An index whose every entry is a deleted game is readable: no game,
+    // every record a warning.
+    let mut deleted = file.clone();
+    for n in 0..93 {
+        put_u32(&mut deleted, INDEX_START + n * ENTRY_LEN, 5);
+    }
+    let mut games = Games::from_bytes(&deleted, Some(Format::Cbl));
+    assert_eq!(games.by_ref().count(), 0);
+    assert_eq!(
+        (games.records_listed(), games.library_warnings().len()),
+        (Some(0), 93)
+    );
     // No record anywhere: one error.
     let (items, _, _) = read(&file[..INDEX_START + 100 * ENTRY_LEN]);
     assert_eq!(items.len(), 1);

@@ -190,9 +190,10 @@ pub(super) fn plan(data: &[u8]) -> Plan {
     match capacity(data) {
         Ok(capacity) => {
             let plan = from_index(data, capacity);
-            // An index that lists nothing while the slots hold records is
-            // no table of contents for them.
-            match plan.listed == 0 && !plan.unlisted.is_empty() {
+            // An index without a single entry (not even a deleted game's)
+            // while the slots hold records is no table of contents for them.
+            let blank = (0..capacity).all(|n| u32_at(data, INDEX_START + n * ENTRY_LEN) == 0);
+            match blank && !plan.unlisted.is_empty() {
                 true => scan(
                     data,
                     "it lists no record, but its slots hold records".to_owned(),
