@@ -695,7 +695,8 @@ impl PyGame {
 
     /// What was wrong with the record, as `PgnError`s (`game`, `ply`,
     /// `line`, `column`, `offset`, `message`): a move that cannot be played
-    /// (its line ends before it), a diagram's side to move corrected, or,
+    /// (its line ends before it), a diagram's side to move corrected, a
+    /// start that is a diagram no game can reach (see `start_status`), or,
     /// for a game that could not be read at all, why. Empty for a clean game.
     #[getter]
     fn errors(&self) -> Vec<PyErr> {
