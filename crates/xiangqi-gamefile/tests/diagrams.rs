@@ -1,6 +1,6 @@
 //! Every diagram opens: a manual's diagram of a finished mate leaves both
 //! generals in check, a position no game can reach. Read from every format
-//! that can hold it (XQF, CBR, CBL, PGN `[FEN]`, WXF `FEN`), a game without
+//! that can hold it (XQF, CBR, CBL, CBF, PGN `[FEN]`, WXF `FEN`), a game without
 //! moves starts from it with an `InvalidDiagram` error saying what is
 //! wrong; a game with moves shows it too, its moves unread (they cannot be
 //! played from it), and says so. Nothing plays from it: its
@@ -216,4 +216,28 @@ fn cbr_and_cbl_diagrams_open() {
             assert_eq!(ours, theirs);
         }
     }
+}
+
+#[test]
+fn cbf_diagrams_open() {
+    let Some(dir) = shared_testdata("corpus/games") else {
+        return;
+    };
+    let text = std::fs::read_to_string(dir.join("test2.cbf")).unwrap();
+    let standard =
+        "<FEN>rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1</FEN>";
+    assert!(text.contains(standard));
+    let with_moves = text.replace(standard, &format!("<FEN>{BOTH_IN_CHECK}</FEN>"));
+    let games = read(with_moves.as_bytes(), Format::Cbf);
+    let game = games[0].as_ref().unwrap();
+    assert_diagram(game, BOTH_IN_CHECK, true);
+    // The opening comment (the root move's text) is kept.
+    assert_eq!(game.mainline.comments.len(), 1);
+    // Without moves: the root move only.
+    let start = with_moves.find("<Move value=\"00-00\">").unwrap();
+    let root_end = start + with_moves[start..].find("</Move>").unwrap() + "</Move>".len();
+    let end = with_moves.find("</MoveList>").unwrap();
+    let moveless = format!("{}{}", &with_moves[..root_end], &with_moves[end..]);
+    let games = read(moveless.as_bytes(), Format::Cbf);
+    assert_diagram(games[0].as_ref().unwrap(), BOTH_IN_CHECK, false);
 }
