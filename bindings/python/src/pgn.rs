@@ -172,6 +172,8 @@ struct Reading {
     options: ReaderOptions,
     /// Reading a collection: a file that cannot be read is a broken game.
     collection: bool,
+    /// What the files opened so far hold besides their games.
+    warnings: Vec<GameFileError>,
 }
 
 impl Reading {
@@ -189,6 +191,7 @@ impl Reading {
                     let source = Some(file.path.display().to_string());
                     match Games::open_with(&file.path, self.format, self.options) {
                         Ok(games) => {
+                            self.warnings.extend(games.library_warnings());
                             self.current = Some((games, source));
                             continue;
                         }
@@ -243,6 +246,19 @@ impl PyGameIterator {
 impl PyGameIterator {
     fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
         slf
+    }
+
+    /// What the files opened so far hold besides their games, as
+    /// `PgnError`s: a CCBridge library's records that its index does not
+    /// list (old data of deleted games), which are no games.
+    #[getter]
+    fn warnings(&self) -> PyResult<Vec<PyErr>> {
+        let reading = self.reading.lock().map_err(|_| {
+            pyo3::exceptions::PyRuntimeError::new_err(
+                "the game reader was poisoned by an earlier panic",
+            )
+        })?;
+        Ok(reading.warnings.iter().map(ToPyErr::to_py_err).collect())
     }
 
     fn __next__(&self, py: Python<'_>) -> PyResult<PyGame> {
@@ -343,6 +359,7 @@ pub fn read_games(
     };
     let path = path_of(source);
     let reading = |games: Games| Reading {
+        warnings: games.library_warnings(),
         current: Some((games, path.as_ref().map(|p| p.display().to_string()))),
         files: Default::default(),
         format,
@@ -365,6 +382,7 @@ pub fn read_games(
             format,
             options,
             collection: true,
+            warnings: Vec::new(),
         };
         return Ok(PyGameIterator::new(reading, on_error));
     }
@@ -528,6 +546,33 @@ impl PyGame {
         Ok(PyBoard::from_position(self.start()?))
     }
 
+    /// The start as a FEN: the FEN tag as a board shows it, or the start
+    /// position. Also for a diagram no game can reach (a finished mate with
+    /// both generals in check), which has no `start_board()`.
+    fn start_fen(&self) -> PyResult<String> {
+        self.0.start_diagram().map(|d| d.to_fen()).map_err(to_py)
+    }
+
+    /// What makes the start no position to play from, as python-chess's
+    /// `Board.status()` says what is wrong with a board: empty for a
+    /// playable start, else each problem, e.g. `["both generals are in
+    /// check (R-LEGAL-POSITION)"]` for a manual's diagram of a finished
+    /// mate. Such a game is shown (`viewer_html`) but never played:
+    /// `start_board()`, `board()` and `adjudicate()` raise `InvalidFenError`.
+    fn start_status(&self) -> PyResult<Vec<String>> {
+        let diagram = self.0.start_diagram().map_err(to_py)?;
+        Ok(diagram
+            .problems(xiangqi_core::Validation::Strict)
+            .iter()
+            .map(|p| {
+                let text = p.to_string();
+                text.strip_prefix("invalid FEN: ")
+                    .unwrap_or(&text)
+                    .to_owned()
+            })
+            .collect())
+    }
+
     /// The board after the last main-line move, with the moves on its stack.
     fn board(&self) -> PyResult<PyBoard> {
         let mut board = PyBoard::from_position(self.start()?);
@@ -650,7 +695,8 @@ impl PyGame {
 
     /// What was wrong with the record, as `PgnError`s (`game`, `ply`,
     /// `line`, `column`, `offset`, `message`): a move that cannot be played
-    /// (its line ends before it), a diagram's side to move corrected, or,
+    /// (its line ends before it), a diagram's side to move corrected, a
+    /// start that is a diagram no game can reach (see `start_status`), or,
     /// for a game that could not be read at all, why. Empty for a clean game.
     #[getter]
     fn errors(&self) -> Vec<PyErr> {
@@ -741,6 +787,10 @@ impl PyGame {
             .detach(|| serde_json::from_str(state))
             .map_err(|e| crate::pickle::bad_state(WHAT, e))?;
         py.detach(|| -> Result<(), String> {
+            if game.mainline.moves.is_empty() {
+                // A game without moves may start from a diagram no game can reach.
+                return game.start_diagram().map(drop).map_err(|e| e.to_string());
+            }
             let start = game.start_position().map_err(|e| e.to_string())?;
             for line in xiangqi_gamefile::lines(&game.mainline) {
                 let mut position = start.clone();

@@ -114,7 +114,8 @@ pub struct Summary {
     pub files: usize,
     /// Games read, broken ones included.
     pub games: usize,
-    /// Problems recorded on games that were read.
+    /// Problems recorded on games that were read, and what files hold
+    /// besides their games (a CBL library's records its index does not list).
     pub warnings: usize,
     /// Games that could not be read.
     pub broken_games: usize,
@@ -367,6 +368,12 @@ fn finish_file<'a, R>(
     sink: &mut impl FnMut(Event<'a, R>) -> Result<()>,
 ) -> Result<()> {
     summary.add(&read.counts);
+    // What a file holds besides its games (a library's records that its
+    // index does not list): warnings, not games.
+    for warning in &read.warnings {
+        eprintln!("warning: {warning}");
+    }
+    summary.warnings += read.warnings.len();
     match read.failure {
         Some(e) => {
             summary.unreadable += 1;

@@ -153,3 +153,28 @@ fn a_cbl_library_is_checked_game_by_game() {
     assert_ne!(code, Some(0));
     assert!(cut_out.contains("93 missing"), "{cut_out}{err}");
 }
+
+/// A library's record that its index does not list (the 1989 library's
+/// deleted copy of its last game) is no game: a warning on stderr, counted
+/// in a collection's summary; the index's 35 games are checked.
+#[test]
+fn a_record_the_index_does_not_list_is_a_warning_not_a_game() {
+    let Some(corpus) = shared_testdata("corpus/games") else {
+        return;
+    };
+    let library = corpus.join("1989年龙化杯象棋名师邀请赛35局.CBL");
+    let (code, out, err) = output(xiangqi().args(["game", "check"]).arg(&library));
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(out.lines().count(), 35, "{out}");
+    assert!(
+        err.contains("warning: ")
+            && err.contains("slot 37 holds a record the index does not list")
+            && err.contains("old data, not read as a game"),
+        "{err}"
+    );
+    let dir = scratch("unlisted");
+    std::fs::copy(&library, dir.join("lib.CBL")).unwrap();
+    let (code, _, err) = output(xiangqi().args(["game", "check"]).arg(&dir));
+    assert_eq!(code, Some(0), "{err}");
+    assert!(err.contains("games: 35, warnings: 1, errors: 0"), "{err}");
+}

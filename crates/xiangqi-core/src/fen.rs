@@ -4,7 +4,7 @@ use std::fmt::Write as _;
 use std::str::FromStr;
 
 use crate::tables::{ADVISOR_SQUARES, ELEPHANT_SQUARES};
-use crate::{Color, Piece, PieceKind, Position, Square};
+use crate::{Color, Diagram, Piece, PieceKind, Position, Square};
 
 /// The start position (R-BOARD-START).
 pub const START_FEN: &str = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
@@ -113,6 +113,12 @@ pub enum FenError {
     /// The side that is not to move is in check (R-LEGAL-POSITION).
     #[error("invalid FEN: {0}, the side not to move, is in check (R-LEGAL-POSITION)")]
     OpponentInCheck(Color),
+    /// Both generals are in check: a diagram of a finished mate that leaves
+    /// the mating side's general attacked too (R-LEGAL-POSITION). Said by
+    /// [`Diagram::problems`](crate::Diagram::problems); the FEN reader
+    /// reports such a FEN as [`FenError::OpponentInCheck`].
+    #[error("invalid FEN: both generals are in check (R-LEGAL-POSITION)")]
+    BothInCheck,
 }
 
 impl FenError {
@@ -134,6 +140,7 @@ impl FenError {
             FenError::OutsideItsArea { .. } => "outside_its_area",
             FenError::GeneralsFacing => "generals_facing",
             FenError::OpponentInCheck(_) => "opponent_in_check",
+            FenError::BothInCheck => "both_in_check",
         }
     }
 }
@@ -157,7 +164,7 @@ pub enum Validation {
     Lenient,
 }
 
-fn parse_counter(field: &'static str, value: &str) -> Result<u32, FenError> {
+pub(crate) fn parse_counter(field: &'static str, value: &str) -> Result<u32, FenError> {
     let bad = || FenError::BadCounter {
         field,
         value: value.to_owned(),
@@ -212,79 +219,7 @@ impl Position {
     /// assert!(Position::from_fen_lenient("9/9/9/9/9/9/9/9/9/4K4 w").is_err());
     /// ```
     pub fn from_fen_with(fen: &str, validation: Validation) -> Result<Position, FenError> {
-        if fen.len() > MAX_FEN_LEN {
-            return Err(FenError::TooLong { len: fen.len() });
-        }
-        let fields: Vec<&str> = fen.split_whitespace().collect();
-        if fields.is_empty() {
-            return Err(FenError::Empty);
-        }
-        if fields.len() > 6 {
-            return Err(FenError::TooManyFields(fields.len()));
-        }
-        let mut pos = Position::empty();
-        let ranks: Vec<&str> = fields[0].split('/').collect();
-        if ranks.len() != 10 {
-            return Err(FenError::WrongRankCount { found: ranks.len() });
-        }
-        let mut counts = [[0u8; 7]; 2];
-        let mut generals_seen = [0u8; 2];
-        for (row, text) in ranks.iter().enumerate() {
-            let rank = 9 - row as u8;
-            let mut file = 0usize;
-            for ch in text.chars() {
-                if let Some(d) = ch.to_digit(10).filter(|d| (1..=9).contains(d)) {
-                    file += d as usize;
-                } else if let Some(piece) = Piece::from_fen_char(ch) {
-                    if file < 9 {
-                        let sq = Square::from_coords(file as u8, rank).expect("file < 9");
-                        pos.put(sq, piece);
-                        let n = &mut counts[piece.color.index()][piece.kind.index()];
-                        *n = n.saturating_add(1);
-                        if piece.kind == PieceKind::General {
-                            generals_seen[piece.color.index()] += 1;
-                        }
-                    }
-                    file += 1;
-                } else {
-                    return Err(FenError::UnknownPiece { ch, rank });
-                }
-                if file > 9 {
-                    break;
-                }
-            }
-            if file != 9 {
-                return Err(FenError::WrongRankWidth { rank, width: file });
-            }
-        }
-        pos.side = match fields.get(1).copied() {
-            None | Some("w") | Some("r") | Some("W") | Some("R") => Color::Red,
-            Some("b") | Some("B") => Color::Black,
-            Some(other) => return Err(FenError::BadSideToMove(other.to_owned())),
-        };
-        if let Some(v) = fields.get(4) {
-            pos.halfmove = parse_counter("half-move clock", v)?;
-        }
-        if let Some(v) = fields.get(5) {
-            pos.fullmove = parse_counter("full-move number", v)?.max(1);
-        }
-        for color in Color::ALL {
-            for kind in PieceKind::ALL {
-                let count = counts[color.index()][kind.index()];
-                if count > kind.max_count() {
-                    return Err(FenError::TooManyPieces {
-                        color,
-                        kind,
-                        count,
-                        max: kind.max_count(),
-                    });
-                }
-            }
-            if generals_seen[color.index()] == 0 {
-                return Err(FenError::MissingGeneral(color));
-            }
-        }
-        pos.validated(validation)
+        Diagram::from_fen(fen)?.to_position(validation)
     }
 
     /// A placement built point by point, checked as `validation` says, with
@@ -301,12 +236,23 @@ impl Position {
     }
 
     fn validate_placement(&self, validation: Validation) -> Result<(), FenError> {
+        match self.placement_problems(validation).into_iter().next() {
+            Some(first) => Err(first),
+            None => Ok(()),
+        }
+    }
+
+    /// What in this placement the rules do not allow, `validation` saying
+    /// where pieces may stand: each piece off its area; on a board without
+    /// those, generals facing, else a side not to move in check.
+    pub(crate) fn placement_problems(&self, validation: Validation) -> Vec<FenError> {
+        let mut problems = Vec::new();
         for (square, piece) in self.pieces() {
             let bit = square.bit();
             let ok = match piece.kind {
                 PieceKind::General => {
                     if !square.in_palace(piece.color) {
-                        return Err(FenError::GeneralOutsidePalace {
+                        problems.push(FenError::GeneralOutsidePalace {
                             color: piece.color,
                             square,
                         });
@@ -320,7 +266,7 @@ impl Position {
                         _ => true,
                     };
                     if !inside {
-                        return Err(FenError::OutsideItsArea { piece, square });
+                        problems.push(FenError::OutsideItsArea { piece, square });
                     }
                     true
                 }
@@ -330,8 +276,12 @@ impl Position {
                 _ => true,
             };
             if !ok {
-                return Err(FenError::UnreachableSquare { piece, square });
+                problems.push(FenError::UnreachableSquare { piece, square });
             }
+        }
+        if !problems.is_empty() {
+            // Attacks are only computed on pieces where the rules put them.
+            return problems;
         }
         let (red, black) = (self.general(Color::Red), self.general(Color::Black));
         if red.file() == black.file() {
@@ -339,14 +289,15 @@ impl Position {
                 .step_by(9)
                 .any(|i| self.board[i] != 0);
             if !between {
-                return Err(FenError::GeneralsFacing);
+                problems.push(FenError::GeneralsFacing);
+                return problems;
             }
         }
         let waiting = self.side.opposite();
         if self.attacked_by(self.generals[waiting.index()] as usize, self.side) {
-            return Err(FenError::OpponentInCheck(waiting));
+            problems.push(FenError::OpponentInCheck(waiting));
         }
-        Ok(())
+        problems
     }
 
     /// Writes the FEN (N-FEN): `placement w|b - - halfmove fullmove`.

@@ -28,6 +28,7 @@
 #![allow(clippy::needless_range_loop)]
 
 mod attacks;
+mod diagram;
 mod fen;
 pub mod geometry;
 mod masks;
@@ -46,6 +47,7 @@ mod tables;
 pub mod winrate;
 mod zobrist;
 
+pub use diagram::Diagram;
 pub use fen::{FenError, Validation, MAX_COUNTER, MAX_FEN_LEN, START_FEN};
 pub use moves::{Move, MoveList, ParseMoveError, MAX_MOVES};
 pub use perft::{divide, divide_with_progress, perft};

@@ -281,6 +281,10 @@ fn error_kind_names_are_distinct() {
         err("4k4/9/9/9/9/9/9/9/9/3KA4 w"),
         err("4k4/9/9/9/9/9/9/9/9/4K4 w"),
         err("4k4/9/9/9/9/9/9/9/4R4/3K5 w"),
+        xiangqi_core::Diagram::from_fen("5ab2/4a4/1R1kb4/2N6/9/6B2/6n2/5K2B/4Ar3/3A5 w")
+            .unwrap()
+            .problems(xiangqi_core::Validation::Strict)[0]
+            .clone(),
     ];
     let names: std::collections::BTreeSet<&str> = errors.iter().map(FenError::kind_name).collect();
     assert_eq!(names.len(), errors.len(), "{names:?}");

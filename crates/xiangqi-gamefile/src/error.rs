@@ -78,16 +78,35 @@ pub enum ErrorKind {
         /// The length read.
         length: i64,
     },
-    /// A CBL library's index and its slots disagree about one record: the
-    /// entry of `record` (1-based, the entry's and slot's number) lists
-    /// something the slots do not hold, or a slot holds a record the
-    /// index does not list. Reported, never guessed around.
-    #[error("library record {record}: {problem}")]
+    /// A CBL library's index lists a record the slots do not hold as the
+    /// entry says (`entry`: the 1-based place of the entry in the index,
+    /// the library's table of contents). Reported, never guessed around.
+    #[error("library index entry {entry}: {problem}")]
     LibraryIndex {
-        /// 1-based number of the index entry and of its slot.
-        record: usize,
+        /// 1-based place of the entry in the index.
+        entry: usize,
         /// What disagrees.
-        problem: &'static str,
+        problem: String,
+    },
+    /// A slot of a CBL library holding a record that no entry of the index
+    /// lists: old data (a deleted or replaced game) left in the file. Not a
+    /// game; a library's warning ([`Games::library_warnings`](crate::Games::library_warnings)).
+    #[error("slot {slot} holds a record the index does not list ({title:?}): old data, not read as a game")]
+    UnlistedRecord {
+        /// 0-based slot number.
+        slot: usize,
+        /// The record's own title.
+        title: String,
+    },
+    /// A CBL library whose index cannot be read: its games were found by
+    /// scanning the slots, in slot order, without the index's titles or
+    /// order, and each game so read carries this error.
+    #[error(
+        "the library's index is unreadable ({problem}): read by scanning its slots, in slot order"
+    )]
+    LibraryScanned {
+        /// Why the index cannot be read.
+        problem: String,
     },
     /// A CBL library ends before records its index lists.
     #[error("the library's index lists {listed} records, but the file ends before record {record}: {missing} missing")]
@@ -133,6 +152,17 @@ pub enum ErrorKind {
     DiagramSideToMove {
         /// The side in check, now the side to move.
         in_check: Color,
+    },
+    /// A start position the rules cannot play from (both generals in check,
+    /// a piece where none can stand, …): the game is a diagram, shown and
+    /// never played, and this error on it says what is wrong. Its moves,
+    /// which cannot be played from it, are not read (`moves_skipped`).
+    #[error("the start position is a diagram no game can reach ({error}): shown, not played{}", if *moves_skipped { "; its moves cannot be played from it and are not read" } else { "" })]
+    InvalidDiagram {
+        /// What is wrong with the position.
+        error: Box<FenError>,
+        /// Whether the record had moves, left unread.
+        moves_skipped: bool,
     },
     /// Variations nest deeper than [`Limits::max_variation_depth`](crate::Limits::max_variation_depth).
     #[error("variations nested deeper than {0}")]

@@ -3,7 +3,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use xiangqi_core::{Color, FenError, Move, Position, ReplayError};
+use xiangqi_core::{Color, Diagram, FenError, Move, Position, ReplayError};
 
 use xiangqi_notation::Notation;
 
@@ -336,6 +336,20 @@ impl Game {
         match self.tag("FEN") {
             Some(fen) if !fen.trim().is_empty() => Position::from_fen(fen),
             _ => Ok(Position::startpos()),
+        }
+    }
+
+    /// The start as a board to show: the `FEN` tag read for its shape only
+    /// ([`Diagram::from_fen`]), or the standard start. A game read from a
+    /// diagram no game can reach (an
+    /// [`ErrorKind::InvalidDiagram`](crate::ErrorKind::InvalidDiagram) among
+    /// its errors) has this and no [`start_position`](Game::start_position),
+    /// so nothing plays or searches from it; [`Diagram::problems`] says what
+    /// is wrong.
+    pub fn start_diagram(&self) -> Result<Diagram, FenError> {
+        match self.tag("FEN") {
+            Some(fen) if !fen.trim().is_empty() => Diagram::from_fen(fen),
+            _ => Ok(Diagram::from(&Position::startpos())),
         }
     }
 

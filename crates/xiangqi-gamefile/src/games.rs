@@ -227,6 +227,25 @@ impl Games {
         }
     }
 
+    /// What a CBL library holds besides its games: records in slots its
+    /// index does not list (old data of deleted or replaced games, left in
+    /// the file; `ErrorKind::UnlistedRecord`), which are not games. Empty
+    /// for the other formats. Known once the library is opened.
+    pub fn library_warnings(&self) -> Vec<GameFileError> {
+        match &self.inner {
+            Inner::Library(l) => l
+                .unlisted()
+                .iter()
+                .map(|(offset, kind)| {
+                    let mut e = GameFileError::at_byte(0, *offset, kind.clone());
+                    e.file = self.file.clone();
+                    e
+                })
+                .collect(),
+            _ => Vec::new(),
+        }
+    }
+
     /// The library's name (CBL), when it has one.
     pub fn library_name(&self) -> Option<&str> {
         match &self.inner {

@@ -51,6 +51,7 @@ struct Pending {
 
 /// A game's move tree as read: its main line, and the moves that could not
 /// be played, each of which cut its line.
+#[derive(Default)]
 pub(crate) struct Tree {
     pub line: Line,
     /// One error per move that could not be played (`IllegalMove`, at the

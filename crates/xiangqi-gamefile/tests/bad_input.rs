@@ -255,8 +255,8 @@ fn real_files_cut_or_corrupted_never_panic() {
         results[2].as_ref().unwrap_err().kind,
         ErrorKind::MissingRecords {
             record: 4,
-            listed: 38,
-            missing: 35
+            listed: 37,
+            missing: 34
         }
     );
 }

@@ -1,11 +1,15 @@
-//! CBL libraries laid out from their header: libraries built here from the
-//! real records of the shared 1956 library (93 games, capacity 128) with
-//! other capacities (where the slots start moves with it), a record that
-//! fills two slots, and indexes and slots that disagree or lie. Every
-//! record the index lists is a game, a heading or an error.
+//! CBL libraries read by their index: libraries built here from the real
+//! header, index entries and records of the shared 1956 library (93 games,
+//! capacity 128) with other capacities (where the slots start moves with
+//! it), a record that fills two slots, each real header layout with its
+//! games listed out of slot order and stale records left in unused slots,
+//! and indexes and slots that disagree or lie. Every record the index
+//! lists is a game, a heading or an error, in the index's order; a record
+//! no entry lists is a library warning, never a game.
 
 use xiangqi_test_support::shared_testdata;
 
+use xiangqi_core::SplitMix64;
 use xiangqi_gamefile::{ErrorKind, Format, Game, GameFileError, Games, Location};
 
 const INDEX_START: usize = 66_624;
@@ -210,73 +214,112 @@ fn an_index_promising_games_the_slots_do_not_hold_is_an_error() {
             Location::Byte((first_slot + n * SLOT_LEN) as u64)
         );
         assert!(
-            matches!(error.kind, ErrorKind::LibraryIndex { record, problem }
-                if record == n + 1 && problem.contains("no CBR record")),
+            matches!(&error.kind, ErrorKind::LibraryIndex { entry, problem }
+                if *entry == n + 1 && problem.contains("no CBR record")),
             "{error}"
         );
     }
 }
 
 #[test]
-fn records_the_index_does_not_list_are_reported() {
+fn records_the_index_does_not_list_are_warnings_not_games() {
     let Some(source) = source() else { return };
     let mut file = library(&source.header, 128, &source.records);
     // Entry 5 marked unused while its slot still holds a record.
     let entry = INDEX_START + 4 * ENTRY_LEN;
     file[entry..entry + 4].fill(0);
-    let (items, listed, _) = read(&file);
-    assert_eq!(listed, Some(92));
-    assert_eq!(items.len(), 93);
-    let errors = errors_of(&items);
-    assert_eq!(errors.len(), 1);
+    let mut games = Games::from_bytes(&file, Some(Format::Cbl));
+    let items: Vec<_> = games.by_ref().collect();
+    assert_eq!(games.records_listed(), Some(92));
+    assert_eq!(games_of(items).len(), 92);
+    let warnings = games.library_warnings();
+    assert_eq!(warnings.len(), 1);
     assert!(
-        matches!(errors[0].kind, ErrorKind::LibraryIndex { record: 5, problem }
-            if problem.contains("does not list")),
+        matches!(&warnings[0].kind, ErrorKind::UnlistedRecord { slot: 4, title }
+            if title == "初赛 成都陈开远(红先负)沈阳薛家语"),
         "{}",
-        errors[0]
+        warnings[0]
     );
     // A record in a slot past the capacity has no entry at all.
     let mut extra = library(&source.header, 92, &source.records[..92]);
     extra.extend(&source.records[92].slots);
-    let (items, listed, _) = read(&extra);
-    assert_eq!((items.len(), listed), (93, Some(92)));
-    assert!(
-        matches!(items[92].as_ref().unwrap_err().kind, ErrorKind::LibraryIndex { record: 93, problem }
-            if problem.contains("past the index's capacity")),
-        "{:?}",
-        items[92]
-    );
+    let mut games = Games::from_bytes(&extra, Some(Format::Cbl));
+    assert_eq!(games.by_ref().filter(Result::is_ok).count(), 92);
+    assert!(matches!(
+        games.library_warnings()[..],
+        [GameFileError {
+            kind: ErrorKind::UnlistedRecord { slot: 92, .. },
+            ..
+        }]
+    ));
 }
 
-/// Lying header and index fields: an error at the field, never a hang nor
-/// an allocation from the field's value.
+/// A library whose index cannot be read is read by scanning its slots,
+/// and every game so read says so; a lying field is never a hang nor an
+/// allocation from its value.
 #[test]
-fn lying_capacities_and_counts_are_errors() {
+fn an_unreadable_index_falls_back_to_the_slots_and_says_so() {
     let Some(source) = source() else { return };
     let file = library(&source.header, 128, &source.records);
+    let original = games_of(read(&file).0);
     for capacity in [0u32, u32::MAX, 0x8000_0000, 0x7FFF_FFFF, 1 << 20] {
         let mut bad = file.clone();
         put_u32(&mut bad, CAPACITY_AT, capacity);
         let (items, listed, _) = read(&bad);
-        assert_eq!((items.len(), listed), (1, None), "capacity {capacity:#x}");
-        let error = items[0].as_ref().unwrap_err();
         assert_eq!(
-            (error.game, error.location),
-            (0, Location::Byte(CAPACITY_AT as u64))
+            (items.len(), listed),
+            (93, Some(93)),
+            "capacity {capacity:#x}"
         );
-        assert!(
-            matches!(error.kind, ErrorKind::BadLength { length, .. } if length == i64::from(capacity as i32)),
-            "{error}"
-        );
+        for (ours, theirs) in games_of(items).into_iter().zip(&original) {
+            assert_eq!(ours.mainline, theirs.mainline);
+            let [error] = &ours.errors[..] else {
+                panic!("{:?}", ours.errors)
+            };
+            assert_eq!(error.location, Location::Byte(CAPACITY_AT as u64));
+            assert!(
+                matches!(&error.kind, ErrorKind::LibraryScanned { problem }
+                    if problem.contains(&(capacity as i32).to_string())),
+                "{error}"
+            );
+        }
     }
-    // A capacity whose index ends past the file.
-    let short = &file[..INDEX_START + 100 * ENTRY_LEN];
-    let error = read(short).0.remove(0).unwrap_err();
-    assert_eq!(error.location, Location::Byte(CAPACITY_AT as u64));
+    // An index that lists nothing while the slots hold records.
+    let mut empty = file.clone();
+    empty[INDEX_START..INDEX_START + 128 * ENTRY_LEN].fill(0);
+    let games = games_of(read(&empty).0);
+    assert_eq!(games.len(), 93);
+    assert!(games
+        .iter()
+        .all(|g| matches!(&g.errors[0].kind, ErrorKind::LibraryScanned { problem } if problem.contains("lists no record"))));
+    // An index whose every entry is a deleted game is readable: no game,
+    // every record a warning.
+    let mut deleted = file.clone();
+    for n in 0..93 {
+        put_u32(&mut deleted, INDEX_START + n * ENTRY_LEN, 5);
+    }
+    let mut games = Games::from_bytes(&deleted, Some(Format::Cbl));
+    assert_eq!(games.by_ref().count(), 0);
+    assert_eq!(
+        (games.records_listed(), games.library_warnings().len()),
+        (Some(0), 93)
+    );
+    // No record anywhere: one error.
+    let (items, _, _) = read(&file[..INDEX_START + 100 * ENTRY_LEN]);
+    assert_eq!(items.len(), 1);
+    assert!(matches!(
+        items[0].as_ref().unwrap_err().kind,
+        ErrorKind::LibraryScanned { .. }
+    ));
+}
 
-    // Slot counts: zero, beyond the capacity, -1; a length beyond the slots.
+/// Lying entry fields: an error at the field for that entry, the others read.
+#[test]
+fn lying_slot_counts_and_lengths_are_errors() {
+    let Some(source) = source() else { return };
+    let file = library(&source.header, 128, &source.records);
     let entry = |n: usize| INDEX_START + n * ENTRY_LEN;
-    for (field, value) in [(8, 0), (8, 200), (8, u32::MAX), (12, 4097), (12, u32::MAX)] {
+    for (field, value) in [(8, 0), (8, u32::MAX), (12, 4097), (12, u32::MAX)] {
         let mut bad = file.clone();
         put_u32(&mut bad, entry(7) + field, value);
         let (items, _, _) = read(&bad);
@@ -293,29 +336,204 @@ fn lying_capacities_and_counts_are_errors() {
             errors[0]
         );
     }
-    // A slot count of two over a one-slot record: it reads, and the next
-    // entry, whose slot that count claims, is reported.
+    // A slot count of two over a one-slot record: both it and the next
+    // entry, whose slot the count claims, read as their entries name them.
     let mut bad = file.clone();
     put_u32(&mut bad, entry(7) + 8, 2);
-    let (items, _, _) = read(&bad);
-    assert_eq!(items.len(), 93);
-    assert!(items[7].is_ok());
-    assert!(
-        matches!(items[8].as_ref().unwrap_err().kind, ErrorKind::LibraryIndex { record: 9, problem }
-            if problem.contains("inside the record before")),
-        "{:?}",
-        items[8]
-    );
+    let original = games_of(read(&file).0);
+    assert_eq!(games_of(read(&bad).0), original);
 }
 
-/// The 1989 library: 38 records listed, two of them headings, 36 games.
+/// An entry naming the wrong slot: its record is the one carrying its GUID,
+/// and the game says where it was found.
 #[test]
-fn headings_are_counted_not_yielded() {
+fn an_entry_naming_the_wrong_slot_finds_its_record_by_its_guid() {
+    let Some(source) = source() else { return };
+    let original = games_of(read(&source.file).0);
+    let mut file = source.file.clone();
+    put_u32(&mut file, INDEX_START + 3 * ENTRY_LEN + 4, 40);
+    let games = games_of(read(&file).0);
+    assert_eq!(games.len(), 93);
+    assert_eq!(games[3].mainline, original[3].mainline);
+    assert!(
+        matches!(&games[3].errors[..], [GameFileError { kind: ErrorKind::LibraryIndex { entry: 4, problem }, .. }]
+            if problem.contains("names slot 40") && problem.contains("in slot 3")),
+        "{:?}",
+        games[3].errors
+    );
+    assert_eq!(games[40], original[40]);
+}
+
+/// The 1989 library: 38 records in its slots; its index lists 37 (two
+/// headings, 35 games: the "35局" of its name); its 38th entry, flags 5,
+/// is a deleted copy of the 37th, whose record is old data.
+#[test]
+fn headings_are_counted_not_yielded_and_deleted_entries_are_not_listed() {
     let Some(path) = shared_testdata("corpus/games/1989年龙化杯象棋名师邀请赛35局.CBL")
     else {
         return;
     };
-    let (items, listed, headings) = read(&std::fs::read(path).unwrap());
-    assert_eq!((listed, headings), (Some(38), 2));
-    assert_eq!(games_of(items).len(), 36);
+    let mut games = Games::from_bytes(&std::fs::read(path).unwrap(), Some(Format::Cbl));
+    let items: Vec<_> = games.by_ref().collect();
+    assert_eq!(
+        (games.records_listed(), games.headings_skipped()),
+        (Some(37), 2)
+    );
+    assert_eq!(games_of(items).len(), 35);
+    assert!(matches!(
+        &games.library_warnings()[..],
+        [GameFileError { kind: ErrorKind::UnlistedRecord { slot: 37, title }, .. }]
+            if title == "第五轮 陈淑兰 先胜 高华"
+    ));
+}
+
+/// The three header layouts of real libraries, as (field at 52, capacity at
+/// 60): the shared 1956 and 1989 files (`0x7fffffff`, 128), the 188-game
+/// library of issue 39 (`0x7fffffff`, 256) and its 106-game library (8,
+/// 128), which has more slots than index entries.
+const LAYOUTS: [(u32, usize); 3] = [(0x7fff_ffff, 128), (0x7fff_ffff, 256), (8, 128)];
+
+/// A library in the layout `(field_52, capacity)`, as an edited library
+/// is: its index, in the order it lists the games, names for each its slot
+/// (not the entry's own place); the slots hold the listed records in
+/// another order, a record of two slots, stale records no entry lists
+/// (among them an older copy of a listed game, with the same GUID) and
+/// records of deleted entries (flags 5). Titles `1.`, `2.`, … in index
+/// order, as the held-out library titles them. Returns the file, the
+/// 1956 record each listed entry names (in index order) and the stale slots.
+fn edited_library(
+    source: &Source,
+    (field_52, capacity): (u32, usize),
+    listed: usize,
+) -> (Vec<u8>, Vec<usize>, Vec<usize>) {
+    let mut random = SplitMix64::new(capacity as u64 * 31 + u64::from(field_52 & 0xff));
+    let mut shuffle = |v: &mut Vec<usize>| {
+        for i in (1..v.len()).rev() {
+            v.swap(i, random.next_u64() as usize % (i + 1));
+        }
+    };
+    // The games in the index's order: a shuffle of records 0..listed.
+    let mut toc: Vec<usize> = (0..listed).collect();
+    shuffle(&mut toc);
+    // Slot contents: each listed record, the long one taking two slots,
+    // then stale records (the unlisted rest, and an older copy of a
+    // listed game), in a shuffled order.
+    let long = toc[listed / 2];
+    let mut stale: Vec<usize> = (listed..93).collect();
+    stale.push(toc[1]);
+    let mut order: Vec<(usize, bool)> = (0..listed)
+        .map(|r| (r, false))
+        .chain(stale.iter().map(|&r| (r, true)))
+        .collect();
+    let mut shuffled: Vec<usize> = (0..order.len()).collect();
+    shuffle(&mut shuffled);
+    order = shuffled.into_iter().map(|i| order[i]).collect();
+    let mut slots: Vec<u8> = Vec::new();
+    let mut slot_of = vec![usize::MAX; 93];
+    let mut stale_slots = Vec::new();
+    let mut stale_slot_of = vec![usize::MAX; 93];
+    for (record, is_stale) in order {
+        let slot = slots.len() / SLOT_LEN;
+        slots.extend(&source.records[record].slots);
+        if is_stale {
+            stale_slots.push(slot);
+            stale_slot_of[record] = slot;
+        } else {
+            slot_of[record] = slot;
+            if record == long {
+                // A second slot: what follows a record longer than one.
+                slots.extend(vec![0x5a; SLOT_LEN]);
+            }
+        }
+    }
+    // The index: the listed games in order, then deleted entries (flags 5)
+    // for two of the stale records, then free entries.
+    let mut index = vec![0u8; capacity * ENTRY_LEN];
+    let mut put_entry = |place: usize, record: usize, flags: u32, slot: usize, title: &str| {
+        let entry = &mut index[place * ENTRY_LEN..][..ENTRY_LEN];
+        entry.copy_from_slice(&source.records[record].entry);
+        put_u32(entry, 0, flags);
+        put_u32(entry, 4, slot as u32);
+        put_u32(entry, 8, if record == long && flags == 7 { 2 } else { 1 });
+        entry[100..228].fill(0);
+        let utf16: Vec<u8> = title.encode_utf16().flat_map(u16::to_le_bytes).collect();
+        entry[100..100 + utf16.len()].copy_from_slice(&utf16);
+    };
+    for (place, &record) in toc.iter().enumerate() {
+        put_entry(
+            place,
+            record,
+            7,
+            slot_of[record],
+            &format!("{}.", place + 1),
+        );
+    }
+    for (k, &record) in stale.iter().take(2).enumerate() {
+        put_entry(listed + k, record, 5, stale_slot_of[record], "deleted");
+    }
+    let mut file = source.header.clone();
+    put_u32(&mut file, 52, field_52);
+    put_u32(&mut file, CAPACITY_AT, capacity as u32);
+    file.extend(index);
+    file.extend(slots);
+    stale_slots.sort();
+    (file, toc, stale_slots)
+}
+
+#[test]
+fn each_real_layout_reads_its_games_in_index_order_with_the_index_titles() {
+    let Some(source) = source() else { return };
+    let original = games_of(read(&source.file).0);
+    // 60 games (with the stale records, 95 slots) and all 93 (with a stale
+    // copy, 95 slots); the held-out (8, 128) library has more slots than
+    // index entries, as 88 games in 95 slots with 90 entries have here.
+    for (layout, listed) in LAYOUTS
+        .into_iter()
+        .flat_map(|l| [(l, 60), (l, 93)])
+        .chain([((8, 90), 88)])
+    {
+        let (file, toc, stale_slots) = edited_library(&source, layout, listed);
+        let slot_count = (file.len() - (INDEX_START + layout.1 * ENTRY_LEN)) / SLOT_LEN;
+        let mut games = Games::from_bytes(&file, Some(Format::Cbl));
+        let items: Vec<_> = games.by_ref().collect();
+        assert_eq!(games.records_listed(), Some(listed), "{layout:?}");
+        let ours = games_of(items);
+        assert_eq!(ours.len(), listed, "{layout:?}");
+        for (place, (game, &record)) in ours.iter().zip(&toc).enumerate() {
+            let title = format!("{}.", place + 1);
+            assert_eq!(game.tag("Title"), Some(title.as_str()), "{layout:?}");
+            let theirs = &original[record];
+            assert_eq!(game.mainline, theirs.mainline, "{layout:?} {title}");
+            assert_eq!(game.tag("Red"), theirs.tag("Red"));
+            assert!(game.errors.is_empty(), "{:?}", game.errors);
+        }
+        // Every stale record is a warning, none a game.
+        let warned: Vec<usize> = games
+            .library_warnings()
+            .iter()
+            .map(|w| match w.kind {
+                ErrorKind::UnlistedRecord { slot, .. } => slot,
+                _ => panic!("{w}"),
+            })
+            .collect();
+        assert_eq!(warned, stale_slots, "{layout:?}");
+        if layout == (8, 90) {
+            assert!(slot_count > 90 && warned.len() == 6);
+        }
+    }
+}
+
+/// What the old reader did on an edited library, so that this test fails
+/// for a reader taking entry n as slot n: the index order is not the slot
+/// order in these fixtures.
+#[test]
+fn the_fixtures_list_games_out_of_slot_order() {
+    let Some(source) = source() else { return };
+    for layout in LAYOUTS {
+        let (file, _, stale) = edited_library(&source, layout, 60);
+        let entry_slot = |n: usize| u32_at(&file, INDEX_START + n * ENTRY_LEN + 4) as usize;
+        let out_of_place = (0..60).filter(|&n| entry_slot(n) != n).count();
+        assert!(out_of_place > 50, "{layout:?}: {out_of_place}");
+        assert!(stale.iter().any(|&s| s < 60), "{layout:?}");
+    }
 }

@@ -103,6 +103,21 @@ async fn a_bad_fen_and_a_server_without_explorer_are_json_errors() {
         (400, &json!("bad_fen")),
         "{body}"
     );
+    // A manual's diagram with both generals in check is no position to
+    // look up (issue 39): the same clear error, saying why.
+    let diagram = "5ab2%2F4a4%2F1R1kb4%2F2N6%2F9%2F6B2%2F6n2%2F5K2B%2F4Ar3%2F3A5%20w";
+    let (status, body) = get(&format!("{base}/api/explorer?fen={diagram}"), None).await;
+    assert_eq!(
+        (status, &body["error"]["code"]),
+        (400, &json!("bad_fen")),
+        "{body}"
+    );
+    assert!(
+        body["error"]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("the side not to move, is in check")),
+        "{body}"
+    );
     let bare = start(None).await;
     let (status, body) = get(&format!("{bare}/api/explorer"), None).await;
     assert_eq!(

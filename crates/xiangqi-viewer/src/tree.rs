@@ -4,7 +4,7 @@
 //! viewer's script only walks this list: it knows no rules.
 
 use serde::Serialize;
-use xiangqi_core::{Color, FenError, Move, Position};
+use xiangqi_core::{Color, Diagram, FenError, Move, Position, Validation};
 use xiangqi_gamefile::pgn::{write_game, WriteOptions};
 use xiangqi_gamefile::{Game, Line};
 use xiangqi_notation::{format, ChineseStyle, MoveTextError, Notation, Style};
@@ -57,6 +57,10 @@ pub struct ViewerGame {
     pub accuracy: PlayerAccuracy,
     /// Node 0 is the start position; the others are moves.
     pub nodes: Vec<ViewerNode>,
+    /// What makes the start no position the rules can play from, when the
+    /// game is a diagram no game can reach (a finished mate with both
+    /// generals in check): the board is shown, with no move.
+    pub invalid_start: Option<String>,
 }
 
 /// Red's and Black's accuracy; `None` for a side the record gives none.
@@ -108,6 +112,48 @@ pub struct ViewerNode {
     pub engine_line: bool,
 }
 
+/// A game without moves whose start is a diagram and no position: one node,
+/// the board as drawn, and what is wrong with it.
+fn diagram_game(game: &Game, diagram: Diagram) -> Result<ViewerGame, ViewerError> {
+    let problems = diagram.problems(Validation::Strict);
+    let node = ViewerNode {
+        id: 0,
+        parent: None,
+        children: Vec::new(),
+        mainline: true,
+        ply: 0,
+        number: 1,
+        color: color_name(diagram.side_to_move()),
+        iccs: None,
+        text: Vec::new(),
+        fen: diagram.to_fen(),
+        before: Vec::new(),
+        comments: read_commands(&game.mainline.comments).comments,
+        nags: Vec::new(),
+        eval: None,
+        clock: None,
+        engine_line: false,
+    };
+    Ok(ViewerGame {
+        title: title(game),
+        tags: game.tags.clone(),
+        result: game.outcome().as_str().to_owned(),
+        pgn: write_game(game, &WriteOptions::new(Notation::Iccs)).unwrap_or_default(),
+        has_eval: false,
+        accuracy: PlayerAccuracy {
+            red: game.recorded_accuracy(Color::Red),
+            black: game.recorded_accuracy(Color::Black),
+        },
+        nodes: vec![node],
+        invalid_start: problems.first().map(|p| {
+            let text = p.to_string();
+            text.strip_prefix("invalid FEN: ")
+                .unwrap_or(&text)
+                .to_owned()
+        }),
+    })
+}
+
 /// `game` as the viewer's data: every line of its tree replayed by the core.
 ///
 /// ```
@@ -120,7 +166,18 @@ pub struct ViewerNode {
 /// assert!(view.has_eval);
 /// ```
 pub fn viewer_game(game: &Game) -> Result<ViewerGame, ViewerError> {
-    let start = game.start_position().map_err(ViewerError::Start)?;
+    let start = match game.start_position() {
+        Ok(start) => start,
+        // A game without moves may be a diagram no game can reach: shown.
+        Err(error) if game.mainline.moves.is_empty() => {
+            return diagram_game(
+                game,
+                game.start_diagram()
+                    .map_err(|_| ViewerError::Start(error))?,
+            );
+        }
+        Err(error) => return Err(ViewerError::Start(error)),
+    };
     let mut builder = Builder {
         nodes: vec![ViewerNode {
             id: 0,
@@ -160,6 +217,7 @@ pub fn viewer_game(game: &Game) -> Result<ViewerGame, ViewerError> {
             black: game.recorded_accuracy(Color::Black),
         },
         nodes: builder.nodes,
+        invalid_start: None,
     })
 }
 
@@ -295,6 +353,40 @@ fn move_error(mv: Move, before: &Position, reason: String) -> ViewerError {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A manual's diagram of a finished mate, both generals in check: the
+    /// viewer shows the board as drawn and says what is wrong; no move.
+    #[test]
+    fn a_diagram_no_game_can_reach_is_shown_with_its_problem() {
+        let fen = "5ab2/4a4/1R1kb4/2N6/9/6B2/6n2/5K2B/4Ar3/3A5 w - - 0 1";
+        let text = format!("[Title \"mate\"]\n[FEN \"{fen}\"]\n\n{{the end}} *\n");
+        let game = xiangqi_gamefile::pgn::read_str(&text)
+            .next()
+            .unwrap()
+            .unwrap();
+        assert!(game.start_position().is_err());
+        let view = viewer_game(&game).unwrap();
+        assert_eq!(view.nodes.len(), 1);
+        assert_eq!(view.nodes[0].fen, fen);
+        assert_eq!(view.nodes[0].comments, ["the end"]);
+        assert_eq!(
+            view.invalid_start.as_deref(),
+            Some("both generals are in check (R-LEGAL-POSITION)")
+        );
+        let page = crate::write_html(&[view], &crate::PageOptions::default());
+        assert!(page.contains("both generals are in check"));
+        assert!(page.contains("5ab2/4a4/1R1kb4"));
+        // A valid game has no such note.
+        let game = xiangqi_gamefile::pgn::read_str("1. h2e2 *")
+            .next()
+            .unwrap()
+            .unwrap();
+        assert_eq!(viewer_game(&game).unwrap().invalid_start, None);
+        // Moves from such a start cannot be shown: a hand-built record.
+        let mut game = game;
+        game.set_tag("FEN", fen);
+        assert!(matches!(viewer_game(&game), Err(ViewerError::Start(_))));
+    }
     use xiangqi_gamefile::pgn::read_str;
 
     const ANNOTATED: &str = r#"[Event "Test"]

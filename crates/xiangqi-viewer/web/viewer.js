@@ -76,6 +76,8 @@ export function mountViewer(element, games, options = {}) {
   const title = make("h2", { class: "xq-title" });
   const tags = make("p", { class: "xq-tags" });
   const accuracy = make("p", { class: "xq-accuracy" });
+  // A diagram no game can reach (both generals in check): shown, not played.
+  const invalidStart = make("p", { class: "xq-invalid-start", role: "note" });
   const notationSelect = make("select", { class: "xq-notation", "aria-label": "Notation" },
     VIEWER_NOTATIONS.map(([name, label], i) => make("option", { value: name, selected: i === view.notation }, label)));
   const moves = make("div", { class: "xq-moves", tabindex: "0" });
@@ -88,7 +90,7 @@ export function mountViewer(element, games, options = {}) {
   layout.append(
     list,
     make("div", { class: "xq-board-column" }, boardBox, buttons, curve),
-    make("div", { class: "xq-panel" }, title, tags, accuracy, make("label", { class: "xq-notation-label" }, "Notation ", notationSelect),
+    make("div", { class: "xq-panel" }, title, tags, invalidStart, accuracy, make("label", { class: "xq-notation-label" }, "Notation ", notationSelect),
       moves, info, copies, actions, status),
     aside,
   );
@@ -324,6 +326,8 @@ export function mountViewer(element, games, options = {}) {
     title.textContent = g ? g.title : "No game";
     const shown = g ? g.tags.filter(([key, value]) => ["Event", "Site", "Date", "Round", "Opening"].includes(key) && !/^[?.\s-]*$/.test(value)) : [];
     tags.replaceChildren(...shown.map(([key, value]) => make("span", { class: "xq-tag", title: key }, value)));
+    invalidStart.hidden = !(g && g.invalid_start);
+    invalidStart.textContent = g && g.invalid_start ? `A diagram, not a position to play: ${g.invalid_start}` : "";
     const scores = g && g.accuracy ? [["Red", g.accuracy.red], ["Black", g.accuracy.black]].filter(([, value]) => value !== null && value !== undefined) : [];
     accuracy.hidden = !scores.length;
     accuracy.replaceChildren(...(scores.length ? ["Accuracy "] : []),

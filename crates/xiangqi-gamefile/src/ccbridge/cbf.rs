@@ -5,7 +5,7 @@
 //! the comment after it.
 
 use crate::{Game, Limits, Node};
-use xiangqi_core::{Move, Position, Square};
+use xiangqi_core::{Diagram, Move, Position, Square, Validation};
 
 use crate::error::{ErrorKind, GameFileError};
 use crate::xqf::finish_game;
@@ -67,16 +67,29 @@ pub(crate) fn read_cbf(text: &str, limits: &Limits) -> Result<Game, (usize, usiz
             game.set_tag(tag, value);
         }
     }
+    // A start that is a diagram no game can reach (both generals in
+    // check): shown, its moves not read; the error where the FEN is.
+    let mut diagram = None;
     let start = match child(head, "FEN") {
         Some(node) => match node.text().map(str::trim).filter(|t| !t.is_empty()) {
-            Some(fen) => Position::from_fen(fen).map_err(|e| {
-                let (line, column) = at(node);
-                (line, column, ErrorKind::BadPosition(Box::new(e)))
-            })?,
+            Some(fen) => match Position::from_fen(fen) {
+                Ok(start) => start,
+                Err(e) => {
+                    let (line, column) = at(node);
+                    let Ok(shown) = Diagram::from_fen(fen) else {
+                        return Err((line, column, ErrorKind::BadPosition(Box::new(e))));
+                    };
+                    let problem = shown.problems(Validation::Strict).into_iter().next();
+                    diagram = Some((shown, line, column, problem.unwrap_or(e)));
+                    // Never played: the moves are not read from a diagram.
+                    Position::startpos()
+                }
+            },
             None => Position::startpos(),
         },
         None => Position::startpos(),
     };
+    let mut moves_skipped = false;
     let result = super::result(
         field("RecordResult")
             .and_then(|r| r.parse().ok())
@@ -108,6 +121,10 @@ pub(crate) fn read_cbf(text: &str, limits: &Limits) -> Result<Game, (usize, usiz
         if i == 0 && value == "00-00" {
             game.mainline.comments.extend(comment(node)?);
             continue;
+        }
+        if diagram.is_some() {
+            moves_skipped = true;
+            break;
         }
         let (line, column) = at(node);
         if game.mainline.moves.len() >= limits.max_moves_per_game {
@@ -141,7 +158,19 @@ pub(crate) fn read_cbf(text: &str, limits: &Limits) -> Result<Game, (usize, usiz
         }
         game.mainline.moves.push(move_node);
     }
-    finish_game(&mut game, &start, result);
+    let start_fen = match diagram {
+        Some((shown, line, column, error)) => {
+            let kind = ErrorKind::InvalidDiagram {
+                error: Box::new(error),
+                moves_skipped,
+            };
+            game.errors
+                .insert(0, GameFileError::at_text(1, line, column, kind));
+            shown.to_fen()
+        }
+        None => start.to_fen(),
+    };
+    finish_game(&mut game, &start_fen, result);
     Ok(game)
 }
 

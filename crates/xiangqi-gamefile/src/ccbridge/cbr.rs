@@ -9,7 +9,7 @@ use xiangqi_core::{Move, Square};
 
 use crate::bytes::{utf16_field, ByteCursor, ByteError};
 use crate::error::ErrorKind;
-use crate::tree::{build_line, MoveRecord};
+use crate::tree::MoveRecord;
 use crate::xqf::{finish_game, start_position};
 use crate::Format;
 
@@ -145,12 +145,12 @@ pub(crate) fn read_cbr(data: &[u8], base: u64, limits: &Limits) -> Result<Game, 
             comment,
         }))
     };
-    let tree = build_line(&start, first_is_move, &mut records, limits)?;
+    let tree = start.tree(first_is_move, &mut records, limits)?;
     if let Some(comment) = opening {
         game.mainline.comments.push(comment);
     }
     let result = super::result(header[RESULT].into());
     tree.into_game(&mut game, notes);
-    finish_game(&mut game, &start, result);
+    finish_game(&mut game, &start.to_fen(), result);
     Ok(game)
 }

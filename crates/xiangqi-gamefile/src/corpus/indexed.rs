@@ -41,13 +41,15 @@ impl IndexedGames {
         self.games.bytes_read()
     }
 
-    /// The games counted, and the failure that ended them early.
+    /// The games counted, the failure that ended them early, and what the
+    /// file holds besides its games (a library's unlisted records).
     pub fn finish(self) -> FileRead {
         FileRead {
             counts: Counts {
                 games: self.index,
                 errors: self.errors,
             },
+            warnings: self.games.library_warnings(),
             failure: self.read_failure,
         }
     }

@@ -82,6 +82,9 @@ pub struct FileRead {
     pub counts: Counts,
     /// Why the reading ended before the end of the file, if it did.
     pub failure: Option<GameFileError>,
+    /// What the file holds besides its games, as warnings: a CBL library's
+    /// records that its index does not list ([`Games::library_warnings`](crate::Games::library_warnings)).
+    pub warnings: Vec<GameFileError>,
 }
 
 impl FileRead {
@@ -90,6 +93,7 @@ impl FileRead {
         FileRead {
             counts: Counts::default(),
             failure: Some(error),
+            warnings: Vec::new(),
         }
     }
 }

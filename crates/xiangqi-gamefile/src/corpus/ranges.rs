@@ -248,10 +248,12 @@ where
         Ok(()) => Ok(FileRead {
             counts,
             failure: None,
+            warnings: Vec::new(),
         }),
         Err(Halt::ReadFailed(e)) => Ok(FileRead {
             counts,
             failure: Some(e),
+            warnings: Vec::new(),
         }),
         Err(Halt::Sink(e)) => Err(e),
     }

@@ -100,7 +100,15 @@ fn write_text(game: &Game, options: &WriteOptions, out: &mut String) -> Result<(
         out.push_str("[VietnameseStyle \"short\"]\n");
     }
     out.push('\n');
-    let pos = game.start_position()?;
+    let pos = match game.start_position() {
+        Ok(pos) => pos,
+        // A diagram no game can reach, without moves: its FEN tag is
+        // written as read, and a line without moves consults no position.
+        Err(_) if game.mainline.moves.is_empty() && game.start_diagram().is_ok() => {
+            Position::startpos()
+        }
+        Err(error) => return Err(error.into()),
+    };
     let mut tokens = Vec::new();
     let ranks10 = game.tag("Variant").is_some_and(is_ranks10_variant);
     write_line(&game.mainline, pos, options, ranks10, &mut tokens)?;

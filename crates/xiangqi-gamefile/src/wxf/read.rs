@@ -2,7 +2,7 @@
 
 use std::io::BufRead;
 
-use xiangqi_core::Position;
+use xiangqi_core::{Diagram, FenError, Position, Validation};
 use xiangqi_notation::{parse_with, Notation, Style, WxfConvention, WxfStyle};
 
 use super::{is_key, tag_name};
@@ -161,6 +161,9 @@ struct Builder {
     cut: bool,
     /// The move that cut the moves (`Game::errors`).
     errors: Vec<GameFileError>,
+    /// A FEN header that is a diagram no game can reach: what is wrong and
+    /// where the header was, until the moves say whether any are skipped.
+    diagram: Option<(Box<FenError>, usize, usize)>,
 }
 
 impl Builder {
@@ -180,6 +183,7 @@ impl Builder {
             result: None,
             cut: false,
             errors: Vec::new(),
+            diagram: None,
         }
     }
 
@@ -193,7 +197,20 @@ impl Builder {
         Failure::Skip(self.err(line, column(text, at), kind), resume)
     }
 
-    fn into_game(self) -> Game {
+    /// The diagram's error on the game, when it starts from one.
+    fn note_diagram(&mut self, moves_skipped: bool) {
+        if let Some((error, line, column)) = self.diagram.take() {
+            let kind = ErrorKind::InvalidDiagram {
+                error,
+                moves_skipped,
+            };
+            let error = *self.err(line, column, kind);
+            self.errors.insert(0, error);
+        }
+    }
+
+    fn into_game(mut self) -> Game {
+        self.note_diagram(false);
         Game {
             tags: self.tags,
             notation: self.notation.unwrap_or(Notation::Wxf),
@@ -306,6 +323,14 @@ impl Builder {
                 Ok(pos) => {
                     self.tags[index].1 = pos.to_fen();
                     self.pos = pos;
+                }
+                Err(e) if Diagram::from_fen(&self.tags[index].1).is_ok() => {
+                    // A diagram no game can reach: shown, never played;
+                    // its moves, if any, are read past (`note_diagram`).
+                    let diagram = Diagram::from_fen(&self.tags[index].1).expect("checked");
+                    let error = diagram.problems(Validation::Strict).into_iter().next();
+                    self.tags[index].1 = diagram.to_fen();
+                    self.diagram = Some((Box::new(error.unwrap_or(e)), line, col));
                 }
                 Err(e) => {
                     // Skipping goes on from `START{`, which may share its line with `}END`.
@@ -446,6 +471,11 @@ impl Builder {
                 }
                 return Ok(());
             }
+        }
+        if self.diagram.is_some() {
+            // No move can be played from a diagram no game can reach.
+            self.note_diagram(true);
+            self.cut = true;
         }
         if self.cut {
             return Ok(()); // after the move that cut the moves

@@ -2,7 +2,7 @@
 
 use std::io;
 
-use xiangqi_core::{Color, Position};
+use xiangqi_core::{Color, Diagram, Position};
 
 use super::{header_key, is_key};
 use xiangqi_notation::{format_into, Notation, SidewaysSign, Style, WxfConvention, WxfStyle};
@@ -67,29 +67,25 @@ fn header_line(key: &str, value: &str, out: &mut String) {
 }
 
 /// `placement r|b`, plus the counters when they are not `0 1` (N-FEN).
-fn wxf_fen(pos: &Position) -> String {
+/// From a diagram: a game without moves may start from one no game can reach.
+fn wxf_fen(board: &Diagram) -> String {
     // WXF's letters (H, E), as XieXie writes them; readers take both.
-    let fen = pos
+    let fen = board
         .to_fen()
         .replace('N', "H")
         .replace('n', "h")
         .replace('B', "E")
         .replace('b', "e");
+    // `placement side - - halfmove fullmove`, as `to_fen` writes it.
     let fields: Vec<&str> = fen.split(' ').collect();
-    let side = if pos.side_to_move() == Color::Red {
+    let side = if board.side_to_move() == Color::Red {
         "r"
     } else {
         "b"
     };
-    if pos.halfmove_clock() == 0 && pos.fullmove_number() == 1 {
-        format!("{} {side}", fields[0])
-    } else {
-        format!(
-            "{} {side} - - {} {}",
-            fields[0],
-            pos.halfmove_clock(),
-            pos.fullmove_number()
-        )
+    match (fields[4], fields[5]) {
+        ("0", "1") => format!("{} {side}", fields[0]),
+        (halfmove, fullmove) => format!("{} {side} - - {halfmove} {fullmove}", fields[0]),
     }
 }
 
@@ -146,8 +142,7 @@ fn write_header(
             "FEN" if value.trim().is_empty() => {}
             "FEN" if !fen_written => {
                 fen_written = true;
-                let pos = Position::from_fen(value)?;
-                header_line(key, &wxf_fen(&pos), out);
+                header_line(key, &wxf_fen(&Diagram::from_fen(value)?), out);
             }
             "Result" if !result_written => {
                 result_written = true;
@@ -176,7 +171,15 @@ fn write_moves(game: &Game, options: &WxfWriteOptions, out: &mut String) -> Resu
         ..Style::default()
     };
     let per_line = options.moves_per_line;
-    let mut pos = game.start_position()?;
+    let mut pos = match game.start_position() {
+        Ok(pos) => pos,
+        // A diagram no game can reach, without moves: its FEN header is
+        // written as read, and no move consults a position.
+        Err(_) if game.mainline.moves.is_empty() && game.start_diagram().is_ok() => {
+            Position::startpos()
+        }
+        Err(error) => return Err(error.into()),
+    };
     let mut line = String::new();
     let mut entries = 0;
     // A Red move waiting for Black's reply on the same entry.

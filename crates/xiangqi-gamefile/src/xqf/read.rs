@@ -1,14 +1,14 @@
 //! Reading one XQF file.
 
 use crate::{Game, GameResult, Limits};
-use xiangqi_core::{FenError, Move, Position, Square};
+use xiangqi_core::{Diagram, FenError, Move, Position, Square, Validation};
 use xiangqi_notation::Notation;
 
 use super::keys::Keys;
 use super::layout;
 use crate::bytes::{gb18030, ByteCursor, ByteError};
 use crate::error::ErrorKind;
-use crate::tree::{build_line, MoveRecord};
+use crate::tree::{build_line, MoveRecord, Tree};
 use crate::Format;
 
 /// Flags of a move record, after decoding.
@@ -188,35 +188,90 @@ pub(crate) fn board_fen(board: &[Option<u8>; 90], red_to_move: bool) -> String {
     fen
 }
 
-/// The start position of a binary record's board, `offset` being where the
-/// board is in the file. A diagram (a record without moves) whose side not
-/// to move is in check shows a mate after the mating move, with the side to
-/// move left as it was (示意图 in manuals): it is read with the side in check
-/// to move, and `notes` gets a `DiagramSideToMove` error saying so.
+/// Where a binary record's game starts: a position, or a diagram that is
+/// none (shown, never played).
+pub(crate) enum Start {
+    Position(Box<Position>),
+    Diagram(Diagram),
+}
+
+impl Start {
+    /// The game's tree from `records`: none from a diagram.
+    pub(crate) fn tree(
+        &self,
+        root_has_next: bool,
+        records: impl FnMut() -> Result<Option<MoveRecord>, ByteError>,
+        limits: &Limits,
+    ) -> Result<Tree, ByteError> {
+        match self {
+            Start::Position(start) => build_line(start, root_has_next, records, limits),
+            Start::Diagram(_) => Ok(Tree::default()),
+        }
+    }
+
+    pub(crate) fn to_fen(&self) -> String {
+        match self {
+            Start::Position(start) => start.to_fen(),
+            Start::Diagram(diagram) => diagram.to_fen(),
+        }
+    }
+}
+
+/// The start of a binary record's board, `offset` being where the board is
+/// in the file. A diagram (a record without moves) whose side not to move
+/// is in check shows a mate after the mating move, with the side to move
+/// left as it was (示意图 in manuals): it is read with the side in check to
+/// move, and `notes` gets a `DiagramSideToMove` error saying so. A board
+/// that is no position either way (both generals in check, a piece where
+/// none can stand, …) is a diagram to show: `notes` gets an
+/// `InvalidDiagram` error saying what is wrong, and whether the record's
+/// moves, which cannot be played from it, are left unread.
 pub(crate) fn start_position(
     board: &[Option<u8>; 90],
     red_to_move: bool,
     has_moves: bool,
     offset: u64,
     notes: &mut Vec<ByteError>,
-) -> Result<Position, ByteError> {
-    let bad_position = |e| (offset, ErrorKind::BadPosition(Box::new(e)));
-    match Position::from_fen(&board_fen(board, red_to_move)) {
+) -> Result<Start, ByteError> {
+    let fen = board_fen(board, red_to_move);
+    let error = match Position::from_fen(&fen) {
+        Ok(start) => return Ok(Start::Position(Box::new(start))),
         Err(FenError::OpponentInCheck(in_check)) if !has_moves => {
-            let start =
-                Position::from_fen(&board_fen(board, !red_to_move)).map_err(bad_position)?;
-            notes.push((offset, ErrorKind::DiagramSideToMove { in_check }));
-            Ok(start)
+            match Position::from_fen(&board_fen(board, !red_to_move)) {
+                Ok(start) => {
+                    notes.push((offset, ErrorKind::DiagramSideToMove { in_check }));
+                    return Ok(Start::Position(Box::new(start)));
+                }
+                Err(e) => e,
+            }
         }
-        other => other.map_err(bad_position),
-    }
+        Err(e) => e,
+    };
+    let Ok(diagram) = Diagram::from_fen(&fen) else {
+        return Err((offset, ErrorKind::BadPosition(Box::new(error))));
+    };
+    // What is wrong, as the diagram's problems say it (both generals in
+    // check rather than one side's).
+    let problem = diagram
+        .problems(Validation::Strict)
+        .into_iter()
+        .next()
+        .unwrap_or(error);
+    notes.push((
+        offset,
+        ErrorKind::InvalidDiagram {
+            error: Box::new(problem),
+            moves_skipped: has_moves,
+        },
+    ));
+    Ok(Start::Diagram(diagram))
 }
 
 /// Sets the tags every binary format shares: the start position when it is
 /// not the standard one, and the result.
-pub(crate) fn finish_game(game: &mut Game, start: &Position, result: GameResult) {
-    if start.to_fen() != Position::startpos().to_fen() {
-        game.set_tag("FEN", &start.to_fen());
+pub(crate) fn finish_game(game: &mut Game, start_fen: &str, result: GameResult) {
+    if start_fen != Position::startpos().to_fen() {
+        game.set_tag("FEN", start_fen);
     }
     game.set_tag("Result", result.as_str());
     game.result = Some(result);
@@ -314,12 +369,12 @@ pub(crate) fn read_xqf(data: &[u8], limits: &Limits) -> Result<Game, ByteError> 
         &mut notes,
     )?;
     let mut records = records.into_iter();
-    let tree = build_line(&start, root_flags.has_next, || Ok(records.next()), limits)?;
+    let tree = start.tree(root_flags.has_next, || Ok(records.next()), limits)?;
     if let Some(comment) = root_comment {
         game.mainline.comments.push(comment);
     }
     tree.into_game(&mut game, notes);
-    finish_game(&mut game, &start, result);
+    finish_game(&mut game, &start.to_fen(), result);
     Ok(game)
 }
 

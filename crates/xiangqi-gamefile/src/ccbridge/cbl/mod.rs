@@ -1,9 +1,11 @@
 //! CBL libraries: a header (`CCBridgeLibrary`, the library's name in
-//! UTF-16LE at 64, the slot capacity at 60), an index of one 276-byte entry
-//! per slot from byte 66 624, then the slots: 4096 bytes each, a record
-//! (CBR) starting a slot and a long one filling the slots after it. The
-//! layout comes from the header (`index.rs`); every record the index lists
-//! is a game, a heading or an error, never silently left out.
+//! UTF-16LE at 64, the index's capacity at 60), an index of 276-byte
+//! entries from byte 66 624, the library's table of contents, then the
+//! slots: 4096 bytes each, a record (CBR) starting a slot and a long one
+//! filling the slots after it. The games are the records the index lists,
+//! in its order, titled as it titles them (`index.rs`); each is a game, a
+//! heading or an error, never silently left out. Records no entry lists
+//! are old data: warnings, not games.
 
 mod index;
 
@@ -13,6 +15,7 @@ use super::cbr::{is_heading, read_cbr};
 use crate::bytes::{utf16_field, ByteError};
 use crate::error::ErrorKind;
 use crate::Format;
+use crate::GameFileError;
 use index::{plan, Planned, CAPACITY_AT};
 
 pub(crate) const MAGIC: &[u8; 16] = b"CCBridgeLibrary\0";
@@ -21,7 +24,7 @@ const NAME: std::ops::Range<usize> = 64..576;
 /// The games of a library, read one listed record at a time.
 pub(crate) struct Library {
     data: Vec<u8>,
-    /// The records and errors, in slot order, and the next one to yield.
+    /// The records and errors, in index order, and the next one to yield.
     planned: std::vec::IntoIter<Planned>,
     /// End of the last record looked at, for progress.
     position: usize,
@@ -29,6 +32,8 @@ pub(crate) struct Library {
     listed: usize,
     /// Headings met so far: records that are no game.
     headings: usize,
+    /// Records in slots the index does not list (old data), as warnings.
+    unlisted: Vec<ByteError>,
     /// The library's name, when it has one.
     pub name: Option<String>,
 }
@@ -50,14 +55,15 @@ impl Library {
         }
         // The capacity field is inside the header checked above.
         const { assert!(CAPACITY_AT + 4 <= NAME.end) };
-        let (planned, listed) = plan(&data)?;
+        let plan = plan(&data);
         let name = utf16_field(&data[NAME]);
         Ok(Library {
             data,
-            planned: planned.into_iter(),
+            planned: plan.items.into_iter(),
             position: 0,
-            listed,
+            listed: plan.listed,
             headings: 0,
+            unlisted: plan.unlisted,
             name: (!name.is_empty()).then_some(name),
         })
     }
@@ -72,14 +78,28 @@ impl Library {
                     self.position = self.position.max(error.0 as usize);
                     return Some(Err(error));
                 }
-                Planned::Record { start, end } => {
-                    self.position = end;
+                Planned::Record {
+                    start,
+                    end,
+                    title,
+                    notes,
+                } => {
+                    self.position = self.position.max(end);
                     let record = &self.data[start..end];
                     if is_heading(record) {
                         self.headings += 1;
                         continue;
                     }
-                    return Some(read_cbr(record, start as u64, limits));
+                    return Some(read_cbr(record, start as u64, limits).map(|mut game| {
+                        if let Some(title) = title {
+                            game.set_tag("Title", &title);
+                        }
+                        let notes = notes
+                            .into_iter()
+                            .map(|(offset, kind)| GameFileError::at_byte(1, offset, kind));
+                        game.errors.splice(0..0, notes);
+                        game
+                    }));
                 }
             }
         }
@@ -98,5 +118,10 @@ impl Library {
     /// Headings skipped so far.
     pub(crate) fn headings(&self) -> usize {
         self.headings
+    }
+
+    /// Records in slots the index does not list: old data, not games.
+    pub(crate) fn unlisted(&self) -> &[ByteError] {
+        &self.unlisted
     }
 }

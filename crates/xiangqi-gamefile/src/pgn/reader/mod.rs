@@ -10,7 +10,7 @@ mod tokens;
 use std::io::BufRead;
 use std::sync::OnceLock;
 
-use xiangqi_core::{Move, Position, Undo};
+use xiangqi_core::{Diagram, Move, Position, Undo, Validation};
 
 use xiangqi_notation::{
     is_ranks10_text, parse_quietly, parse_ranks10, parse_text, parse_text_with,
@@ -241,9 +241,21 @@ impl Builder {
         if self.stack.is_empty() {
             // No move was read, so the FEN tag has not been set up yet: a
             // game is only returned with a start position that exists.
+            // A game without moves may start from a diagram no game can
+            // reach (a finished mate with both generals in check): shown,
+            // with an error saying what is wrong.
             if let (Some(fen), Some((line, column))) = (self.fen_tag(), self.fen_at) {
                 if let Err(e) = Position::from_fen(fen) {
-                    return Err(*self.error(line, column, bad_fen(e)));
+                    let Ok(diagram) = Diagram::from_fen(fen) else {
+                        return Err(*self.error(line, column, bad_fen(e)));
+                    };
+                    let error = diagram.problems(Validation::Strict).into_iter().next();
+                    let kind = ErrorKind::InvalidDiagram {
+                        error: Box::new(error.unwrap_or(e)),
+                        moves_skipped: false,
+                    };
+                    let error = *self.error(line, column, kind);
+                    self.errors.push(error);
                 }
             }
         }
@@ -289,8 +301,21 @@ impl Builder {
 
     #[cold]
     fn set_up_mainline(&mut self, line: usize, col: Col<'_>) -> Result<(), Failure> {
-        let pos = match self.fen_tag() {
-            Some(fen) => Position::from_fen(fen).map_err(|e| self.err(line, col, bad_fen(e)))?,
+        let mut diagram = None;
+        let pos = match self.fen_tag().map(Position::from_fen) {
+            Some(Ok(pos)) => pos,
+            Some(Err(e)) => {
+                let fen = self.fen_tag().expect("a FEN tag");
+                let Ok(shown) = Diagram::from_fen(fen) else {
+                    return Err(self.err(line, col, bad_fen(e)));
+                };
+                // A diagram no game can reach: its moves cannot be played
+                // and are read past; the line holds no move, so the
+                // position it is built on is never used.
+                let error = shown.problems(Validation::Strict).into_iter().next();
+                diagram = Some(error.unwrap_or(e));
+                standard_start().clone()
+            }
             None => standard_start().clone(),
         };
         self.stack.push(Frame {
@@ -304,6 +329,14 @@ impl Builder {
             opened_at: line,
             first_ply: 1,
         });
+        if let (Some(error), Some((line, column))) = (diagram, self.fen_at) {
+            let kind = ErrorKind::InvalidDiagram {
+                error: Box::new(error),
+                moves_skipped: true,
+            };
+            let error = *self.error(line, column, kind);
+            self.cut_line(error);
+        }
         Ok(())
     }
 }

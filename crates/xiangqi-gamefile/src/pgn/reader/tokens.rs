@@ -383,6 +383,9 @@ impl Builder {
             }
         }
         self.start_moves(line_no, col)?;
+        if self.cut.is_some() {
+            return Ok(end); // the moves of a diagram no game can reach
+        }
         // Annotation suffixes.
         // Bytes, not characters: '!' and '?' are ASCII, so the cut is a character boundary.
         let core_len = word
