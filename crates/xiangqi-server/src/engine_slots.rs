@@ -329,3 +329,104 @@ impl Drop for Slot {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn control() -> Arc<SearchControl> {
+        Arc::new(SearchControl::default())
+    }
+
+    #[tokio::test]
+    async fn waiting_searches_are_served_round_robin_by_owner() {
+        let slots = EngineSlots::new(1);
+        let held = slots.acquire("x", control()).await.expect("a slot");
+        let (order_tx, mut order) = tokio::sync::mpsc::unbounded_channel();
+        // Player a queues three searches before player b queues one.
+        for owner in ["a", "a", "a", "b"] {
+            let (slots, order_tx) = (slots.clone(), order_tx.clone());
+            tokio::spawn(async move {
+                let slot = slots.acquire(owner, control()).await;
+                let _ = order_tx.send(owner);
+                drop(slot);
+            });
+            tokio::task::yield_now().await;
+        }
+        assert_eq!(slots.waiting(), 4);
+        drop(held);
+        let mut served = Vec::new();
+        for _ in 0..4 {
+            served.push(order.recv().await.expect("served"));
+        }
+        assert_eq!(served, ["a", "b", "a", "a"]);
+        assert_eq!((slots.running(), slots.waiting()), (0, 0));
+    }
+
+    /// Waits (real time, as the searches run) until `stop` is raised, for at
+    /// most a generous bound; whether it was.
+    async fn stopped_within(stop: &StopHandle, wait: Duration) -> bool {
+        let deadline = Instant::now() + wait;
+        while !stop.is_stopped() && Instant::now() < deadline {
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+        stop.is_stopped()
+    }
+
+    #[tokio::test]
+    async fn a_search_is_cut_short_after_its_slice_only_while_another_waits() {
+        let slots = EngineSlots::new(1);
+        let engine = Engine::new(1);
+        let long = control();
+        let mut slot = slots.acquire("greedy", long.clone()).await.expect("slot");
+        assert!(slot.take_engine().is_some());
+        assert!(long.begin(engine.stop_handle()));
+        // Nobody waits: the search may think as long as its clock allows.
+        assert!(!stopped_within(&engine.stop_handle(), SLICE + SLICE / 2).await);
+        // Someone waits: the search's slice (from its start) is over.
+        let waiter = {
+            let slots = slots.clone();
+            tokio::spawn(async move { slots.acquire("victim", control()).await.is_some() })
+        };
+        assert!(stopped_within(&engine.stop_handle(), SLICE * 20).await);
+        long.end();
+        assert!(
+            !engine.stop_handle().is_stopped(),
+            "the next search starts clean"
+        );
+        drop(slot);
+        assert!(waiter.await.unwrap());
+        assert_eq!(slots.running_owners(), Vec::<String>::new());
+    }
+
+    #[tokio::test]
+    async fn a_search_that_stops_waiting_leaves_the_queue() {
+        let slots = EngineSlots::new(1);
+        let held = slots.acquire("x", control()).await.expect("a slot");
+        let waiting = {
+            let slots = slots.clone();
+            tokio::spawn(async move { slots.acquire("y", control()).await.is_some() })
+        };
+        tokio::task::yield_now().await;
+        assert_eq!(slots.waiting(), 1);
+        waiting.abort();
+        let _ = waiting.await;
+        assert_eq!(slots.waiting(), 0);
+        drop(held);
+        assert_eq!(slots.running(), 0);
+        // The engine came back: the next search gets the slot at once.
+        assert!(slots.acquire("z", control()).await.is_some());
+    }
+
+    #[test]
+    fn a_cancelled_search_never_starts_and_a_running_one_stops() {
+        let engine = Engine::new(1);
+        let cancelled = SearchControl::default();
+        cancelled.cancel();
+        assert!(!cancelled.begin(engine.stop_handle()));
+        let running = SearchControl::default();
+        assert!(running.begin(engine.stop_handle()));
+        running.cancel();
+        assert!(engine.stop_handle().is_stopped() && running.is_cancelled());
+    }
+}
