@@ -276,7 +276,8 @@ impl OnlineGame {
     /// Whether the game runs and a side has not made its first move yet: then
     /// either side may [`abort`](OnlineGame::abort) it.
     pub fn abortable(&self) -> bool {
-        !self.game.is_over() && !(self.has_moved[0] && self.has_moved[1])
+        let both_moved = self.has_moved[0] && self.has_moved[1];
+        !self.game.is_over() && !both_moved
     }
 
     /// The side that aborted the game, if it was aborted.
