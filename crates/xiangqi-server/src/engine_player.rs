@@ -6,7 +6,7 @@
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use tokio::task::JoinHandle;
 use xiangqi_core::{Move, Position};
@@ -61,6 +61,8 @@ pub fn think(
 ) -> Thinking {
     let control = Arc::new(SearchControl::default());
     let (slots, owner, search_control) = (slots.clone(), owner.to_string(), control.clone());
+    // The engine's clock runs while it waits for a slot.
+    let asked = Instant::now();
     let task = tokio::spawn(async move {
         let Some(mut slot) = slots.acquire(&owner, search_control.clone()).await else {
             return;
@@ -68,6 +70,10 @@ pub fn think(
         // The slot goes with the search: it is released when the search
         // ends, whatever becomes of this task.
         let searched = tokio::task::spawn_blocking(move || {
+            let turn = Turn {
+                time_left: turn.time_left.saturating_sub(asked.elapsed()),
+                ..turn
+            };
             let mv = search(slot.take_engine(), &search_control, &turn).map(|(mv, engine)| {
                 slot.put_back(engine);
                 mv
