@@ -24,6 +24,10 @@ let unmount = null;
 
 const session = {
   player: null,
+  // Set by a live game's page while it is mounted: it opens the settings over
+  // the board, and says whether this tab is at the board of a game in play.
+  settingsInPage: null,
+  boardInPlay: null,
   setPlayer(player) {
     session.player = player;
     renderHeader();
@@ -66,6 +70,8 @@ async function logout() {
 function route() {
   if (unmount) unmount();
   unmount = null;
+  session.settingsInPage = null;
+  session.boardInPlay = null;
   main.replaceChildren();
   for (const [pattern, mount] of routes) {
     const match = location.pathname.match(pattern);
@@ -81,7 +87,11 @@ document.addEventListener("click", (event) => {
   const anchor = event.target.closest && event.target.closest("a[data-link]");
   if (!anchor || event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return;
   event.preventDefault();
-  session.navigate(anchor.getAttribute("href"));
+  const href = anchor.getAttribute("href");
+  // Leaving a game's page is leaving its board (away, then the 45 s count):
+  // there the settings open over the board instead.
+  if (href === "/settings" && session.settingsInPage) session.settingsInPage();
+  else session.navigate(href);
 });
 window.addEventListener("popstate", route);
 socket.on("status", ({ connected }) => {
@@ -89,8 +99,20 @@ socket.on("status", ({ connected }) => {
   if (dot) dot.classList.toggle("online", connected);
 });
 socket.on("welcome", (frame) => session.setPlayer(frame.player));
-// A game that starts anywhere (a seek accepted, the engine) opens its page.
-socket.on("started", (frame) => session.navigate(`/games/${frame.game}`));
+// A game that starts (a seek accepted, the engine) opens its page in every tab
+// of the player's, except where they are at the board of another game in play:
+// leaving that would be leaving the board, so that tab only says so.
+socket.on("started", (frame) => {
+  if (session.boardInPlay && session.boardInPlay()) announceGame(frame.game);
+  else session.navigate(`/games/${frame.game}`);
+});
+
+function announceGame(id) {
+  const old = document.getElementById("started-notice");
+  if (old) old.remove();
+  main.prepend(h("p", { class: "notice info", id: "started-notice", dataset: { game: id } },
+    "A new game of yours has started: ", link(`/games/${id}`, "go to it"), ". Leaving this page counts you away from the game here."));
+}
 
 async function start() {
   try {

@@ -10,6 +10,7 @@ import { Clocks } from "./clock.js";
 import { createExplorerPanel } from "./explorer.js";
 import { VIEWER_NOTATIONS } from "./viewer.js";
 import { api } from "./api.js";
+import { openSettingsPanel } from "./settings.js";
 
 const RESEND_MS = 2500;
 const SIDE_NAME = { red: "Red", black: "Black" };
@@ -34,6 +35,7 @@ export function mountGame(main, [gameId], session) {
   let pending = null;
   let orientation = null;
   let confirmResign = false;
+  let closeSettings = null;
 
   const boardBox = h("div", { class: "board-box", id: "board" });
   const topBar = h("div", { class: "player-bar top" });
@@ -268,6 +270,18 @@ export function mountGame(main, [gameId], session) {
     controls.replaceChildren(...buttons);
   }
 
+  /** Settings over the board, not on a page of their own: the player stays at the board. */
+  function showSettings() {
+    if (closeSettings) return;
+    // Once saved, a full state brings the moves so far in the new notation.
+    closeSettings = openSettingsPanel(session, () => socket.send({ t: "watch", game: gameId }), () => (closeSettings = null));
+  }
+
+  /** Whether this tab is at the board of a game the player plays (a live game's page counts until its state arrives). */
+  function boardInPlay() {
+    return !game.loaded || playing();
+  }
+
   function render() {
     renderBoard();
     renderBars();
@@ -301,11 +315,19 @@ export function mountGame(main, [gameId], session) {
         status, resultBox, notice,
         h("h3", {}, "Moves"), moveList,
         controls, explorerBox,
-        h("p", { class: "small" }, link("/", "← Lobby")))));
+        h("p", { class: "small" }, link("/", "← Lobby"), " · ",
+          h("button", { type: "button", class: "linkish", id: "game-settings", onclick: showSettings }, "Settings")))));
   renderControls();
+  // While this page is up, the header's Settings opens over the board, and a
+  // new game of the player's does not take this tab away from a game in play.
+  session.settingsInPage = showSettings;
+  session.boardInPlay = boardInPlay;
 
   return () => {
     offs.forEach((off) => off());
+    if (closeSettings) closeSettings();
+    if (session.settingsInPage === showSettings) session.settingsInPage = null;
+    if (session.boardInPlay === boardInPlay) session.boardInPlay = null;
     dropPending();
     clocks.stop();
     socket.send({ t: "unwatch", game: gameId });

@@ -1,5 +1,7 @@
 // Settings: the notation moves are written in (the server writes every move
-// text in the receiving player's notation).
+// text in the receiving player's notation). The same form is a page of its
+// own (`/settings`) and a panel over a live game's page, so that changing it
+// mid-game does not take the player off the board.
 
 import { api } from "./api.js";
 import { h } from "./dom.js";
@@ -12,16 +14,19 @@ const NOTATIONS = [
   ["vietnamese", "Tiếng Việt", "Pháo 2 bình 5"],
 ];
 
-export function mountSettings(main, _params, session) {
+/** The notation form and its message; `onSaved(player)` runs after each saved choice. */
+function notationSettings(session, onSaved) {
   const message = h("p", { class: "notice", id: "settings-message", hidden: true });
   const current = session.player ? session.player.notation : "coordinate";
 
   async function choose(notation) {
     message.hidden = true;
     try {
-      session.setPlayer(await api.setNotation(notation));
+      const player = await api.setNotation(notation);
+      session.setPlayer(player);
       message.textContent = "Saved.";
       message.className = "notice ok";
+      if (onSaved) onSaved(player);
     } catch (error) {
       message.textContent = error.message;
       message.className = "notice";
@@ -35,9 +40,42 @@ export function mountSettings(main, _params, session) {
       h("span", { class: "choice-label" }, label),
       h("span", { class: "choice-example", lang: value.startsWith("chinese") ? "zh" : null }, example)));
 
-  main.append(h("section", { class: "panel narrow" },
-    h("h1", {}, "Settings"),
+  return [
     h("h2", {}, "Move notation"),
     h("form", { id: "notation-form", onsubmit: (e) => e.preventDefault() }, options),
-    message));
+    message,
+  ];
+}
+
+export function mountSettings(main, _params, session) {
+  main.append(h("section", { class: "panel narrow" }, h("h1", {}, "Settings"), notationSettings(session)));
+}
+
+/**
+ * Opens the settings as a dialog over the current page (a live game's), which
+ * stays mounted underneath: its socket keeps watching. `onSaved(player)` runs
+ * after each saved change, `onClosed()` once it is closed (by its button, the
+ * Escape key, a click beside it, or the function this returns).
+ */
+export function openSettingsPanel(session, onSaved, onClosed) {
+  const close = () => dialog.close();
+  // The box is inside the dialog element, so a click on the element itself is
+  // a click on the backdrop around the box, which closes it too.
+  const dialog = h("dialog", { class: "settings-panel", id: "settings-panel", "aria-labelledby": "settings-panel-title" },
+    h("div", { class: "settings-panel-box" },
+      h("div", { class: "settings-panel-head" },
+        h("h1", { id: "settings-panel-title" }, "Settings"),
+        h("button", { type: "button", id: "settings-close", onclick: close }, "Done")),
+      notationSettings(session, onSaved),
+      h("p", { class: "small" }, "You stay at the board while this is open.")));
+  dialog.addEventListener("close", () => {
+    dialog.remove();
+    if (onClosed) onClosed();
+  });
+  dialog.addEventListener("click", (event) => {
+    if (event.target === dialog) close();
+  });
+  document.body.append(dialog);
+  dialog.showModal();
+  return close;
 }

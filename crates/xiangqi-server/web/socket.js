@@ -2,6 +2,14 @@
 // answers, reconnection with backoff, and dispatch of frames by their "t".
 // Pages subscribe with `on(type, fn)` and (re)send their subscriptions from
 // `whenReady(fn)`, which runs now if connected and again after each reconnect.
+//
+// Leaving the page is leaving the board: the socket is closed when the page is
+// hidden for good or frozen (`pagehide`, `freeze`), and opened again when the
+// page comes back (`pageshow` from the back/forward cache, `resume`), where
+// the pages' `whenReady` hooks resync (`watch` with `since`). Without that, a
+// page kept in the back/forward cache keeps its connection open but can no
+// longer answer, and the server would count the player present until the
+// socket falls silent.
 
 const PROTOCOL_VERSION = 1;
 const BACKOFF_MS = [250, 500, 1000, 2000, 4000, 8000];
@@ -16,10 +24,12 @@ class Socket {
     this.player = null;
     this.retryTimer = null;
     this.closedByUs = false;
+    this.suspended = false;
   }
 
   connect() {
     this.closedByUs = false;
+    this.suspended = false;
     clearTimeout(this.retryTimer);
     const scheme = location.protocol === "https:" ? "wss:" : "ws:";
     const ws = new WebSocket(`${scheme}//${location.host}/ws`);
@@ -42,6 +52,27 @@ class Socket {
     if (this.ws) this.ws.close();
     this.ws = null;
     this.ready = false;
+    this.attempt = 0;
+    this.connect();
+  }
+
+  /** The page is hidden or frozen: close the socket, and stay closed until `resume`. */
+  suspend() {
+    clearTimeout(this.retryTimer);
+    this.suspended = true;
+    const ws = this.ws;
+    if (!ws) return;
+    this.closedByUs = true;
+    this.ws = null;
+    this.ready = false;
+    ws.close(1000, "page hidden");
+    this.emit("status", { connected: false });
+  }
+
+  /** The page is shown again: reconnect (the pages' whenReady hooks resync). */
+  resume() {
+    if (!this.suspended) return;
+    this.suspended = false;
     this.attempt = 0;
     this.connect();
   }
@@ -106,3 +137,10 @@ class Socket {
 }
 
 export const socket = new Socket();
+
+window.addEventListener("pagehide", () => socket.suspend());
+window.addEventListener("pageshow", (event) => {
+  if (event.persisted) socket.resume();
+});
+document.addEventListener("freeze", () => socket.suspend());
+document.addEventListener("resume", () => socket.resume());

@@ -25,9 +25,12 @@ use crate::ws::flood::FloodGate;
 use crate::ws::protocol::{decode, ClientMessage, PROTOCOL_VERSION};
 
 /// The server pings an idle socket this often.
-const PING_EVERY: Duration = Duration::from_secs(20);
-/// A socket silent for this long (no frame, no pong) is closed.
-const SILENT_LIMIT: Duration = Duration::from_secs(60);
+const PING_EVERY: Duration = Duration::from_secs(10);
+/// A socket silent for this long (no frame, no pong: two pings unanswered)
+/// is closed. A page that can no longer answer (frozen, or kept in a
+/// browser's back/forward cache with its socket open) then counts as gone
+/// well within the 45 s of R-CLOCK-ABANDON, rather than after them.
+const SILENT_LIMIT: Duration = Duration::from_secs(25);
 /// A write that takes longer means the client stopped reading.
 const WRITE_TIMEOUT: Duration = Duration::from_secs(10);
 /// Frames queued for a client that reads too slowly, at most.

@@ -198,6 +198,54 @@ class Client:
     def wait_result(self, seconds=WAIT_SECONDS):
         return self.wait_text("#result", lambda t: t.strip() != "", seconds)
 
+    # -- presence and the page's life ------------------------------------
+    def record_away_marks(self):
+        """From now on, this page notes every player bar drawn with an away
+        mark, however briefly it shows (read them with `away_marks_seen`)."""
+        self.driver.execute_script(
+            """window.xqAwaySeen = [];
+            new MutationObserver((records) => {
+              for (const record of records) {
+                for (const node of record.addedNodes) {
+                  if (node.nodeType === 1 && (node.matches('.away') || node.querySelector('.away'))) {
+                    window.xqAwaySeen.push(node.textContent);
+                  }
+                }
+              }
+            }).observe(document.body, {childList: true, subtree: true});""")
+
+    def away_marks_seen(self):
+        return self.driver.execute_script("return window.xqAwaySeen")
+
+    def mark_page(self):
+        """Tags this page's script context and counts its restores from the
+        back/forward cache (`pageshow` with `persisted`): a page restored from
+        the cache keeps the tag, a page loaded again has none."""
+        token = f"page-{time.monotonic_ns()}"
+        self.driver.execute_script(
+            """window.xqPageTag = arguments[0];
+            window.xqRestores = 0;
+            addEventListener('pageshow', (event) => { if (event.persisted) window.xqRestores += 1; });""",
+            token)
+        return token
+
+    def page_tag_and_restores(self):
+        return self.driver.execute_script("return [window.xqPageTag || null, window.xqRestores || 0]")
+
+
+def start_guest_game(seeker, joiner, color="red"):
+    """A casual 3+2 game between two guests: `seeker` opens a seek for
+    `color`, `joiner` accepts it; both end on the game's page. Returns its id."""
+    seeker.open("/")
+    joiner.open("/")
+    name = seeker.wait_text("#me", lambda t: t.startswith("Guest-"))
+    seeker.create_seek(minutes=3, increment=2, rated=False, color=color)
+    seeker.find("#seeks li.own")
+    joiner.join_seek_of(name)
+    game = seeker.wait_game_page()
+    assert joiner.wait_game_page() == game
+    return game
+
 
 def poll(predicate, seconds, message):
     end = time.monotonic() + seconds

@@ -222,6 +222,8 @@ def test_guests_offer_draws_resign_and_a_spectator_follows(open_client):
     first.move("b0c2")
     second.move("b9c7")
     # Off its page a player counts as away; the lobby leads back to the game.
+    # (A full navigation: Chromium keeps the game's page in its back/forward
+    # cache, which test_leaving.py is about.)
     first.open("/")
     second.find(".player-bar.top .away")
     back = first.find(f"#games li.own[data-game='{game}'] a")

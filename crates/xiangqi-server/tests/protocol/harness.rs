@@ -322,6 +322,42 @@ impl Tab {
         }
     }
 
+    /// The next `event` of `kind`, waiting up to `limit` for it (pings
+    /// answered meanwhile); other frames that come first are kept.
+    pub async fn expect_event_within(&mut self, kind: &str, limit: Duration) -> Value {
+        let deadline = tokio::time::Instant::now() + limit;
+        loop {
+            let left = deadline.saturating_duration_since(tokio::time::Instant::now());
+            let Some(frame) = self.read(left).await else {
+                panic!(
+                    "no {kind:?} event within {limit:?}; kept: {:?}",
+                    self.pending
+                );
+            };
+            if frame["t"] == "event" && frame["event"]["kind"] == kind {
+                return frame;
+            }
+            self.pending.push_back(frame);
+        }
+    }
+
+    /// Reads on, answering nothing, until the server closes the socket;
+    /// the code and reason of its Close frame.
+    pub async fn closed_by_server(&mut self, limit: Duration) -> (u16, String) {
+        let deadline = tokio::time::Instant::now() + limit;
+        loop {
+            let left = deadline.saturating_duration_since(tokio::time::Instant::now());
+            match tokio::time::timeout(left, self.ws.next()).await {
+                Err(_) => panic!("the server did not close the socket within {limit:?}"),
+                Ok(Some(Ok(Message::Close(Some(frame))))) => {
+                    return (frame.code.into(), frame.reason.to_string())
+                }
+                Ok(Some(Ok(_))) => {}
+                Ok(other) => panic!("the socket ended without a Close frame: {other:?}"),
+            }
+        }
+    }
+
     /// The first frame of type `t` (kept or new); frames of other types that
     /// come first are kept, in order, for later calls.
     pub async fn expect(&mut self, t: &str) -> Value {

@@ -1,6 +1,8 @@
 //! Watching a game: spectators, reconnecting with `since`, a player's second
 //! tab, and a move resent because its `ack` was lost.
 
+use std::time::Duration;
+
 use serde_json::{json, Value};
 
 use crate::harness::{Table, TestServer};
@@ -221,4 +223,28 @@ async fn each_player_reads_moves_in_their_own_notation() {
     assert_eq!(seen_by_red["event"]["move"]["text"], "马8进7");
     let state = table.red.watch(&table.id).await;
     assert_eq!(state["moves"][0]["text"], "炮二平五");
+}
+
+/// A tab that stops answering (a page frozen, or kept in a browser's
+/// back/forward cache with its socket open) is not at the board: the server
+/// closes the silent socket, and the side is away well before the 45 s of
+/// R-CLOCK-ABANDON would have run out.
+#[tokio::test]
+async fn a_tab_that_stops_answering_is_closed_and_its_side_is_away() {
+    let server = TestServer::start().await;
+    let (alice, bob) = (server.guest().await, server.guest().await);
+    let Table {
+        mut red, mut black, ..
+    } = Table::start(&alice, &bob, "5+0", false).await;
+    // From here on Black's tab reads nothing, so it answers no ping; Red's
+    // answers every ping while it waits.
+    let away = red
+        .expect_event_within("away", Duration::from_secs(40))
+        .await;
+    assert_eq!(away["event"], json!({"kind": "away", "side": "black"}));
+    let (code, reason) = black.closed_by_server(Duration::from_secs(5)).await;
+    assert_eq!((code, reason.as_str()), (1000, "silent too long"));
+    drop(black);
+    red.close().await;
+    server.stop().await;
 }

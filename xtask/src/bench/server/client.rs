@@ -84,7 +84,7 @@ impl Connection {
     /// it: a ping that came during a think time, answered right after the
     /// move, delayed the reading of that move's `ack` by the pacing
     /// interval (25 ms), and the p99 round trip with it. One unpaced frame
-    /// every 20 s is far inside the server's burst.
+    /// every 10 s (the server's ping) is far inside the server's burst.
     pub async fn send_now(&mut self, text: &str) -> Result<()> {
         self.ws.send(Message::text(text)).await.context("send")
     }
