@@ -14,6 +14,19 @@ use crate::harness::{Tab, TestServer};
 /// far below the minute a greedy search would otherwise hold the slot.
 const PROMPTLY: Duration = Duration::from_secs(20);
 
+/// The next event of `kind` (kept or new), waiting up to `wait`; presence
+/// news before it is skipped, any other event fails.
+async fn next_event(tab: &mut Tab, kind: &str, wait: Duration) -> serde_json::Value {
+    loop {
+        let event = tab.expect_within("event", wait).await;
+        let got = event["event"]["kind"].as_str().unwrap_or_default();
+        if got == kind {
+            return event;
+        }
+        assert!(got == "away" || got == "back", "expected {kind:?}: {event}");
+    }
+}
+
 /// Starts a game against the engine and watches it; its id.
 async fn engine_game(tab: &mut Tab, level: u8, tc: &str, color: &str) -> String {
     tab.send(json!({"t": "play_engine", "level": level, "tc": tc, "color": color}))
@@ -96,12 +109,12 @@ async fn greedy_players_cannot_keep_the_engine_from_another_player() {
     let mut tab = victim.connect().await;
     let id = engine_game(&mut tab, 0, "5+0", "red").await;
     tab.play(&id, 0, "h2e2").await;
-    let reply = tab.expect_event_within("move", PROMPTLY).await;
+    let reply = next_event(&mut tab, "move", PROMPTLY).await;
     assert_eq!(reply["event"]["ply"], 1, "{reply}");
     // And again: the greedy searches never get the slot back for long.
     let mv = reply["legal"][0].as_str().expect("a move").to_string();
     tab.play(&id, 2, &mv).await;
-    let reply = tab.expect_event_within("move", PROMPTLY).await;
+    let reply = next_event(&mut tab, "move", PROMPTLY).await;
     assert_eq!(reply["event"]["ply"], 3, "{reply}");
 
     for (mut tab, id) in greedy {

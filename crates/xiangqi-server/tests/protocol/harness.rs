@@ -385,13 +385,8 @@ impl Tab {
     /// The next `event` of `kind`, skipping presence news (`away`, `back`)
     /// unless that is the kind asked for; any other event first fails.
     pub async fn expect_event(&mut self, kind: &str) -> Value {
-        self.expect_event_within(kind, FRAME_TIMEOUT).await
-    }
-
-    /// [`Tab::expect_event`], waiting up to `wait` for each event.
-    pub async fn expect_event_within(&mut self, kind: &str, wait: Duration) -> Value {
         loop {
-            let event = self.expect_within("event", wait).await;
+            let event = self.expect("event").await;
             let got = event["event"]["kind"].as_str().unwrap_or_default();
             if got == kind {
                 return event;
