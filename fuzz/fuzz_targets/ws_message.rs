@@ -25,6 +25,7 @@ fn type_name(message: &ClientMessage) -> &'static str {
         ClientMessage::Unwatch { .. } => "unwatch",
         ClientMessage::Move { .. } => "move",
         ClientMessage::Resign { .. } => "resign",
+        ClientMessage::Abort { .. } => "abort",
         ClientMessage::OfferDraw { .. } => "offer_draw",
         ClientMessage::AcceptDraw { .. } => "accept_draw",
         ClientMessage::DeclineDraw { .. } => "decline_draw",

@@ -83,6 +83,15 @@ pub enum ClockError {
         /// When.
         at: u64,
     },
+    /// Abort (a decision of this crate, docs/adjudication.md): once both
+    /// sides have moved, a game can no longer be aborted.
+    #[error("{side} cannot abort at {at} ms: both sides have moved, so the game can only be resigned or drawn now")]
+    NotAbortable {
+        /// The side that tried to abort.
+        side: Color,
+        /// When.
+        at: u64,
+    },
     /// The rule set has no clock model (section 11).
     #[error("the rule set has no clock model (section 11): use the online preset or set `clock`")]
     NoClockModel,
@@ -111,6 +120,12 @@ pub enum ClockEvent {
     /// R-CLOCK-RESIGN.
     Resign {
         /// Who resigns.
+        side: Color,
+    },
+    /// Abort: before both sides have moved, either side may call the game
+    /// off; it is cancelled and not rated (docs/adjudication.md).
+    Abort {
+        /// Who aborts.
         side: Color,
     },
     /// R-CLOCK-DRAW: an offer.
@@ -193,6 +208,7 @@ pub struct OnlineGame {
     has_moved: [bool; 2],
     away_since: [Option<u64>; 2],
     draw_offer: [bool; 2],
+    aborted_by: Option<Color>,
 }
 
 impl OnlineGame {
@@ -218,6 +234,7 @@ impl OnlineGame {
             has_moved: [false; 2],
             away_since: [None; 2],
             draw_offer: [false; 2],
+            aborted_by: None,
         })
     }
 
@@ -249,6 +266,23 @@ impl OnlineGame {
         let s = self.game.position().side_to_move().index();
         clocks[s] = clocks[s].saturating_sub(now.saturating_sub(self.turn_started));
         clocks
+    }
+
+    /// Whether `side` has made its first move.
+    pub fn has_moved(&self, side: Color) -> bool {
+        self.has_moved[side.index()]
+    }
+
+    /// Whether the game runs and a side has not made its first move yet: then
+    /// either side may [`abort`](OnlineGame::abort) it.
+    pub fn abortable(&self) -> bool {
+        let both_moved = self.has_moved[0] && self.has_moved[1];
+        !self.game.is_over() && !both_moved
+    }
+
+    /// The side that aborted the game, if it was aborted.
+    pub fn aborted_by(&self) -> Option<Color> {
+        self.aborted_by
     }
 
     /// Whether `side` has a pending draw offer.
@@ -478,6 +512,32 @@ impl OnlineGame {
         Ok(self.game.verdict())
     }
 
+    /// Abort: `side` calls the game off before both sides have moved; the
+    /// game is cancelled ([`Reason::Aborted`]) and not rated. A deadline due
+    /// by `at` comes first (as for a move); once both sides have moved it is
+    /// [`ClockError::NotAbortable`].
+    pub fn abort(&mut self, side: Color, at: u64) -> Result<&Verdict, ClockError> {
+        self.begin(at)?;
+        self.game
+            .ensure_running(|| format!("abort by {side} at {at} ms"))?;
+        if !self.abortable() {
+            return Err(ClockError::NotAbortable { side, at });
+        }
+        let ply = self.game.ply();
+        self.aborted_by = Some(side);
+        self.game.finish(Verdict::ended(
+            Outcome::Cancelled,
+            Reason::Aborted,
+            ply,
+            format!(
+                "{side} aborted the game at {at} ms, before both sides had moved: it is \
+                 cancelled and not rated"
+            ),
+        ));
+        self.stop(at);
+        Ok(self.game.verdict())
+    }
+
     /// R-CLOCK-DRAW: `side` offers a draw (repeating an offer is a no-op).
     pub fn offer_draw(&mut self, side: Color, at: u64) -> Result<&Verdict, ClockError> {
         self.begin(at)?;
@@ -543,6 +603,7 @@ impl OnlineGame {
                 self.play(side, mv, at)
             }
             ClockEvent::Resign { side } => self.resign(side, at),
+            ClockEvent::Abort { side } => self.abort(side, at),
             ClockEvent::OfferDraw { side } => self.offer_draw(side, at),
             ClockEvent::AcceptDraw { side } => self.accept_draw(side, at),
             ClockEvent::DeclineDraw { side } => self.decline_draw(side, at),

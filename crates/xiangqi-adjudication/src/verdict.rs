@@ -112,6 +112,9 @@ pub enum Reason {
     Abandonment,
     /// R-END-CANCEL.
     Cancelled,
+    /// Called off by a side before both sides had moved: cancelled, not
+    /// rated (a decision of this crate, docs/adjudication.md).
+    Aborted,
     /// R-END-AGREE.
     Agreement,
 }
@@ -133,6 +136,7 @@ impl Reason {
             Reason::Timeout => "timeout",
             Reason::Abandonment => "abandonment",
             Reason::Cancelled => "cancelled",
+            Reason::Aborted => "aborted",
             Reason::Agreement => "agreement",
         }
     }

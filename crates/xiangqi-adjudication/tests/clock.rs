@@ -316,3 +316,77 @@ fn r_clock_huge_times_do_not_overflow() {
     let mut g = opened(u64::MAX / 2);
     assert_eq!(g.poll(u64::MAX).unwrap().reason, Some(Reason::Timeout));
 }
+
+#[test]
+fn abort_before_both_sides_moved_cancels_unrated() {
+    // Either side, before anyone moved.
+    for side in Color::ALL {
+        let mut g = game(60_000);
+        assert!(g.abortable());
+        let v = g.abort(side, 1_500).unwrap().clone();
+        assert_eq!(
+            (v.outcome, v.reason, v.ply),
+            (Outcome::Cancelled, Some(Reason::Aborted), 0)
+        );
+        assert!(v.detail.contains(&side.to_string()), "{}", v.detail);
+        assert_eq!(g.rated(), Some(false));
+        assert_eq!(g.clocks(), [58_500, 60_000]);
+        assert!(!g.abortable());
+    }
+    // Red has moved, Black not: both may still abort.
+    for side in Color::ALL {
+        let mut g = game(60_000);
+        g.play(Color::Red, mv("h2e2"), 1_000).unwrap();
+        assert!(g.has_moved(Color::Red) && !g.has_moved(Color::Black));
+        let v = g.abort(side, 2_000).unwrap();
+        assert_eq!((v.outcome, v.ply), (Outcome::Cancelled, 1));
+    }
+}
+
+#[test]
+fn abort_is_refused_once_both_sides_moved_and_after_the_end() {
+    let mut g = opened(60_000);
+    assert!(!g.abortable());
+    let err = g.abort(Color::Black, 3_000).unwrap_err();
+    assert_eq!(
+        err,
+        ClockError::NotAbortable {
+            side: Color::Black,
+            at: 3_000
+        }
+    );
+    assert!(err.to_string().contains("both sides have moved"), "{err}");
+    assert_eq!(g.verdict().outcome, Outcome::Ongoing, "nothing changed");
+    g.play(Color::Red, mv("h0g2"), 4_000).unwrap();
+
+    let mut g = game(60_000);
+    g.resign(Color::Red, 500).unwrap();
+    let err = g.abort(Color::Black, 600).unwrap_err();
+    assert!(
+        matches!(err, ClockError::Game(GameError::GameOver { .. })),
+        "{err}"
+    );
+    assert_eq!(g.verdict().reason, Some(Reason::Resignation));
+}
+
+#[test]
+fn a_deadline_due_before_an_abort_decides_first() {
+    // Red's flag fell at 60 000 ms, before the abort at 60 500 ms: the game
+    // was already cancelled by R-CLOCK-CANCEL, and the abort comes too late.
+    let mut g = game(60_000);
+    let err = g.abort(Color::Black, 60_500).unwrap_err();
+    assert!(
+        matches!(err, ClockError::Game(GameError::GameOver { .. })),
+        "{err}"
+    );
+    assert_eq!(g.verdict().reason, Some(Reason::Cancelled));
+}
+
+#[test]
+fn abort_reads_from_json_lines() {
+    let e: TimedEvent =
+        serde_json::from_str(r#"{"at":700,"event":"abort","side":"black"}"#).unwrap();
+    assert_eq!(e.event, ClockEvent::Abort { side: Color::Black });
+    let mut g = game(60_000);
+    assert_eq!(g.apply(&e).unwrap().reason, Some(Reason::Aborted));
+}

@@ -1,12 +1,16 @@
 //! Ratings of an online platform: each rated game moves both players'
 //! Elo at once (the classic update), as opposed to [`crate::fit`], which
 //! fits a whole corpus. What counts as rated is R-CLOCK-RATED, read from
-//! the game's own verdict: cancelled games never change a rating.
+//! the game's own verdict: cancelled games (aborted ones included) never
+//! change a rating, and neither does a game that ended before both sides
+//! had made a move (a resignation at ply 0, say), so two accounts cannot
+//! trade rating points without playing (docs/rating.md).
 //!
 //! The update is ours rather than a crate's: it is one formula, and keeping
 //! it here keeps its constants next to the fit that reads the same scale.
 
 use xiangqi_adjudication::OnlineGame;
+use xiangqi_core::Color;
 
 /// The rating of a new account.
 pub const START_RATING: i32 = 1500;
@@ -18,9 +22,13 @@ pub const K_FACTOR: f64 = 32.0;
 pub const RATING_FLOOR: i32 = 100;
 
 /// Red's score (1, ½ or 0) when `game` counts for the ratings; `None` while
-/// it goes on and for a cancelled game (R-CLOCK-RATED).
+/// it goes on, for a cancelled or aborted game (R-CLOCK-RATED), and for a
+/// game that ended before both sides had moved.
 pub fn rated_score(game: &OnlineGame) -> Option<f64> {
     if game.rated() != Some(true) {
+        return None;
+    }
+    if !(game.has_moved(Color::Red) && game.has_moved(Color::Black)) {
         return None;
     }
     game.verdict().outcome.red_score()
@@ -46,7 +54,7 @@ pub fn elo_update(red: i32, black: i32, red_score: f64) -> (i32, i32) {
 mod tests {
     use super::*;
     use xiangqi_adjudication::{ClockEvent, RuleSet, TimeControl, TimedEvent};
-    use xiangqi_core::{Color, Position};
+    use xiangqi_core::Position;
 
     #[test]
     fn equal_players_move_by_half_k() {
@@ -85,11 +93,39 @@ mod tests {
         assert_eq!(rated_score(&g), None, "cancelled");
 
         let mut g = game();
+        g.play(Color::Red, "h2e2".parse().unwrap(), 500).unwrap();
+        g.play(Color::Black, "h9g7".parse().unwrap(), 700).unwrap();
         g.apply(&TimedEvent {
             at: 1_000,
             event: ClockEvent::Resign { side: Color::Black },
         })
         .unwrap();
         assert_eq!(rated_score(&g), Some(1.0));
+    }
+
+    #[test]
+    fn aborted_games_are_not_rated() {
+        let mut g = game();
+        g.play(Color::Red, "h2e2".parse().unwrap(), 500).unwrap();
+        g.apply(&TimedEvent {
+            at: 1_000,
+            event: ClockEvent::Abort { side: Color::Black },
+        })
+        .unwrap();
+        assert!(g.game().is_over());
+        assert_eq!(rated_score(&g), None);
+    }
+
+    #[test]
+    fn a_game_decided_before_both_sides_moved_is_not_rated() {
+        // The rating farm: resigning at ply 0, or after one side's move.
+        let mut g = game();
+        g.resign(Color::Red, 100).unwrap();
+        assert_eq!(g.rated(), Some(true), "R-CLOCK-RATED: a finished game");
+        assert_eq!(rated_score(&g), None);
+        let mut g = game();
+        g.play(Color::Red, "h2e2".parse().unwrap(), 500).unwrap();
+        g.resign(Color::Black, 900).unwrap();
+        assert_eq!(rated_score(&g), None);
     }
 }

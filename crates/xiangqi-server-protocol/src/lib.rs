@@ -129,6 +129,11 @@ pub enum ClientMessage {
         /// The game.
         game: String,
     },
+    /// Call the game off before both sides have moved: cancelled, unrated.
+    Abort {
+        /// The game.
+        game: String,
+    },
     /// Offer a draw.
     OfferDraw {
         /// The game.
@@ -160,6 +165,7 @@ const CLIENT_TYPES: &[&str] = &[
     "unwatch",
     "move",
     "resign",
+    "abort",
     "offer_draw",
     "accept_draw",
     "decline_draw",
@@ -241,6 +247,10 @@ mod tests {
                 color: ColorChoice::Random,
                 rules: "online".into()
             })
+        );
+        assert_eq!(
+            decode(r#"{"t":"abort","game":"g_1"}"#),
+            Ok(ClientMessage::Abort { game: "g_1".into() })
         );
         assert_eq!(
             decode(r#"{"t":"watch","game":"g_1","since":4}"#),

@@ -1,5 +1,6 @@
 //! A stored game as PGN: the players, the time control, the result and its
-//! reason, and after every move the mover's clock as `[%clk]`, rebuilt by
+//! reason, whether it counted for the ratings, and after every move the
+//! mover's clock as `[%clk]`, rebuilt by
 //! replaying the stored events (so the export of a finished game is the
 //! same bytes every time).
 
@@ -8,6 +9,7 @@ use xiangqi_core::Position;
 use xiangqi_gamefile::pgn::{clock_comment, write_game, WriteOptions};
 use xiangqi_gamefile::{Game, GameResult, Node};
 use xiangqi_notation::Notation;
+use xiangqi_rating::online::rated_score;
 
 use crate::game::view::Seat;
 use crate::store::{PlayerRow, StoreError, StoredGame};
@@ -97,7 +99,11 @@ pub fn game_pgn(
         "TimeControl",
         &format!("{}+{}", tc.base_ms / 1_000, tc.increment_ms / 1_000),
     );
-    game.set_tag("Rated", if row.rated { "yes" } else { "no" });
+    // A game set up as rated says "yes" while it is played; once over,
+    // only if it counted (not cancelled, aborted or decided before both
+    // sides moved: `rated_score`, the rule the rating update applies).
+    let counted = !online.game().is_over() || rated_score(&online).is_some();
+    game.set_tag("Rated", if row.rated && counted { "yes" } else { "no" });
     if let Some((red_rating, black_rating)) = ratings {
         game.set_tag("RedElo", &red_rating.to_string());
         game.set_tag("BlackElo", &black_rating.to_string());

@@ -19,6 +19,7 @@
 
 pub mod clock;
 pub mod engine_player;
+pub mod engine_slots;
 pub mod error;
 pub mod export;
 pub mod game;

@@ -11,7 +11,6 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use tokio::runtime::Handle;
-use tokio::sync::Semaphore;
 use xiangqi_core::{Move, Position};
 use xiangqi_engine_client::annotate::pgn::annotate_game;
 use xiangqi_engine_client::annotate::{Analyser, ReviewOptions};
@@ -20,6 +19,7 @@ use xiangqi_engine_client::{Analysis, EngineError, Limit, SearchOptions};
 use xiangqi_gamefile::pgn::{read_str, write_game, WriteOptions};
 use xiangqi_notation::Notation;
 
+use crate::engine_slots::{EngineSlots, SearchControl};
 use crate::state::AppState;
 use crate::store::ReviewRow;
 
@@ -86,12 +86,14 @@ pub fn start(state: &AppState, game: &str, pgn: String, by: &str) -> Result<(), 
     let (game, by) = (game.to_owned(), by.to_owned());
     tokio::spawn(async move {
         let slots = state.engine_slots.clone();
+        let by_owner = by.clone();
         let runtime = Handle::current();
         let work = tokio::task::spawn_blocking(move || {
             let mut engine = review_engine();
             let mut slotted = Slotted {
                 engine: &mut engine,
                 slots,
+                owner: by_owner,
                 runtime,
             };
             annotate_pgn(&pgn, &mut slotted, Limit::MoveTime(REVIEW_MOVE_TIME))
@@ -131,10 +133,12 @@ pub fn annotate_pgn(pgn: &str, engine: &mut dyn Analyser, limit: Limit) -> Resul
 }
 
 /// An analyser that searches only with an engine slot, so a review's
-/// searches queue with the engine opponents' moves.
+/// searches queue with the engine opponents' moves, as searches of the
+/// player who asked for the review.
 struct Slotted<'a> {
     engine: &'a mut dyn Analyser,
-    slots: Arc<Semaphore>,
+    slots: Arc<EngineSlots>,
+    owner: String,
     runtime: Handle,
 }
 
@@ -149,11 +153,12 @@ impl Analyser for Slotted<'_> {
         moves: &[Move],
         options: SearchOptions,
     ) -> Result<Analysis, EngineError> {
-        // A blocking thread may wait on the runtime; the semaphore is never closed.
-        let _permit = self
+        // A blocking thread may wait on the runtime. The review searches with
+        // its own engine; the slot's stays idle meanwhile.
+        let control = Arc::new(SearchControl::default());
+        let _slot = self
             .runtime
-            .block_on(self.slots.clone().acquire_owned())
-            .ok();
+            .block_on(self.slots.acquire(&self.owner, control));
         self.engine.analyse(start, moves, options)
     }
 }

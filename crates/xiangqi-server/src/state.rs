@@ -2,9 +2,9 @@
 
 use std::sync::Arc;
 
-use tokio::sync::Semaphore;
-
 use crate::clock::Clock;
+use crate::engine_player::EngineGames;
+use crate::engine_slots::EngineSlots;
 use crate::game::hub::Hub;
 use crate::game::lobby::Lobby;
 use crate::game::Rooms;
@@ -24,8 +24,10 @@ pub struct AppState {
     pub lobby: Arc<Lobby>,
     /// Each player's open sockets.
     pub hub: Arc<Hub>,
-    /// Engine searches running at once (one per core).
-    pub engine_slots: Arc<Semaphore>,
+    /// The engine slots: searches running at once, shared fairly.
+    pub engine_slots: Arc<EngineSlots>,
+    /// The players with a game against the engine going.
+    pub engine_games: Arc<EngineGames>,
     /// The engine's reviews running now.
     pub reviews: Arc<Reviews>,
     /// The opening explorer behind `GET /api/explorer`, when one was given.
@@ -41,7 +43,8 @@ impl AppState {
             rooms: Arc::new(Rooms::default()),
             lobby: Arc::new(Lobby::default()),
             hub: Arc::new(Hub::default()),
-            engine_slots: Arc::new(Semaphore::new(engine_threads.max(1))),
+            engine_slots: EngineSlots::new(engine_threads),
+            engine_games: Arc::new(EngineGames::default()),
             reviews: Arc::new(Reviews::default()),
             explorer: None,
         }

@@ -118,6 +118,7 @@ on_both_databases!(
     finish_game_is_all_or_nothing,
     a_game_ends_once,
     events_replay_to_the_same_game,
+    an_aborted_game_replays_aborted,
     a_duplicate_event_is_refused,
 );
 
@@ -504,6 +505,30 @@ async fn a_duplicate_event_is_refused(store: Store) {
     assert_eq!(store.game("g_1").await.unwrap().unwrap().events.len(), 1);
 }
 
+/// An abort is stored as its own event and replays to the same aborted game.
+async fn an_aborted_game_replays_aborted(store: Store) {
+    store
+        .insert_game(&game_row("g_1", "p_r", "p_b", 1_000))
+        .await
+        .unwrap();
+    let timed = [
+        (1_000, mv(Color::Red, "h2e2")),
+        (1_500, ClockEvent::Abort { side: Color::Red }),
+    ];
+    for (seq, (at, e)) in timed.into_iter().enumerate() {
+        let e = TimedEvent { at, event: e };
+        let row = EventRow::from_timed(seq as i64, &e);
+        assert_eq!(row.kind, if seq == 1 { "abort" } else { "move" });
+        assert_eq!(row.to_timed().unwrap(), e);
+        store.append_event("g_1", &row).await.unwrap();
+    }
+    let replayed = store.game("g_1").await.unwrap().unwrap().replay().unwrap();
+    assert_eq!(replayed.verdict().outcome, Outcome::Cancelled);
+    assert_eq!(replayed.verdict().reason, Some(Reason::Aborted));
+    assert_eq!(replayed.aborted_by(), Some(Color::Red));
+    assert_eq!(replayed.rated(), Some(false));
+}
+
 /// Every kind of event, stored and replayed, gives the game played live.
 async fn events_replay_to_the_same_game(store: Store) {
     let timed = [
@@ -681,6 +706,7 @@ fn bad_event_rows_are_errors() {
         row("move", Some("red"), Some("z9z9"), 0),
         row("move", Some("green"), Some("h2e2"), 0),
         row("resign", None, None, 0),
+        row("abort", None, None, 0),
         row("castle", Some("red"), None, 0),
         row("poll", None, None, -1),
     ] {

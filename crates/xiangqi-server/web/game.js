@@ -1,5 +1,5 @@
 // The game page: the board, both clocks, the move list in the player's
-// notation, the buttons (resign, draw offers, flip) and the result. It follows
+// notation, the buttons (abort, resign, draw offers, flip) and the result. It follows
 // the game's room through `watch` and catches up with `since` after a
 // reconnect; a move without an `ack` within 2.5 s is sent again, same ply.
 
@@ -257,6 +257,8 @@ export function mountGame(main, [gameId], session) {
         buttons.push(button("offer-draw", game.drawOffer === mine ? "Draw offered" : "Offer draw",
           () => socket.send({ t: "offer_draw", game: gameId }), { disabled: game.drawOffer === mine }));
       }
+      // Before both sides have moved, a game can be called off, unrated.
+      if (game.moves.length < 2) buttons.push(button("abort", "Abort", () => socket.send({ t: "abort", game: gameId })));
       buttons.push(confirmResign
         ? button("resign", "Confirm resign", () => { confirmResign = false; socket.send({ t: "resign", game: gameId }); }, { class: "danger" })
         : button("resign", "Resign", () => { confirmResign = true; renderControls(); setTimeout(() => { confirmResign = false; renderControls(); }, 4000); }));

@@ -10,9 +10,8 @@ use serde_json::Value;
 use tokio::sync::{mpsc, oneshot};
 use xiangqi_adjudication::{ClockError, ClockEvent, OnlineGame, Outcome, Reason, TimedEvent};
 use xiangqi_core::{Color, Move, Position};
-use xiangqi_search::Engine;
 
-use crate::engine_player::{self, Turn};
+use crate::engine_player::{self, Thinking, Turn};
 use crate::game::changes;
 use crate::game::view::{ClockView, EventKind, EventOut, GameFacts, ResultView, Seat, Snapshot};
 use crate::game::{ConnId, Outbound, Outbox, RoomHandle};
@@ -36,6 +35,8 @@ pub enum Action {
     },
     /// Resign.
     Resign,
+    /// Call the game off before both sides have moved (unrated).
+    Abort,
     /// Offer a draw.
     OfferDraw,
     /// Accept the opponent's offer.
@@ -104,8 +105,6 @@ pub enum RoomCommand {
         ply: u32,
         /// Its move.
         mv: Option<Move>,
-        /// The engine, to reuse (boxed: it is large and commands are moved).
-        engine: Option<Box<Engine>>,
     },
 }
 
@@ -117,8 +116,8 @@ struct Watcher {
 struct EngineSeat {
     side: Color,
     level: u8,
-    engine: Option<Engine>,
-    thinking: bool,
+    /// The search for the engine's move, while one runs or waits for a slot.
+    thinking: Option<Thinking>,
 }
 
 struct Room {
@@ -136,6 +135,9 @@ struct Room {
     result: Option<Arc<ResultView>>,
     engine: Option<EngineSeat>,
     tx: mpsc::UnboundedSender<RoomCommand>,
+    /// The room's commands, read once the room runs ([`Room::spawn`]);
+    /// made with `tx`, so what is sent before (an engine's move) waits here.
+    rx: Option<mpsc::UnboundedReceiver<RoomCommand>>,
 }
 
 /// Why a stored game cannot become a room.
@@ -234,6 +236,11 @@ pub async fn restore(state: AppState, stored: StoredGame) -> Result<RoomHandle, 
                 room.commit_logged(ClockEvent::Leave { side }).await;
             }
         }
+        if let Some(seat) = &room.engine {
+            // A resumed engine game is its player's one engine game.
+            let player = room.facts.seat(!seat.side).id();
+            state.engine_games.started(&player, &room.facts.id);
+        }
         room.maybe_start_engine();
     }
     Ok(room.spawn())
@@ -253,12 +260,11 @@ impl Room {
                 Seat::Engine { level } => Some(EngineSeat {
                     side,
                     level: *level,
-                    engine: Some(engine_player::new_engine(*level)),
-                    thinking: false,
+                    thinking: None,
                 }),
                 Seat::Player { .. } => None,
             });
-        let (tx, _) = mpsc::unbounded_channel();
+        let (tx, rx) = mpsc::unbounded_channel();
         Room {
             state,
             facts: Arc::new(facts),
@@ -272,16 +278,21 @@ impl Room {
             result: None,
             engine,
             tx,
+            rx: Some(rx),
         }
     }
 
     fn spawn(mut self) -> RoomHandle {
-        let (tx, rx) = mpsc::unbounded_channel();
-        self.tx = tx.clone();
+        let rx = self.rx.take().unwrap_or_else(|| {
+            // Only `new` makes a room, with its receiver; never taken twice.
+            let (tx, rx) = mpsc::unbounded_channel();
+            self.tx = tx;
+            rx
+        });
         let handle = RoomHandle {
             id: self.facts.id.clone(),
             facts: self.facts.clone(),
-            tx,
+            tx: self.tx.clone(),
         };
         let me = handle.clone();
         tokio::spawn(self.run(rx, me));
@@ -436,9 +447,7 @@ impl Room {
                     .summary(self.result.as_deref(), self.game.game().ply());
                 let _ = reply.send((summary, moves, self.game.game().position().to_fen()));
             }
-            RoomCommand::EngineMoved { ply, mv, engine } => {
-                self.engine_moved(ply, mv, engine).await
-            }
+            RoomCommand::EngineMoved { ply, mv } => self.engine_moved(ply, mv).await,
         }
     }
 
@@ -549,6 +558,7 @@ impl Room {
                 }
             }
             Action::Resign => ClockEvent::Resign { side },
+            Action::Abort => ClockEvent::Abort { side },
             Action::OfferDraw => {
                 if self.game.has_draw_offer(side) {
                     return Ok(());
@@ -582,6 +592,7 @@ impl Room {
             }
             ClockError::Game(_) => ActionError::new("illegal_move", e.to_string()),
             ClockError::NoDrawOffer { .. } => ActionError::new("no_draw_offer", e.to_string()),
+            ClockError::NotAbortable { .. } => ActionError::new("not_abortable", e.to_string()),
             other => {
                 tracing::error!("game {}: {other}", self.facts.id);
                 ActionError::internal()
@@ -632,6 +643,7 @@ impl Room {
                 | Reason::Abandonment
                 | Reason::Agreement
                 | Reason::Cancelled
+                | Reason::Aborted
         );
         let moves = self.game.game().moves();
         let last_move = match moves.split_last() {
@@ -650,6 +662,7 @@ impl Room {
             ply: self.game.game().ply(),
             last_move,
             ratings,
+            aborted_by: self.game.aborted_by(),
         }
     }
 
@@ -737,9 +750,23 @@ impl Room {
         }
         self.result = Some(result.clone());
         self.state.lobby.remove_game(&self.facts.id);
+        self.engine_game_over();
         if result.outcome != Outcome::Ongoing {
             self.publish(EventKind::End(result));
         }
+    }
+
+    /// The game is over: a search for it stops, and its player may start
+    /// another engine game.
+    fn engine_game_over(&mut self) {
+        let Some(seat) = self.engine.as_mut() else {
+            return;
+        };
+        if let Some(thinking) = seat.thinking.take() {
+            thinking.stop();
+        }
+        let player = self.facts.seat(!seat.side).id();
+        self.state.engine_games.ended(&player, Some(&self.facts.id));
     }
 
     fn maybe_start_engine(&mut self) {
@@ -751,38 +778,35 @@ impl Room {
         let Some(seat) = self.engine.as_mut() else {
             return;
         };
-        if seat.side != to_move || seat.thinking {
+        if seat.side != to_move || seat.thinking.is_some() {
             return;
         }
-        let Some(engine) = seat.engine.take() else {
-            return;
-        };
-        seat.thinking = true;
         let turn = Turn {
             start: self.facts.start.clone(),
             moves: self.game.game().moves().to_vec(),
+            level: seat.level,
             time_left: Duration::from_millis(clocks[to_move.index()]),
             increment: Duration::from_millis(self.facts.tc.increment_ms),
         };
         let ply = self.game.game().ply();
-        let slots = self.state.engine_slots.clone();
+        // The searches of an engine game count as its player's.
+        let owner = self.facts.seat(!seat.side).id();
         let tx = self.tx.clone();
-        tokio::spawn(async move {
-            let (mv, engine) = engine_player::think(slots, engine, turn).await;
-            let _ = tx.send(RoomCommand::EngineMoved {
-                ply,
-                mv,
-                engine: engine.map(Box::new),
-            });
-        });
+        seat.thinking = Some(engine_player::think(
+            &self.state.engine_slots,
+            &owner,
+            turn,
+            move |mv| {
+                let _ = tx.send(RoomCommand::EngineMoved { ply, mv });
+            },
+        ));
     }
 
-    async fn engine_moved(&mut self, ply: u32, mv: Option<Move>, engine: Option<Box<Engine>>) {
+    async fn engine_moved(&mut self, ply: u32, mv: Option<Move>) {
         let Some(seat) = self.engine.as_mut() else {
             return;
         };
-        seat.thinking = false;
-        seat.engine = Some(engine.map_or_else(|| engine_player::new_engine(seat.level), |e| *e));
+        seat.thinking = None;
         let side = seat.side;
         self.settle().await;
         if self.game.game().is_over() || self.game.game().ply() != ply {

@@ -182,6 +182,8 @@ pub struct ResultView {
     pub last_move: Option<(Position, Move)>,
     /// Rating before and after, Red then Black, when they changed.
     pub ratings: Option<[(i32, i32); 2]>,
+    /// The side that aborted the game, when it was aborted.
+    pub aborted_by: Option<Color>,
 }
 
 impl ResultView {
@@ -243,6 +245,10 @@ impl ResultView {
             Reason::Cancelled => {
                 "The game was cancelled before both sides moved; it is not rated".to_string()
             }
+            Reason::Aborted => format!(
+                "{} aborted the game before both sides moved; it is not rated",
+                name(self.aborted_by)
+            ),
         };
         format!("{sentence}.")
     }

@@ -12,6 +12,7 @@ impl EventRow {
         let (kind, side, mv) = match event.event {
             ClockEvent::Move { side, mv } => ("move", side, Some(mv.to_string())),
             ClockEvent::Resign { side } => ("resign", Some(side), None),
+            ClockEvent::Abort { side } => ("abort", Some(side), None),
             ClockEvent::OfferDraw { side } => ("offer_draw", Some(side), None),
             ClockEvent::AcceptDraw { side } => ("accept_draw", Some(side), None),
             ClockEvent::DeclineDraw { side } => ("decline_draw", Some(side), None),
@@ -59,6 +60,7 @@ impl EventRow {
                 ClockEvent::Move { side, mv }
             }
             "resign" => sided(|side| ClockEvent::Resign { side })?,
+            "abort" => sided(|side| ClockEvent::Abort { side })?,
             "offer_draw" => sided(|side| ClockEvent::OfferDraw { side })?,
             "accept_draw" => sided(|side| ClockEvent::AcceptDraw { side })?,
             "decline_draw" => sided(|side| ClockEvent::DeclineDraw { side })?,

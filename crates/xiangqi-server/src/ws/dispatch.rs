@@ -107,14 +107,22 @@ pub async fn handle(state: &AppState, session: &mut Session, message: ClientMess
                 Ok(seat) => seat,
                 Err(reply) => return reply,
             };
+            // One engine game at a time per player, so one player cannot
+            // occupy the engine slots with many games.
+            let player = session.player.id.clone();
+            if let Err(going) = state.engine_games.claim(&player) {
+                return refuse("engine_game_in_progress", going.to_string(), None);
+            }
             let engine = Seat::Engine { level: level as u8 };
             let (red, black) = seat_colors(me, engine, color);
             match start_game(state, red, black, tc, false, DEFAULT_RULES).await {
                 Ok(room) => {
+                    state.engine_games.started(&player, &room.id);
                     started(state, &room);
                     Vec::new()
                 }
                 Err(e) => {
+                    state.engine_games.ended(&player, None);
                     tracing::error!("starting an engine game: {e}");
                     refuse("internal", "the game could not be started; try again", None)
                 }
@@ -137,6 +145,7 @@ pub async fn handle(state: &AppState, session: &mut Session, message: ClientMess
             }
         }
         ClientMessage::Resign { game } => game_action(state, session, game, Action::Resign).await,
+        ClientMessage::Abort { game } => game_action(state, session, game, Action::Abort).await,
         ClientMessage::OfferDraw { game } => {
             game_action(state, session, game, Action::OfferDraw).await
         }

@@ -55,3 +55,118 @@ async fn the_engine_answers_each_move_until_the_game_ends_or_the_test_stops() {
         summary["ply"].as_u64().unwrap()
     );
 }
+
+/// Starts a game of `client` against the engine at `level`, the player
+/// with `color`, and watches it; the game's id and the first `state`.
+async fn engine_game(
+    tab: &mut crate::harness::Tab,
+    level: u8,
+    tc: &str,
+    color: &str,
+) -> (String, serde_json::Value) {
+    tab.send(json!({"t": "play_engine", "level": level, "tc": tc, "color": color}))
+        .await;
+    let started = tab.expect("started").await;
+    let id = started["game"].as_str().unwrap().to_string();
+    let state = tab.watch(&id).await;
+    assert_eq!(state["you"], color, "{state}");
+    (id, state)
+}
+
+#[tokio::test]
+async fn the_engine_as_red_makes_the_first_move() {
+    let server = TestServer::start().await;
+    let alice = server.guest().await;
+    let mut tab = alice.connect().await;
+    let (id, _) = engine_game(&mut tab, 0, "5+0", "black").await;
+    let first = tab.expect_event("move").await;
+    assert_eq!(first["event"]["ply"], 0, "{first}");
+    assert_eq!(first["running"], "black", "{first}");
+    // Black answers, and the engine answers that too.
+    let reply = first["legal"][0].as_str().expect("Black has a move");
+    tab.play(&id, 1, reply).await;
+    let second = tab.expect_event("move").await;
+    assert_eq!(second["event"]["ply"], 2, "{second}");
+}
+
+/// A game against the engine stored as a server leaves it when it stops
+/// while the engine thinks: the player's move is stored, the engine's not.
+async fn store_engine_to_move(url: &str, player: &str, engine_red: bool) -> String {
+    use xiangqi_adjudication::{ClockEvent, TimedEvent};
+    use xiangqi_core::Color;
+    use xiangqi_server::store::{EventRow, GameRow, Store};
+
+    let store = Store::open(url).await.expect("store");
+    let id = "g_restartThink".to_string();
+    let engine = "engine-0".to_string();
+    let (red, black) = if engine_red {
+        (engine, player.to_string())
+    } else {
+        (player.to_string(), engine)
+    };
+    let row = GameRow {
+        id: id.clone(),
+        red,
+        black,
+        time_control: "5+0".into(),
+        rated: false,
+        rules: "online".into(),
+        start_fen: xiangqi_core::Position::startpos().to_fen(),
+        started_at: 1_700_000_000_000,
+    };
+    store.insert_game(&row).await.expect("game row");
+    let player_side = if engine_red { Color::Black } else { Color::Red };
+    let mut events = vec![
+        (0, ClockEvent::Leave { side: player_side }),
+        (400, ClockEvent::Return { side: player_side }),
+    ];
+    if !engine_red {
+        events.push((
+            3_000,
+            ClockEvent::Move {
+                side: Some(Color::Red),
+                mv: "h2e2".parse().unwrap(),
+            },
+        ));
+    }
+    for (seq, (at, event)) in events.into_iter().enumerate() {
+        let row = EventRow::from_timed(seq as i64, &TimedEvent { at, event });
+        store.append_event(&id, &row).await.expect("event row");
+    }
+    id
+}
+
+#[tokio::test]
+async fn the_engine_moves_after_a_restart_while_it_was_thinking() {
+    for engine_red in [false, true] {
+        let dir = tempfile::tempdir().unwrap();
+        let url = format!(
+            "sqlite://{}?mode=rwc",
+            dir.path().join("xiangqi.db").display()
+        );
+        let first = TestServer::start_on(&url).await;
+        let alice = first.guest().await;
+        first.stop().await;
+        let id = store_engine_to_move(&url, alice.id(), engine_red).await;
+
+        let second = TestServer::start_on(&url).await;
+        assert_eq!(second.resumed, 1);
+        let alice = alice.visiting(&second);
+        let mut tab = alice.connect().await;
+        let state = tab.watch(&id).await;
+        let played = state["moves"].as_array().unwrap().len() as u64;
+        let engine_move = if played == u64::from(!engine_red) {
+            tab.expect_event("move").await["event"].clone()
+        } else {
+            // The engine's move came before the watch: it is in the state.
+            json!({"ply": played - 1})
+        };
+        assert_eq!(
+            engine_move["ply"],
+            u64::from(!engine_red),
+            "engine red: {engine_red}; {state}"
+        );
+        tab.close().await;
+        second.stop().await;
+    }
+}

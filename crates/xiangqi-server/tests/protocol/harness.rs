@@ -109,6 +109,36 @@ impl TestServer {
         }
     }
 
+    /// Engine searches holding a slot now.
+    pub fn engine_searches(&self) -> usize {
+        self.state.engine_slots.running()
+    }
+
+    /// Waits until no engine search holds a slot, for at most `wait`;
+    /// false if one still does then.
+    pub async fn engine_idle_within(&self, wait: Duration) -> bool {
+        let deadline = tokio::time::Instant::now() + wait;
+        while self.engine_searches() > 0 {
+            if tokio::time::Instant::now() >= deadline {
+                return false;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        true
+    }
+
+    /// Waits until an engine search holds a slot, for at most `wait`.
+    pub async fn engine_busy_within(&self, wait: Duration) -> bool {
+        let deadline = tokio::time::Instant::now() + wait;
+        while self.engine_searches() == 0 {
+            if tokio::time::Instant::now() >= deadline {
+                return false;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        true
+    }
+
     /// A new visitor: a guest made by `GET /api/me`.
     pub async fn guest(&self) -> Client {
         let client = Client::new(&self.base);
@@ -331,15 +361,19 @@ impl Tab {
     /// The first frame of type `t` (kept or new); frames of other types that
     /// come first are kept, in order, for later calls.
     pub async fn expect(&mut self, t: &str) -> Value {
+        self.expect_within(t, FRAME_TIMEOUT).await
+    }
+
+    /// [`Tab::expect`], waiting up to `wait` for the frame.
+    pub async fn expect_within(&mut self, t: &str, wait: Duration) -> Value {
         if let Some(i) = self.pending.iter().position(|f| f["t"] == t) {
             return self.pending.remove(i).expect("kept frame");
         }
+        let deadline = tokio::time::Instant::now() + wait;
         loop {
-            let Some(frame) = self.read(FRAME_TIMEOUT).await else {
-                panic!(
-                    "no {t:?} frame within {FRAME_TIMEOUT:?}; kept: {:?}",
-                    self.pending
-                );
+            let left = deadline.saturating_duration_since(tokio::time::Instant::now());
+            let Some(frame) = self.read(left).await else {
+                panic!("no {t:?} frame within {wait:?}; kept: {:?}", self.pending);
             };
             if frame["t"] == t {
                 return frame;

@@ -3,8 +3,10 @@
 //! with its own cookies) and WebSocket frames. Each test plays one story and
 //! checks the frames the players see and what the server stored.
 
+mod abort;
 mod endings;
 mod engine;
+mod engine_fairness;
 mod harness;
 mod lines;
 mod rated;
