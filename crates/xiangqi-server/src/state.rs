@@ -9,6 +9,7 @@ use crate::game::hub::Hub;
 use crate::game::lobby::Lobby;
 use crate::game::Rooms;
 use crate::review::Reviews;
+use crate::security::Guards;
 use crate::store::Store;
 
 /// The server's shared state; cheap to clone.
@@ -30,6 +31,8 @@ pub struct AppState {
     pub reviews: Arc<Reviews>,
     /// The opening explorer behind `GET /api/explorer`, when one was given.
     pub explorer: Option<Arc<xiangqi_explorer::Explorer>>,
+    /// Limits, trust settings and the password-hashing pool.
+    pub guards: Arc<Guards>,
 }
 
 impl AppState {
@@ -44,6 +47,7 @@ impl AppState {
             engine_slots: Arc::new(Semaphore::new(engine_threads.max(1))),
             reviews: Arc::new(Reviews::default()),
             explorer: None,
+            guards: Arc::new(Guards::default()),
         }
     }
 }
