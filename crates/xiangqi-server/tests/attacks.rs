@@ -666,6 +666,21 @@ async fn error_messages_echo_a_few_dozen_characters_of_input() {
             "the whole frame, ref too: {error}"
         );
     }
+    // A move as long as a frame allows, in a game of one's own.
+    let other = server.guest().await;
+    let mut opponent = server.socket(&other, None).await.unwrap();
+    socket
+        .send(json!({"t": "seek", "tc": "5+3", "color": "red"}))
+        .await;
+    let seek = socket.expect("seek_created").await["seek"]["id"].clone();
+    opponent.send(json!({"t": "accept", "id": seek})).await;
+    let game = socket.expect("started").await["game"].clone();
+    let long_move = "x".repeat(15_000);
+    socket
+        .send(json!({"t": "move", "game": game, "ply": 0, "move": long_move}))
+        .await;
+    let error = socket.expect_error("illegal_move").await;
+    short_enough(error["message"].as_str().unwrap());
     for path in [
         format!("/api/players/{long}"),
         format!("/api/games/{long}"),
