@@ -9,6 +9,7 @@
 
 use serde::Deserialize;
 
+pub mod echo;
 mod session;
 
 pub use session::{session_cookie_pair, SESSION_COOKIE};
@@ -201,8 +202,8 @@ pub fn decode(text: &str) -> Result<ClientMessage, ProtocolError> {
     if text.len() > MAX_FRAME_BYTES {
         return Err(ProtocolError::TooLarge(text.len()));
     }
-    let value: serde_json::Value =
-        serde_json::from_str(text).map_err(|e| ProtocolError::BadMessage(e.to_string()))?;
+    let value: serde_json::Value = serde_json::from_str(text)
+        .map_err(|e| ProtocolError::BadMessage(echo::cut_echoes(&e.to_string())))?;
     let Some(kind) = value.get("t") else {
         return Err(ProtocolError::BadMessage(
             "a message is a JSON object with a \"t\" field".to_string(),
@@ -215,10 +216,11 @@ pub fn decode(text: &str) -> Result<ClientMessage, ProtocolError> {
     };
     if !CLIENT_TYPES.contains(&kind) {
         // Cut what is echoed back so an error frame stays small.
-        let shown: String = kind.chars().take(40).collect();
+        let shown: String = kind.chars().take(echo::MAX_ECHO_CHARS).collect();
         return Err(ProtocolError::UnknownType(shown));
     }
-    serde_json::from_value(value).map_err(|e| ProtocolError::BadMessage(e.to_string()))
+    serde_json::from_value(value)
+        .map_err(|e| ProtocolError::BadMessage(echo::cut_echoes(&e.to_string())))
 }
 
 #[cfg(test)]

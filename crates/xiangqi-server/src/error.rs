@@ -1,13 +1,18 @@
 //! One error type for the HTTP side, mapped to a status and the protocol's
 //! `{"error": {"code", "message"}}` body. Internal failures are logged and
-//! reach the client only as a generic message.
+//! reach the client only as a generic message; input a message quotes is
+//! cut to a few dozen characters (`xiangqi_server_protocol::echo`).
 
-use axum::http::StatusCode;
+use std::time::Duration;
+
+use axum::http::header::RETRY_AFTER;
+use axum::http::{HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde_json::json;
 
 use crate::store::StoreError;
+use crate::ws::protocol::echo::{cut_message, quoted};
 
 /// What an HTTP handler can fail with.
 #[derive(Debug, thiserror::Error)]
@@ -37,6 +42,16 @@ pub enum ApiError {
     /// Conflicts with what exists (code, message).
     #[error("{1}")]
     Conflict(&'static str, String),
+    /// Too many requests of this kind from this address or for this
+    /// account (code, message, how long to wait).
+    #[error("{1}")]
+    TooMany(&'static str, String, Duration),
+    /// The server cannot take this now (message, how long to wait).
+    #[error("{0}")]
+    Overloaded(String, Duration),
+    /// A request from a page of another site (the origin, quoted).
+    #[error("requests from pages of {0} are not accepted here")]
+    ForeignOrigin(String),
     /// The storage or a task failed; details go to the log only.
     #[error("internal: {0}")]
     Internal(String),
@@ -53,7 +68,18 @@ impl ApiError {
             ApiError::NotFound(_) => (StatusCode::NOT_FOUND, "not_found"),
             ApiError::MethodNotAllowed => (StatusCode::METHOD_NOT_ALLOWED, "method_not_allowed"),
             ApiError::Conflict(code, _) => (StatusCode::CONFLICT, code),
+            ApiError::TooMany(code, _, _) => (StatusCode::TOO_MANY_REQUESTS, code),
+            ApiError::Overloaded(_, _) => (StatusCode::SERVICE_UNAVAILABLE, "overloaded"),
+            ApiError::ForeignOrigin(_) => (StatusCode::FORBIDDEN, "foreign_origin"),
             ApiError::Internal(_) => (StatusCode::INTERNAL_SERVER_ERROR, "internal"),
+        }
+    }
+
+    /// How long the client should wait before trying again, if it should.
+    fn retry_after(&self) -> Option<Duration> {
+        match self {
+            ApiError::TooMany(_, _, wait) | ApiError::Overloaded(_, wait) => Some(*wait),
+            _ => None,
         }
     }
 }
@@ -62,9 +88,19 @@ impl From<StoreError> for ApiError {
     fn from(error: StoreError) -> ApiError {
         match error {
             StoreError::NameTaken(name) => {
-                ApiError::Conflict("name_taken", format!("the name {name:?} is taken"))
+                ApiError::Conflict("name_taken", format!("the name {} is taken", quoted(&name)))
             }
-            StoreError::NotFound { what, id } => ApiError::NotFound(format!("{what} {id:?}")),
+            StoreError::NameConfusable { name, existing } => ApiError::Conflict(
+                "name_confusable",
+                format!(
+                    "the name {} is too like {}, a player's name already",
+                    quoted(&name),
+                    quoted(&existing)
+                ),
+            ),
+            StoreError::NotFound { what, id } => {
+                ApiError::NotFound(format!("{what} {}", quoted(&id)))
+            }
             StoreError::Database(detail) | StoreError::Invalid(detail) => {
                 ApiError::Internal(detail)
             }
@@ -80,9 +116,17 @@ impl IntoResponse for ApiError {
                 tracing::error!("internal error: {detail}");
                 "something went wrong on the server".to_string()
             }
-            other => other.to_string(),
+            other => cut_message(&other.to_string()),
         };
         let body = json!({"error": {"code": code, "message": message}});
-        (status, Json(body)).into_response()
+        let mut response = (status, Json(body)).into_response();
+        if let Some(wait) = self.retry_after() {
+            // Whole seconds, rounded up: never "0", which means "now".
+            let seconds = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
+            response
+                .headers_mut()
+                .insert(RETRY_AFTER, HeaderValue::from(seconds.max(1)));
+        }
+        response
     }
 }

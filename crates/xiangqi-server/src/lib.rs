@@ -28,6 +28,7 @@ pub mod ids;
 pub mod notation_setting;
 pub mod review;
 pub mod rules;
+pub mod security;
 mod server;
 pub mod state;
 pub mod store;

@@ -8,6 +8,23 @@ use xiangqi_adjudication::{ClockRules, Preset, RuleSet, UnknownPresetError};
 
 pub use xiangqi_server_protocol::DEFAULT_RULES;
 
+use crate::ws::protocol::echo::quoted;
+
+/// A seek's `rules` that names no preset (quoted, cut short).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown rule set {0}: expected online, asian, pikafish, fairy or plain, without spaces")]
+pub struct UnknownRulesError(String);
+
+/// The preset a seek's `rules` names: a preset's name in any case, exactly,
+/// without spaces around it (`" ASIAN "` is refused, not guessed at).
+pub fn seek_preset(name: &str) -> Result<Preset, UnknownRulesError> {
+    let refused = || UnknownRulesError(quoted(name));
+    if name.trim() != name {
+        return Err(refused());
+    }
+    name.parse().map_err(|_| refused())
+}
+
 /// The rules of a game whose seek named `name` (a preset name).
 pub fn game_rules(name: &str) -> Result<RuleSet, UnknownPresetError> {
     let preset: Preset = name.parse()?;
@@ -33,5 +50,14 @@ mod tests {
             );
         }
         assert!(game_rules("blitz-chess").is_err());
+    }
+
+    #[test]
+    fn a_seek_names_a_preset_exactly() {
+        assert_eq!(seek_preset("asian"), Ok(Preset::Asian));
+        assert_eq!(seek_preset("ASIAN"), Ok(Preset::Asian));
+        for bad in [" ASIAN ", "asian\n", "\tonline", "", "blitz"] {
+            assert!(seek_preset(bad).is_err(), "{bad:?}");
+        }
     }
 }

@@ -96,6 +96,13 @@ impl Server {
         self
     }
 
+    /// Applies `security`'s limits and trust settings (the defaults
+    /// without this call).
+    pub fn with_security(mut self, security: crate::security::Security) -> Server {
+        self.state.guards = Arc::new(crate::security::Guards::new(security));
+        self
+    }
+
     /// The address it listens on (the port chosen when 0 was asked for).
     pub fn local_addr(&self) -> SocketAddr {
         self.listener
@@ -123,6 +130,7 @@ impl Server {
         self,
         shutdown: impl std::future::Future<Output = ()> + Send + 'static,
     ) -> Result<(), ServeError> {
+        let sweeps = tokio::spawn(crate::security::sweep::run(self.state.clone()));
         let app = crate::http::router(self.state);
         // Nagle's algorithm would hold a move's `ack` (written right after
         // its `event`) until the client's delayed ACK of the event, 40 ms on
@@ -132,11 +140,14 @@ impl Server {
                 tracing::debug!("TCP_NODELAY on an accepted connection: {error}");
             }
         });
-        axum::serve(listener, app)
+        // The peer's address is the key of the per-address limits.
+        let app = app.into_make_service_with_connect_info::<SocketAddr>();
+        let served = axum::serve(listener, app)
             .with_graceful_shutdown(shutdown)
             .await
-            .map_err(ServeError::Io)?;
-        Ok(())
+            .map_err(ServeError::Io);
+        sweeps.abort();
+        served
     }
 }
 

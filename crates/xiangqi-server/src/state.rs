@@ -9,6 +9,7 @@ use crate::game::hub::Hub;
 use crate::game::lobby::Lobby;
 use crate::game::Rooms;
 use crate::review::Reviews;
+use crate::security::Guards;
 use crate::store::Store;
 
 /// The server's shared state; cheap to clone.
@@ -32,6 +33,8 @@ pub struct AppState {
     pub reviews: Arc<Reviews>,
     /// The opening explorer behind `GET /api/explorer`, when one was given.
     pub explorer: Option<Arc<xiangqi_explorer::Explorer>>,
+    /// Limits, trust settings and the password-hashing pool.
+    pub guards: Arc<Guards>,
 }
 
 impl AppState {
@@ -47,6 +50,7 @@ impl AppState {
             engine_games: Arc::new(EngineGames::default()),
             reviews: Arc::new(Reviews::default()),
             explorer: None,
+            guards: Arc::new(Guards::default()),
         }
     }
 }

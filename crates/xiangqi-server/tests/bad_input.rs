@@ -15,6 +15,7 @@ use tokio_tungstenite::tungstenite::protocol::CloseFrame;
 use tokio_tungstenite::tungstenite::{Error as WsError, Message};
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 use xiangqi_server::clock::ManualClock;
+use xiangqi_server::security::{Rate, Security};
 use xiangqi_server::store::Store;
 use xiangqi_server::ws::protocol::session_cookie_pair;
 use xiangqi_server::Server;
@@ -33,9 +34,19 @@ struct TestServer {
 async fn start_server() -> TestServer {
     let store = Store::open("sqlite::memory:").await.unwrap();
     let clock = ManualClock::new(1_700_000_000_000);
+    // Every client here comes from 127.0.0.1: limits for a crowd on one address.
+    let many: Rate = "10000/min".parse().unwrap();
+    let security = Security {
+        guests: many,
+        sign_ins: many,
+        account_sign_ins: many,
+        seeks_per_address: 10_000,
+        ..Security::default()
+    };
     let server = Server::bind("127.0.0.1:0".parse().unwrap(), store, clock, 1)
         .await
-        .unwrap();
+        .unwrap()
+        .with_security(security);
     let base = format!("http://{}", server.local_addr());
     tokio::spawn(server.run_until(std::future::pending()));
     TestServer {

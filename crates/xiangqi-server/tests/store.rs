@@ -120,6 +120,8 @@ on_both_databases!(
     events_replay_to_the_same_game,
     an_aborted_game_replays_aborted,
     a_duplicate_event_is_refused,
+    a_name_confusable_with_another_is_refused,
+    idle_guests_without_games_expire_with_their_sessions,
 );
 
 // ---------------------------------------------------------------- data
@@ -246,6 +248,84 @@ async fn a_taken_name_is_refused_in_any_case(store: Store) {
         store.player("p_3").await.unwrap(),
         Some(guest("p_3", "Guest-000001"))
     );
+}
+
+async fn a_name_confusable_with_another_is_refused(store: Store) {
+    store
+        .insert_player(&account("p_1", "alice", 1500))
+        .await
+        .unwrap();
+    store
+        .insert_player(&guest("p_2", "Guest-000002"))
+        .await
+        .unwrap();
+    for poser in ["a1ice", "aIice", "ALlCE"] {
+        match store.register_guest("p_2", poser, "hash", 1500).await {
+            Err(StoreError::NameConfusable { name, existing }) => {
+                assert_eq!((name.as_str(), existing.as_str()), (poser, "alice"))
+            }
+            other => panic!("{poser}: expected NameConfusable, got {other:?}"),
+        }
+    }
+    assert_eq!(
+        store.confusable_with("a1ice", "p_2").await.unwrap(),
+        Some("alice".into())
+    );
+    assert_eq!(store.confusable_with("alice", "p_1").await.unwrap(), None);
+    // Unchanged by the refusals; a name of its own is fine.
+    assert!(store.player("p_2").await.unwrap().unwrap().guest);
+    store
+        .register_guest("p_2", "malice", "hash", 1500)
+        .await
+        .unwrap();
+}
+
+async fn idle_guests_without_games_expire_with_their_sessions(store: Store) {
+    let made = 1_733_280_000_000; // the `guest` rows' created_at
+    let day = 86_400_000;
+    for (id, name) in [("p_idle", "Guest-00000a"), ("p_seen", "Guest-00000b")] {
+        store.insert_player(&guest(id, name)).await.unwrap();
+    }
+    store
+        .insert_player(&guest("p_played", "Guest-00000c"))
+        .await
+        .unwrap();
+    store
+        .insert_player(&guest("p_online", "Guest-00000d"))
+        .await
+        .unwrap();
+    store
+        .insert_player(&account("p_account", "erin", 1500))
+        .await
+        .unwrap();
+    store
+        .insert_session("h_idle", "p_idle", made)
+        .await
+        .unwrap();
+    store
+        .insert_session("h_played", "p_played", made)
+        .await
+        .unwrap();
+    store.touch_player("p_seen", made + 8 * day).await.unwrap();
+    store
+        .insert_game(&game_row("g_1", "p_played", "engine-2", made))
+        .await
+        .unwrap();
+    let online: std::collections::HashSet<String> = ["p_online".to_string()].into();
+    let expired = store.expire_guests(made + 7 * day, &online).await.unwrap();
+    assert_eq!(expired, 1);
+    assert_eq!(store.player("p_idle").await.unwrap(), None);
+    assert_eq!(store.session_player("h_idle").await.unwrap(), None);
+    for kept in ["p_seen", "p_played", "p_online", "p_account"] {
+        assert!(store.player(kept).await.unwrap().is_some(), "{kept}");
+    }
+    assert!(store.session_player("h_played").await.unwrap().is_some());
+    let (_, seen) = store
+        .session_player_seen("h_played")
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(seen, Some(made));
 }
 
 async fn a_guest_registers(store: Store) {
@@ -627,6 +707,32 @@ async fn sqlite_data_survives_reopening() {
     assert_eq!(
         reopened.unfinished_games().await.unwrap()[0].events.len(),
         1
+    );
+}
+
+#[tokio::test]
+async fn names_stored_before_their_keys_are_keyed_at_open() {
+    let db = sqlite().await;
+    db.store
+        .insert_player(&account("p_1", "alice", 1500))
+        .await
+        .unwrap();
+    db.store
+        .insert_player(&guest("p_2", "Guest-000002"))
+        .await
+        .unwrap();
+    drop(db.store);
+    // A database from before migration 3 has no keys.
+    let pool = sqlx::SqlitePool::connect(&db.url).await.unwrap();
+    sqlx::query("UPDATE players SET name_skeleton = NULL")
+        .execute(&pool)
+        .await
+        .unwrap();
+    pool.close().await;
+    let reopened = Store::open(&db.url).await.unwrap();
+    assert_eq!(
+        reopened.confusable_with("a1ice", "p_2").await.unwrap(),
+        Some("alice".into())
     );
 }
 

@@ -1,6 +1,7 @@
 // Building DOM nodes for the viewer and the explorer's table:
 // `make("div", {class: "x", onclick: f}, ...children)` (attributes whose
-// value is null, undefined or false are left out; `on…` ones are listeners),
+// value is null, undefined or false are left out; `on…` ones are listeners;
+// `style` is set through the style object),
 // and `makeSvg(name, attrs, parent)` for SVG.
 
 export function make(name, attrs = {}, ...children) {
@@ -8,6 +9,10 @@ export function make(name, attrs = {}, ...children) {
   for (const [key, value] of Object.entries(attrs)) {
     if (value === null || value === undefined || value === false) continue;
     if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    // Through the style object rather than the attribute: a page whose
+    // Content-Security-Policy has no 'unsafe-inline' styles (the server's)
+    // refuses style attributes but not this.
+    else if (key === "style") node.style.cssText = value;
     else node.setAttribute(key, value === true ? "" : value);
   }
   for (const child of children.flat()) {

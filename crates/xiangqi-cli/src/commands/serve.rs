@@ -1,12 +1,15 @@
-//! `xiangqi serve [--addr ADDR] [--data DIR | --database URL] [--explorer FILE]`: the game
+//! `xiangqi serve [--addr ADDR] [--data DIR | --database URL] [--explorer FILE]
+//! [--allowed-origin ORIGIN] [--behind-tls] [--trusted-proxy IP] [--limit-… N]`: the game
 //! server and its web client (`xiangqi-server`), until Ctrl-C.
 
-use std::net::SocketAddr;
+use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use anyhow::{Context, Result};
+use anyhow::{bail, Context, Result};
 use xiangqi_server::clock::SystemClock;
+use xiangqi_server::http::guard::normal_origin;
+use xiangqi_server::security::{Rate, Security};
 use xiangqi_server::store::Store;
 use xiangqi_server::{default_data_dir, sqlite_in, Server};
 
@@ -28,6 +31,57 @@ pub struct Args {
     /// An opening explorer file (`xiangqi explore build`) shown beside the board.
     #[arg(long, value_name = "FILE")]
     explorer: Option<PathBuf>,
+    /// An origin besides the server's own whose pages may open the socket and
+    /// send requests (`https://xiangqi.example`), for a proxy that changes the Host; repeatable.
+    #[arg(long, value_name = "ORIGIN")]
+    allowed_origin: Vec<String>,
+    /// Browsers reach the server over HTTPS (a TLS proxy in front): Secure cookies, https:// origin.
+    #[arg(long)]
+    behind_tls: bool,
+    /// A proxy whose X-Forwarded-For and X-Forwarded-Proto are believed; repeatable.
+    #[arg(long, value_name = "IP")]
+    trusted_proxy: Vec<IpAddr>,
+    /// New guests per client address, as N/UNIT (s, min, h, d).
+    #[arg(long, value_name = "RATE", default_value_t = Security::GUESTS)]
+    limit_guests: Rate,
+    /// Sign-in attempts (login and registration) per client address.
+    #[arg(long, value_name = "RATE", default_value_t = Security::SIGN_INS)]
+    limit_sign_ins: Rate,
+    /// Login attempts per account name.
+    #[arg(long, value_name = "RATE", default_value_t = Security::ACCOUNT_SIGN_INS)]
+    limit_account_sign_ins: Rate,
+    /// Open seeks per client address (each player has at most 3 besides).
+    #[arg(long, value_name = "N", default_value_t = Security::SEEKS_PER_ADDRESS)]
+    limit_seeks_per_address: usize,
+    /// Password hashes computed at once (each holds 19 MiB).
+    #[arg(long, value_name = "N", default_value_t = Security::HASH_WORKERS)]
+    hash_workers: usize,
+    /// Sign-ins waiting for a hashing worker at most; more are answered 503.
+    #[arg(long, value_name = "N", default_value_t = Security::HASH_QUEUE)]
+    hash_queue: usize,
+}
+
+impl Args {
+    fn security(&self) -> Result<Security> {
+        for origin in &self.allowed_origin {
+            if normal_origin(origin).is_none() {
+                bail!(
+                    "--allowed-origin {origin:?} is not an origin such as https://xiangqi.example"
+                );
+            }
+        }
+        Ok(Security {
+            allowed_origins: self.allowed_origin.clone(),
+            behind_tls: self.behind_tls,
+            trusted_proxies: self.trusted_proxy.clone(),
+            guests: self.limit_guests,
+            sign_ins: self.limit_sign_ins,
+            account_sign_ins: self.limit_account_sign_ins,
+            seeks_per_address: self.limit_seeks_per_address,
+            hash_workers: self.hash_workers.max(1),
+            hash_queue: self.hash_queue,
+        })
+    }
 }
 
 pub fn run(args: Args) -> Result<()> {
@@ -47,6 +101,7 @@ pub fn run(args: Args) -> Result<()> {
         .engine_threads
         .unwrap_or(cores.saturating_sub(1))
         .max(1);
+    let security = args.security()?;
     // Opened first: a bad file is an error before anything listens.
     let explorer = args
         .explorer
@@ -62,7 +117,8 @@ pub fn run(args: Args) -> Result<()> {
             Arc::new(SystemClock::new()),
             engine_threads,
         )
-        .await?;
+        .await?
+        .with_security(security);
         let server = match explorer {
             Some(explorer) => server.with_explorer(explorer),
             None => server,

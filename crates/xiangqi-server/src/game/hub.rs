@@ -58,6 +58,14 @@ impl Hub {
         }
     }
 
+    /// The players with a socket open now.
+    pub fn online(&self) -> std::collections::HashSet<String> {
+        match self.players.lock() {
+            Ok(players) => players.keys().cloned().collect(),
+            Err(poisoned) => poisoned.into_inner().keys().cloned().collect(),
+        }
+    }
+
     /// Forgets a socket; true when it was `player`'s last.
     pub fn leave(&self, player: &str, conn: ConnId) -> bool {
         let Ok(mut players) = self.players.lock() else {

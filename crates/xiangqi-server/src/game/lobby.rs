@@ -12,9 +12,11 @@ use crate::game::room::{self, RestoreError};
 use crate::game::view::{GameFacts, Seat};
 use crate::game::{ConnId, Outbound, Outbox, RoomHandle};
 use crate::ids::new_id;
+use crate::security::AddressKey;
 use crate::state::AppState;
 use crate::store::GameRow;
 use crate::time_control::format_time_control;
+use crate::ws::protocol::echo::quoted;
 use crate::ws::protocol::ColorChoice;
 
 /// Open seeks per player at most.
@@ -35,6 +37,8 @@ pub struct Seek {
     pub color: ColorChoice,
     /// Rule-set preset.
     pub rules: String,
+    /// The address of the socket that opened it.
+    pub address: AddressKey,
 }
 
 impl Seek {
@@ -97,8 +101,10 @@ impl Lobby {
         self.with(|inner| inner.subscribers.remove(&conn));
     }
 
-    /// Opens a seek.
-    pub fn add_seek(&self, seek: Seek) -> Result<Value, Refusal> {
+    /// Opens a seek, unless its player has [`MAX_SEEKS_PER_PLAYER`] open
+    /// or its address `per_address` (so many guests from one place cannot
+    /// fill the lobby).
+    pub fn add_seek(&self, seek: Seek, per_address: usize) -> Result<Value, Refusal> {
         self.with(|inner| {
             let player = seek.seat.id();
             let open = inner.seeks.iter().filter(|s| s.seat.id() == player).count();
@@ -106,6 +112,17 @@ impl Lobby {
                 return Err((
                     "too_many_seeks",
                     format!("you have {open} open seeks, the most allowed"),
+                ));
+            }
+            let from_address = inner
+                .seeks
+                .iter()
+                .filter(|s| s.address == seek.address)
+                .count();
+            if from_address >= per_address {
+                return Err((
+                    "too_many_seeks",
+                    format!("your address has {from_address} open seeks, the most allowed"),
                 ));
             }
             let json = seek.to_json();
@@ -123,7 +140,10 @@ impl Lobby {
                 .iter()
                 .position(|s| s.id == id && s.seat.is(player))
             else {
-                return Err(("unknown_seek", format!("you have no open seek {id:?}")));
+                return Err((
+                    "unknown_seek",
+                    format!("you have no open seek {}", quoted(id)),
+                ));
             };
             inner.seeks.remove(i);
             inner.broadcast(json!({"t": "seek_removed", "id": id}));
@@ -135,7 +155,7 @@ impl Lobby {
     pub fn take_seek(&self, id: &str, player: &str) -> Result<Seek, Refusal> {
         self.with(|inner| {
             let Some(i) = inner.seeks.iter().position(|s| s.id == id) else {
-                return Err(("unknown_seek", format!("no open seek {id:?}")));
+                return Err(("unknown_seek", format!("no open seek {}", quoted(id))));
             };
             if inner.seeks[i].seat.is(player) {
                 return Err(("own_seek", "you cannot accept your own seek".to_string()));

@@ -543,7 +543,10 @@ impl Room {
                 let parsed: Move = mv.parse().map_err(|_| {
                     ActionError::new(
                         "illegal_move",
-                        format!("{mv:?} is not a move in coordinates such as h2e2"),
+                        format!(
+                            "{} is not a move in coordinates such as h2e2",
+                            crate::ws::protocol::echo::quoted(&mv)
+                        ),
                     )
                 })?;
                 if let Err(why) = self.game.game().position().check_legal(parsed) {

@@ -1,10 +1,11 @@
 //! Sessions and accounts: the `xq_session` cookie (only its hash is
-//! stored), guests made on first sight, registration and login with
-//! argon2 (hashed on a blocking thread), logout and the notation setting.
+//! stored; `Secure` when served over HTTPS), guests made on first sight (at
+//! a limited rate per address), registration and login with Argon2 on the
+//! bounded hashing pool behind per-address and per-account throttles,
+//! logout and the notation setting.
 
-use argon2::password_hash::rand_core::OsRng;
-use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
-use argon2::Argon2;
+use std::time::Duration;
+
 use axum::extract::State;
 use axum::http::header::{COOKIE, SET_COOKIE};
 use axum::http::{HeaderMap, HeaderValue};
@@ -17,6 +18,11 @@ use crate::error::ApiError;
 use crate::http::extract::JsonBody;
 use crate::ids::{guest_suffix, new_id, new_token, token_hash};
 use crate::notation_setting::NotationSetting;
+use crate::security::hashing::HashError;
+use crate::security::names::{check_name, NameError};
+use crate::security::passwords::check_password;
+use crate::security::sweep::TOUCH_EVERY_MS;
+use crate::security::Client;
 use crate::state::AppState;
 use crate::store::{PlayerRow, StoreError};
 
@@ -50,23 +56,64 @@ pub async fn current_player(
     let Some(token) = session_token(headers) else {
         return Ok(None);
     };
-    Ok(state.store.session_player(&token_hash(&token)).await?)
+    let Some((player, seen)) = state.store.session_player_seen(&token_hash(&token)).await? else {
+        return Ok(None);
+    };
+    // A guest's last use decides when it expires; written at most hourly.
+    let now = state.clock.unix_ms();
+    let fresh = matches!(seen, Some(seen) if now - seen < TOUCH_EVERY_MS);
+    if player.guest && !fresh {
+        state.store.touch_player(&player.id, now).await?;
+    }
+    Ok(Some(player))
 }
 
-fn cookie_header(token: &str) -> HeaderValue {
-    let text =
-        format!("{SESSION_COOKIE}={token}; HttpOnly; SameSite=Lax; Path=/; Max-Age=31536000");
+/// The session cookie's attributes: script cannot read it, other sites'
+/// requests carry it only on top-level navigation, and over HTTPS it never
+/// travels in clear.
+fn cookie_header(value: &str, max_age: u32, client: &Client) -> HeaderValue {
+    let secure = if client.https { "; Secure" } else { "" };
+    let text = format!(
+        "{SESSION_COOKIE}={value}; HttpOnly; SameSite=Lax; Path=/; Max-Age={max_age}{secure}"
+    );
     HeaderValue::from_str(&text).unwrap_or_else(|_| HeaderValue::from_static(""))
 }
 
+/// A session lasts a year.
+const SESSION_SECONDS: u32 = 31_536_000;
+
 /// Starts a session for `player` and returns its cookie header.
-async fn new_session(state: &AppState, player: &str) -> Result<HeaderValue, ApiError> {
+async fn new_session(
+    state: &AppState,
+    player: &str,
+    client: &Client,
+) -> Result<HeaderValue, ApiError> {
     let token = new_token();
     state
         .store
         .insert_session(&token_hash(&token), player, state.clock.unix_ms())
         .await?;
-    Ok(cookie_header(&token))
+    Ok(cookie_header(&token, SESSION_SECONDS, client))
+}
+
+/// The answer to a request over a limit.
+fn too_many(what: &str, wait: Duration) -> ApiError {
+    let seconds = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
+    ApiError::TooMany(
+        "rate_limited",
+        format!("too many {what}; try again in {} s", seconds.max(1)),
+        wait,
+    )
+}
+
+fn hashing_failed(error: HashError) -> ApiError {
+    match error {
+        HashError::Busy => ApiError::Overloaded(
+            "the server is busy checking passwords; try again in a moment".into(),
+            Duration::from_secs(2),
+        ),
+        HashError::Failed(detail) => ApiError::Internal(detail),
+    }
 }
 
 /// Draws of a guest name before giving up. Six hex digits collide often
@@ -75,7 +122,11 @@ async fn new_session(state: &AppState, player: &str) -> Result<HeaderValue, ApiE
 /// needs another draw.
 const GUEST_NAME_ATTEMPTS: usize = 8;
 
-async fn new_guest(state: &AppState) -> Result<PlayerRow, ApiError> {
+/// A new guest for `client`, within the rate of new guests per address.
+async fn new_guest(state: &AppState, client: &Client) -> Result<PlayerRow, ApiError> {
+    if let Err(wait) = state.guards.guests.check(&client.address) {
+        return Err(too_many("new guests from your address", wait));
+    }
     new_guest_named(state, || format!("Guest-{}", guest_suffix())).await
 }
 
@@ -110,12 +161,16 @@ fn with_cookie(cookie: HeaderValue, body: Value) -> Response {
 }
 
 /// `GET /api/me`: the session's player, a new guest without one.
-pub async fn me(State(state): State<AppState>, headers: HeaderMap) -> Result<Response, ApiError> {
+pub async fn me(
+    State(state): State<AppState>,
+    client: Client,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
     if let Some(player) = current_player(&state, &headers).await? {
         return Ok(Json(player_json(&player)).into_response());
     }
-    let guest = new_guest(&state).await?;
-    let cookie = new_session(&state, &guest.id).await?;
+    let guest = new_guest(&state, &client).await?;
+    let cookie = new_session(&state, &guest.id, &client).await?;
     Ok(with_cookie(cookie, player_json(&guest)))
 }
 
@@ -127,58 +182,31 @@ pub struct Credentials {
 }
 
 fn check_credentials(c: &Credentials) -> Result<(), ApiError> {
-    let name_ok = (3..=20).contains(&c.name.len())
-        && c.name
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
-    if !name_ok {
-        return Err(ApiError::BadInput(
-            "bad_name",
-            "a name has 3 to 20 of the characters A-Z, a-z, 0-9, _ and -".into(),
-        ));
-    }
-    if !(8..=200).contains(&c.password.len()) {
-        return Err(ApiError::BadInput(
-            "bad_password",
-            "a password has 8 to 200 bytes".into(),
-        ));
-    }
-    Ok(())
+    check_name(&c.name).map_err(|error| match error {
+        NameError::Shape => ApiError::BadInput("bad_name", error.to_string()),
+        NameError::Reserved(_) => ApiError::BadInput("reserved_name", error.to_string()),
+    })?;
+    check_password(&c.name, &c.password)
+        .map_err(|error| ApiError::BadInput("bad_password", error.to_string()))
 }
 
-/// Argon2 on a blocking thread: it is slow on purpose.
-async fn hash_password(password: String) -> Result<String, ApiError> {
-    tokio::task::spawn_blocking(move || {
-        let salt = SaltString::generate(&mut OsRng);
-        Argon2::default()
-            .hash_password(password.as_bytes(), &salt)
-            .map(|h| h.to_string())
-            .map_err(|e| ApiError::Internal(format!("hashing: {e}")))
-    })
-    .await
-    .map_err(|e| ApiError::Internal(format!("hashing task: {e}")))?
-}
-
-async fn verify_password(password: String, hash: String) -> bool {
-    tokio::task::spawn_blocking(move || {
-        PasswordHash::new(&hash)
-            .map(|parsed| {
-                Argon2::default()
-                    .verify_password(password.as_bytes(), &parsed)
-                    .is_ok()
-            })
-            .unwrap_or(false)
-    })
-    .await
-    .unwrap_or(false)
+/// One sign-in attempt (login or registration) from `client`'s address.
+fn admit_sign_in(state: &AppState, client: &Client) -> Result<(), ApiError> {
+    state
+        .guards
+        .sign_ins
+        .check(&client.address)
+        .map_err(|wait| too_many("sign-in attempts from your address", wait))
 }
 
 /// `POST /api/register`: the session's guest (or a new one) becomes an account.
 pub async fn register(
     State(state): State<AppState>,
+    client: Client,
     headers: HeaderMap,
     JsonBody(credentials): JsonBody<Credentials>,
 ) -> Result<Response, ApiError> {
+    admit_sign_in(&state, &client)?;
     check_credentials(&credentials)?;
     if state
         .store
@@ -186,16 +214,26 @@ pub async fn register(
         .await?
         .is_some()
     {
-        return Err(ApiError::Conflict(
-            "name_taken",
-            format!("the name {:?} is taken", credentials.name),
-        ));
+        return Err(StoreError::NameTaken(credentials.name).into());
     }
     let guest = match current_player(&state, &headers).await? {
         Some(player) if player.guest => player,
-        _ => new_guest(&state).await?,
+        _ => new_guest(&state, &client).await?,
     };
-    let hash = hash_password(credentials.password).await?;
+    if let Some(existing) = state
+        .store
+        .confusable_with(&credentials.name, &guest.id)
+        .await?
+    {
+        let name = credentials.name;
+        return Err(StoreError::NameConfusable { name, existing }.into());
+    }
+    let hash = state
+        .guards
+        .hashing
+        .hash(credentials.password)
+        .await
+        .map_err(hashing_failed)?;
     let start = xiangqi_rating::online::START_RATING;
     let player = state
         .store
@@ -204,43 +242,52 @@ pub async fn register(
     if let Some(token) = session_token(&headers) {
         state.store.delete_session(&token_hash(&token)).await?;
     }
-    let cookie = new_session(&state, &player.id).await?;
+    let cookie = new_session(&state, &player.id, &client).await?;
     Ok(with_cookie(cookie, player_json(&player)))
 }
 
-/// `POST /api/login`.
+/// `POST /api/login`: throttled per address and per name (known or not,
+/// so the answer tells nothing about which names exist), then checked on
+/// the hashing pool, against the dummy hash for a name without a password.
 pub async fn login(
     State(state): State<AppState>,
+    client: Client,
     headers: HeaderMap,
     JsonBody(credentials): JsonBody<Credentials>,
 ) -> Result<Response, ApiError> {
+    admit_sign_in(&state, &client)?;
+    let account: String = credentials.name.to_lowercase().chars().take(64).collect();
+    if let Err(wait) = state.guards.account_sign_ins.check(&account) {
+        return Err(too_many("sign-in attempts for this name", wait));
+    }
     let player = state.store.player_by_name(&credentials.name).await?;
-    let Some((player, hash)) = player.and_then(|p| p.password_hash.clone().map(|h| (p, h))) else {
+    let hash = player.as_ref().and_then(|p| p.password_hash.clone());
+    let matches = state
+        .guards
+        .hashing
+        .verify(credentials.password, hash)
+        .await
+        .map_err(hashing_failed)?;
+    let Some(player) = player.filter(|_| matches) else {
         return Err(ApiError::BadCredentials);
     };
-    if !verify_password(credentials.password, hash).await {
-        return Err(ApiError::BadCredentials);
-    }
     if let Some(token) = session_token(&headers) {
         state.store.delete_session(&token_hash(&token)).await?;
     }
-    let cookie = new_session(&state, &player.id).await?;
+    let cookie = new_session(&state, &player.id, &client).await?;
     Ok(with_cookie(cookie, player_json(&player)))
 }
 
 /// `POST /api/logout`.
 pub async fn logout(
     State(state): State<AppState>,
+    client: Client,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
     if let Some(token) = session_token(&headers) {
         state.store.delete_session(&token_hash(&token)).await?;
     }
-    let cleared = HeaderValue::from_str(&format!(
-        "{SESSION_COOKIE}=; HttpOnly; SameSite=Lax; Path=/; Max-Age=0"
-    ))
-    .expect("the cookie name is a valid header value");
-    Ok(with_cookie(cleared, json!({})))
+    Ok(with_cookie(cookie_header("", 0, &client), json!({})))
 }
 
 /// The settings a player may change.

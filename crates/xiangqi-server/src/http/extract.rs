@@ -1,7 +1,8 @@
 //! Extractors whose refusals are the protocol's `{"error": …}` answers
 //! instead of axum's plain-text rejections, so clients read every refusal
 //! the same way: the JSON body (`bad_json`, `not_json`, `too_large`) and
-//! the path's parameters (`bad_path`).
+//! the path's parameters (`bad_path`); input their messages quote is cut
+//! to a few dozen characters.
 
 use axum::extract::rejection::{JsonRejection, PathRejection};
 use axum::extract::{FromRequest, FromRequestParts, Path, Request};
@@ -11,6 +12,7 @@ use axum::Json;
 use serde::de::DeserializeOwned;
 
 use crate::error::ApiError;
+use crate::ws::protocol::echo::cut_echoes;
 
 /// A request body read as JSON into `T`.
 pub struct JsonBody<T>(pub T);
@@ -37,7 +39,7 @@ fn refusal(rejection: &JsonRejection) -> ApiError {
         _ if status == StatusCode::PAYLOAD_TOO_LARGE => "too_large",
         _ => "bad_json",
     };
-    ApiError::BadBody(status, code, rejection.body_text())
+    ApiError::BadBody(status, code, cut_echoes(&rejection.body_text()))
 }
 
 /// The path's parameters read into `T`.
@@ -63,5 +65,5 @@ fn path_refusal(rejection: &PathRejection) -> ApiError {
     if status.is_server_error() {
         return ApiError::Internal(rejection.body_text());
     }
-    ApiError::BadBody(status, "bad_path", rejection.body_text())
+    ApiError::BadBody(status, "bad_path", cut_echoes(&rejection.body_text()))
 }

@@ -16,6 +16,7 @@ use crate::game::view::Seat;
 use crate::http::extract::PathParams;
 use crate::state::AppState;
 use crate::store::{PlayerRow, StoreError, StoredGame};
+use crate::ws::protocol::echo::quoted;
 
 /// `GET /api/games/{id}`: `GameSummary` with `moves` and `fen`.
 pub async fn game(
@@ -29,7 +30,7 @@ pub async fn game(
             .await
             .map_err(|e| ApiError::Internal(e.to_string()))?
         else {
-            return Err(ApiError::NotFound(format!("game {id:?}")));
+            return Err(ApiError::NotFound(format!("game {}", quoted(&id))));
         };
         let (reply, answer) = oneshot::channel();
         if room.send(RoomCommand::Summary { reply }).is_err() {
@@ -104,7 +105,7 @@ pub async fn page_or_pgn(
 /// The PGN export of stored game `id` (with `[%clk]` and the ratings before it).
 pub async fn stored_pgn(state: &AppState, id: &str) -> Result<String, ApiError> {
     let Some(stored) = state.store.game(id).await? else {
-        return Err(ApiError::NotFound(format!("game {id:?}")));
+        return Err(ApiError::NotFound(format!("game {}", quoted(id))));
     };
     let row = &stored.game;
     let red = state.store.player(&row.red).await?;

@@ -1,15 +1,18 @@
 //! The HTTP side: the JSON API under `/api`, the WebSocket at `/ws`, the
-//! PGN export, and the embedded web client for every other page path.
+//! PGN export, and the embedded web client for every other page path;
+//! every request passes `guard` (the `Origin` check, security headers).
 
 pub mod assets;
 pub mod auth;
 pub mod explorer;
 pub mod extract;
 pub mod games;
+pub mod guard;
 pub mod players;
 pub mod review;
 
 use axum::extract::DefaultBodyLimit;
+use axum::middleware;
 use axum::routing::{any, get, post, put};
 use axum::Router;
 
@@ -48,5 +51,10 @@ pub fn router(state: AppState) -> Router {
         .route("/static/{*file}", get(assets::asset))
         .fallback(get(assets::index))
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
+        .layer(middleware::from_fn_with_state(
+            state.clone(),
+            guard::check_origin,
+        ))
+        .layer(middleware::from_fn(guard::security_headers))
         .with_state(state)
 }

@@ -11,6 +11,7 @@ use crate::error::ApiError;
 use crate::http::extract::PathParams;
 use crate::http::games::stored_summary;
 use crate::state::AppState;
+use crate::ws::protocol::echo::quoted;
 
 /// Games listed at most.
 const GAMES_LISTED: i64 = 100;
@@ -21,7 +22,7 @@ pub async fn player(
     PathParams(name): PathParams<String>,
 ) -> Result<Json<Value>, ApiError> {
     let Some(player) = state.store.player_by_name(&name).await? else {
-        return Err(ApiError::NotFound(format!("player {name:?}")));
+        return Err(ApiError::NotFound(format!("player {}", quoted(&name))));
     };
     let history: Vec<Value> = state
         .store

@@ -16,6 +16,7 @@ use crate::http::extract::PathParams;
 use crate::http::games::stored_pgn;
 use crate::review::StartError;
 use crate::state::AppState;
+use crate::ws::protocol::echo::quoted;
 
 /// The viewer's data of the game a PGN text holds.
 pub fn viewer_data(pgn: &str) -> Result<Value, ApiError> {
@@ -61,7 +62,7 @@ pub async fn annotate(
         return Err(ApiError::NotSignedIn);
     };
     let Some(stored) = state.store.game(&id).await? else {
-        return Err(ApiError::NotFound(format!("game {id:?}")));
+        return Err(ApiError::NotFound(format!("game {}", quoted(&id))));
     };
     if stored.ending.is_none() {
         return Err(ApiError::Conflict(

@@ -20,6 +20,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         "reviews",
         include_str!("../../migrations/0002_reviews.sql"),
     ),
+    (
+        3,
+        "guards",
+        include_str!("../../migrations/0003_guards.sql"),
+    ),
 ];
 
 /// The migrations above as a source for sqlx's migrator.

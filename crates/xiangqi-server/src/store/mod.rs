@@ -11,6 +11,7 @@
 
 use serde::{Deserialize, Serialize};
 
+mod accounts;
 mod connect;
 mod events;
 mod migrations;
@@ -26,6 +27,9 @@ pub enum StoreError {
     /// The name is already registered.
     #[error("the name {0:?} is taken")]
     NameTaken(String),
+    /// The name is confusable with one in use (`a1ice` for `alice`).
+    #[error("the name {name:?} is too like {existing:?}")]
+    NameConfusable { name: String, existing: String },
     /// A row the caller named does not exist.
     #[error("no {what} {id:?}")]
     NotFound { what: &'static str, id: String },
@@ -145,13 +149,15 @@ impl Store {
     /// `postgres://…`, and runs the migrations.
     pub async fn open(url: &str) -> Result<Store, StoreError> {
         let (writer, reader) = connect::pools(url).await?;
-        Ok(Store { writer, reader })
+        let store = Store { writer, reader };
+        store.fill_name_skeletons().await?;
+        Ok(store)
     }
 
     pub async fn insert_player(&self, player: &PlayerRow) -> Result<(), StoreError> {
         let result = sqlx::query(
-            "INSERT INTO players (id, name, name_key, guest, password_hash, rating, notation, created_at) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+            "INSERT INTO players (id, name, name_key, guest, password_hash, rating, notation, \
+             created_at, name_skeleton, last_seen) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $8)",
         )
         .bind(&player.id)
         .bind(&player.name)
@@ -161,6 +167,7 @@ impl Store {
         .bind(player.rating.map(i64::from))
         .bind(&player.notation)
         .bind(player.created_at)
+        .bind(skeleton_key(&player.name))
         .execute(&self.writer)
         .await;
         match result {
@@ -169,7 +176,9 @@ impl Store {
         }
     }
 
-    /// Turns a guest into an account (name, password, starting rating).
+    /// Turns a guest into an account (name, password, starting rating),
+    /// unless another player's name is confusable with `name`
+    /// ([`StoreError::NameConfusable`]; checked in the same statement).
     pub async fn register_guest(
         &self,
         id: &str,
@@ -178,22 +187,34 @@ impl Store {
         rating: i32,
     ) -> Result<PlayerRow, StoreError> {
         let result = sqlx::query(&format!(
-            "UPDATE players SET name = $2, name_key = $3, guest = 0, password_hash = $4, rating = $5 \
-             WHERE id = $1 AND guest = 1 RETURNING {PLAYER_COLUMNS}"
+            "UPDATE players SET name = $2, name_key = $3, guest = 0, password_hash = $4, rating = $5, \
+             name_skeleton = $6 WHERE id = $1 AND guest = 1 AND NOT EXISTS \
+             (SELECT 1 FROM players other WHERE other.name_skeleton = $6 AND other.id <> $1) \
+             RETURNING {PLAYER_COLUMNS}"
         ))
         .bind(id)
         .bind(name)
         .bind(name_key(name))
         .bind(password_hash)
         .bind(i64::from(rating))
+        .bind(skeleton_key(name))
         .fetch_optional(&self.writer)
         .await;
         match result {
             Ok(Some(row)) => rows::player(&row),
-            Ok(None) => Err(StoreError::NotFound {
-                what: "guest",
-                id: id.to_string(),
-            }),
+            Ok(None) if self.player_by_name(name).await?.is_some_and(|p| p.id != id) => {
+                Err(StoreError::NameTaken(name.to_string()))
+            }
+            Ok(None) => match self.confusable_with(name, id).await? {
+                Some(existing) => Err(StoreError::NameConfusable {
+                    name: name.to_string(),
+                    existing,
+                }),
+                None => Err(StoreError::NotFound {
+                    what: "guest",
+                    id: id.to_string(),
+                }),
+            },
             Err(e) => Err(self.name_conflict(e, name).await),
         }
     }
@@ -251,20 +272,10 @@ impl Store {
     }
 
     pub async fn session_player(&self, token_hash: &str) -> Result<Option<PlayerRow>, StoreError> {
-        sqlx::query(&format!(
-            "SELECT {} FROM sessions s JOIN players p ON p.id = s.player WHERE s.token_hash = $1",
-            PLAYER_COLUMNS
-                .split(", ")
-                .map(|c| format!("p.{c}"))
-                .collect::<Vec<_>>()
-                .join(", ")
-        ))
-        .bind(token_hash)
-        .fetch_optional(&self.reader)
-        .await
-        .map_err(database)?
-        .map(|row| rows::player(&row))
-        .transpose()
+        Ok(self
+            .session_player_seen(token_hash)
+            .await?
+            .map(|(player, _)| player))
     }
 
     /// Deletes the session (deleting an unknown one is not an error: logging
@@ -466,6 +477,8 @@ impl Store {
         database(error)
     }
 }
+
+use crate::security::names::skeleton_key;
 
 /// Names are unique regardless of case: the key they are compared by.
 fn name_key(name: &str) -> String {

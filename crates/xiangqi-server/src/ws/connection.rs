@@ -18,10 +18,12 @@ use crate::game::view::{event_frame, state_frame};
 use crate::game::{ConnId, Outbound};
 use crate::http::auth::player_json;
 use crate::notation_setting::NotationSetting;
+use crate::security::AddressKey;
 use crate::state::AppState;
 use crate::store::PlayerRow;
 use crate::ws::dispatch;
 use crate::ws::flood::FloodGate;
+use crate::ws::protocol::echo::{cut_message, MAX_ECHO_CHARS};
 use crate::ws::protocol::{decode, ClientMessage, PROTOCOL_VERSION};
 
 /// The server pings an idle socket this often.
@@ -54,19 +56,32 @@ pub struct Session {
     pub watching: HashSet<String>,
     /// Whether it follows the lobby.
     pub in_lobby: bool,
+    /// Its client's address (seeks are capped per address too).
+    pub address: AddressKey,
 }
 
-/// An `error` frame.
+/// An `error` frame. The message is cut to
+/// [`MAX_MESSAGE_CHARS`](crate::ws::protocol::echo::MAX_MESSAGE_CHARS) and
+/// each text in `ref` (ids the client sent) to a few dozen characters.
 pub fn error_frame(code: &str, message: &str, reference: Option<Value>) -> String {
-    let mut frame = json!({"t": "error", "code": code, "message": message});
-    if let Some(reference) = reference {
+    let mut frame = json!({"t": "error", "code": code, "message": cut_message(message)});
+    if let Some(mut reference) = reference {
+        if let Some(fields) = reference.as_object_mut() {
+            for value in fields.values_mut() {
+                if let Some(text) = value.as_str() {
+                    if text.chars().count() > MAX_ECHO_CHARS {
+                        *value = Value::String(text.chars().take(MAX_ECHO_CHARS).collect());
+                    }
+                }
+            }
+        }
         frame["ref"] = reference;
     }
     frame.to_string()
 }
 
 /// Runs the socket of `player` until it closes.
-pub async fn run(socket: WebSocket, state: AppState, player: PlayerRow) {
+pub async fn run(socket: WebSocket, state: AppState, player: PlayerRow, address: AddressKey) {
     let (mut sink, mut stream) = socket.split();
     // The handshake: `hello` with our version, first.
     let first = tokio::time::timeout(HELLO_TIMEOUT, stream.next()).await;
@@ -117,6 +132,7 @@ pub async fn run(socket: WebSocket, state: AppState, player: PlayerRow) {
         out,
         watching: HashSet::new(),
         in_lobby: false,
+        address,
     };
     let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<Ending>();
     let writer = tokio::spawn(write_loop(

@@ -9,10 +9,11 @@ use crate::game::room::{Action, RoomCommand};
 use crate::game::view::Seat;
 use crate::game::RoomHandle;
 use crate::ids::new_id;
-use crate::rules::{game_rules, DEFAULT_RULES};
+use crate::rules::{seek_preset, DEFAULT_RULES};
 use crate::state::AppState;
-use crate::time_control::parse_time_control;
+use crate::time_control::offered_time_control;
 use crate::ws::connection::{error_frame, Session};
+use crate::ws::protocol::echo::quoted;
 use crate::ws::protocol::{ClientMessage, PROTOCOL_VERSION};
 
 /// The highest engine level.
@@ -51,15 +52,15 @@ pub async fn handle(state: &AppState, session: &mut Session, message: ClientMess
             color,
             rules,
         } => {
-            let tc = match parse_time_control(&tc) {
+            let tc = match offered_time_control(&tc) {
                 Ok(tc) => tc,
                 Err(e) => return refuse("bad_time_control", e.to_string(), None),
             };
-            if let Err(e) = game_rules(&rules) {
-                return refuse("unknown_rules", e.to_string(), None);
-            }
             // The preset's own spelling, as stored and shown.
-            let rules = rules.trim().to_ascii_lowercase();
+            let rules = match seek_preset(&rules) {
+                Ok(preset) => preset.name().to_string(),
+                Err(e) => return refuse("unknown_rules", e.to_string(), None),
+            };
             let seat = match fresh_seat(state, session).await {
                 Ok(seat) => seat,
                 Err(reply) => return reply,
@@ -78,8 +79,10 @@ pub async fn handle(state: &AppState, session: &mut Session, message: ClientMess
                 rated,
                 color,
                 rules,
+                address: session.address,
             };
-            match state.lobby.add_seek(seek) {
+            let per_address = state.guards.security.seeks_per_address;
+            match state.lobby.add_seek(seek, per_address) {
                 Ok(seek) => frame(json!({"t": "seek_created", "seek": seek})),
                 Err((code, message)) => refuse(code, message, None),
             }
@@ -99,7 +102,7 @@ pub async fn handle(state: &AppState, session: &mut Session, message: ClientMess
                     None,
                 );
             }
-            let tc = match parse_time_control(&tc) {
+            let tc = match offered_time_control(&tc) {
                 Ok(tc) => tc,
                 Err(e) => return refuse("bad_time_control", e.to_string(), None),
             };
@@ -243,7 +246,7 @@ async fn watch(
             Ok(None) => {
                 return refuse(
                     "unknown_game",
-                    format!("no game {game:?}"),
+                    format!("no game {}", quoted(&game)),
                     Some(json!({"game": game})),
                 )
             }
@@ -284,7 +287,7 @@ async fn act(
     for _ in 0..2 {
         let room = match state.rooms.get(state, game).await {
             Ok(Some(room)) => room,
-            Ok(None) => return Err(("unknown_game", format!("no game {game:?}"))),
+            Ok(None) => return Err(("unknown_game", format!("no game {}", quoted(game)))),
             Err(e) => {
                 tracing::error!("loading game {game}: {e}");
                 return Err(("internal", "the game could not be loaded".to_string()));

@@ -17,6 +17,7 @@ use axum::response::{IntoResponse, Response};
 
 use crate::error::ApiError;
 use crate::http::auth::current_player;
+use crate::security::Client;
 use crate::state::AppState;
 
 /// Messages the WebSocket layer itself accepts at most; larger ones close
@@ -35,9 +36,11 @@ pub const MAX_READ_FRAME_BYTES: usize = 1024 * 1024;
 const READ_BUFFER_BYTES: usize = 4 * 1024;
 
 /// `GET /ws`: the session cookie names the player (`GET /api/me` makes a
-/// guest's session first).
+/// guest's session first); a page of another site never gets here
+/// (`http::guard` checks `Origin` first).
 pub async fn upgrade(
     State(state): State<AppState>,
+    client: Client,
     headers: HeaderMap,
     ws: WebSocketUpgrade,
 ) -> Result<Response, ApiError> {
@@ -48,6 +51,6 @@ pub async fn upgrade(
         .max_message_size(MAX_SOCKET_MESSAGE_BYTES)
         .max_frame_size(MAX_READ_FRAME_BYTES)
         .read_buffer_size(READ_BUFFER_BYTES)
-        .on_upgrade(move |socket| connection::run(socket, state, player))
+        .on_upgrade(move |socket| connection::run(socket, state, player, client.address))
         .into_response())
 }

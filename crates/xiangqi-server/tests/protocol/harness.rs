@@ -15,6 +15,7 @@ use tokio_tungstenite::tungstenite::http::header::COOKIE;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 use xiangqi_server::clock::ManualClock;
+use xiangqi_server::security::{Rate, Security};
 use xiangqi_server::state::AppState;
 use xiangqi_server::store::Store;
 use xiangqi_server::Server;
@@ -34,6 +35,20 @@ const NOISE: &[&str] = &[
     "game_added",
     "game_removed",
 ];
+
+/// Every test client comes from 127.0.0.1: the per-address limits are
+/// set for a crowd on one address (the attacks that run into them are in
+/// `tests/attacks.rs`).
+pub fn every_client_on_one_address() -> Security {
+    let many: Rate = "10000/min".parse().expect("a rate");
+    Security {
+        guests: many,
+        sign_ins: many,
+        account_sign_ins: many,
+        seeks_per_address: 10_000,
+        ..Security::default()
+    }
+}
 
 /// A running server and its clock.
 pub struct TestServer {
@@ -62,7 +77,8 @@ impl TestServer {
         let clock = ManualClock::new(UNIX_ORIGIN_MS);
         let server = Server::bind("127.0.0.1:0".parse().unwrap(), store, clock.clone(), 1)
             .await
-            .expect("bind");
+            .expect("bind")
+            .with_security(every_client_on_one_address());
         let base = format!("http://{}", server.local_addr());
         let state = server.state().clone();
         let resumed = server.resumed_games();

@@ -32,6 +32,11 @@ impl Server {
         let mut cmd = Command::new(bin);
         cmd.args(["serve", "--addr", "127.0.0.1:0", "--data"])
             .arg(dir)
+            // Every bot is a guest on 127.0.0.1 and half of them seek: the
+            // per-address limits are set for that crowd (the defaults are for
+            // the open internet).
+            .args(["--limit-guests", "100000/min"])
+            .args(["--limit-seeks-per-address", "100000"])
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(fs::File::create(&log)?);
