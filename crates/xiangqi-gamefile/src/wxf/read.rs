@@ -73,7 +73,8 @@ impl<R: BufRead> WxfReader<R> {
         self.0.bytes_read()
     }
 
-    /// The encoding of the non-ASCII text seen so far, if any.
+    /// The file's encoding: forced ([`ReaderOptions::encoding`]), or
+    /// detected from its start; `None` until the first game is read.
     pub fn encoding(&self) -> Option<TextEncoding> {
         self.0.encoding()
     }
@@ -464,15 +465,8 @@ impl Builder {
                 core = std::borrow::Cow::Owned(unmarked.to_owned());
             }
         }
-        let b = core.as_bytes();
-        if self.notation != Some(Notation::Iccs)
-            && b.len() == 4
-            && matches!(b[0], b'+' | b'-')
-            && b[1].is_ascii_alphabetic()
-        {
-            // "+R.3": the marker before the letter, as some texts write it.
-            core = std::borrow::Cow::Owned(format!("{}{}{}", &core[1..2], &core[..1], &core[2..]));
-        }
+        // "+R.3" (the tandem marker before the letter) and full-width
+        // moves are read by the notation's WXF parser itself.
         let style = Style {
             wxf: WxfStyle {
                 convention: self.convention,

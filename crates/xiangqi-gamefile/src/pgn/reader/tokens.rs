@@ -316,12 +316,28 @@ impl Builder {
                 _ => value.push(c),
             }
         }
-        let Some(close) = close else {
-            return Err(bad(self, "the value is not closed with '\"'"));
-        };
-        let tail = value_text[close + 1..].trim_start();
-        let Some(tail) = tail.strip_prefix(']') else {
-            return Err(bad(self, "expected ']'"));
+        let closed = close.and_then(|close| value_text[close + 1..].trim_start().strip_prefix(']'));
+        let tail = match closed {
+            Some(tail) => tail,
+            // Chinese PC programs write a quote inside a value unescaped
+            // (`[Event "第八屆"銀荔杯"象棋…"]`): the value runs to the last
+            // `"` before the `]` that ends the line, as python-chess reads
+            // it. Strict reading refuses it.
+            None => match value_text.trim_end().strip_suffix("\"]") {
+                Some(whole) if !self.options.strict => {
+                    value.clear();
+                    let mut chars = whole.chars();
+                    while let Some(c) = chars.next() {
+                        match c {
+                            '\\' => value.extend(chars.next()),
+                            _ => value.push(c),
+                        }
+                    }
+                    ""
+                }
+                _ if close.is_none() => return Err(bad(self, "the value is not closed with '\"'")),
+                _ => return Err(bad(self, "expected ']'")),
+            },
         };
         if self.tags.len() >= self.options.limits.max_tags_per_game {
             return Err(self.err(
