@@ -134,6 +134,10 @@ fn full_width_wxf_moves_read() {
     let moves: Vec<String> = game.moves().map(|m| m.to_string()).collect();
     assert_eq!(moves, ["h2e2", "h9g7", "h0g2", "i9h9"]);
     assert_eq!(game.mainline.moves[1].comments(), ["全角：Ｃ２＝５"]);
+    // Full-width move numbers too.
+    let pgn = "１． Ｃ２＝５ Ｈ８＋７ ２． Ｈ２＋３ *\n";
+    let game = read_str(pgn).next().unwrap().unwrap();
+    assert_eq!(game.plies(), 3);
     // Tandem soldiers: `＋Ｐ＋１` the front one, `－Ｐ＝４` the rear one.
     let fen = "4k4/9/9/4P4/4P4/9/9/9/9/3K5 w - - 0 1";
     for (text, mv) in [("＋Ｐ＋１", "e6e7"), ("－Ｐ＝４", "e5f5")] {

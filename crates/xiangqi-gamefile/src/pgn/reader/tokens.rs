@@ -381,6 +381,16 @@ impl Builder {
     ) -> Result<usize, Failure> {
         let col = Col::At(text, i);
         let word = &text[i..end];
+        // A move number in full-width forms ("１２．"): the moves themselves
+        // are folded by the notation's parsers.
+        if word.as_bytes().contains(&0xEF) {
+            let folded = xiangqi_notation::fold_full_width(word);
+            let digits = folded.bytes().take_while(u8::is_ascii_digit).count();
+            if digits > 0 && folded.len() > digits && folded.bytes().skip(digits).all(|b| b == b'.')
+            {
+                return Ok(end);
+            }
+        }
         // Move numbers: "12." "12..." and "1.h2e2" (but "13.4" is a WXF move).
         let digits = word.bytes().take_while(u8::is_ascii_digit).count();
         if digits > 0 && word.len() > digits && word.as_bytes()[digits..].iter().all(|&b| b == b'.')
