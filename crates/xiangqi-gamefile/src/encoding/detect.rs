@@ -11,13 +11,15 @@ use super::TextEncoding;
 /// The detection sample stops once it holds this many non-ASCII bytes:
 /// a Chinese file is decided long before (every file of the shared Big5
 /// sample, and the GBK ones, are decided right from their first 16
-/// non-ASCII bytes; docs/gamefile.md, "Encodings"), and the margin
-/// covers a file whose first lines are in one script and the rest in
-/// another.
-const SAMPLE_NON_ASCII: usize = 16 << 10;
-/// … or once it is this long, whatever it holds (a stream is buffered
-/// this far at most; a file whose first MiB is ASCII is read as UTF-8).
-pub(crate) const SAMPLE_MAX: usize = 1 << 20;
+/// non-ASCII bytes; docs/gamefile.md, "Encodings"); the margin covers a
+/// file whose first lines are in one script and the rest in another.
+const SAMPLE_NON_ASCII: usize = 4 << 10;
+/// … or once it is this long, whatever it holds: one read buffer, so that
+/// reading a stream stays lazy (the first game is read after 64 KiB, not
+/// after megabytes). A file whose first 64 KiB are ASCII is read as UTF-8,
+/// and a later line that is not UTF-8 is decoded in the legacy encoding
+/// detected on the line (`text::decode_file_line`).
+pub(crate) const SAMPLE_MAX: usize = 64 << 10;
 
 /// What the format tells the detector, as a web page's domain tells a
 /// browser: which Chinese script its files are usually in.
