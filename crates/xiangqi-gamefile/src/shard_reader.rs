@@ -67,8 +67,7 @@ impl ShardReader {
         if options.encoding.is_none() && format.is_text() {
             file.seek(SeekFrom::Start(0)).map_err(with_file)?;
             let mut sample = Vec::new();
-            let complete =
-                read_sample(&mut BufReader::new(&mut file), &mut sample).map_err(with_file)?;
+            let complete = read_sample(&mut BufReader::new(&mut file), &mut sample);
             options.encoding = Some(detect_with(&sample, complete, Hint::Any));
         }
         Ok(ShardReader {

@@ -216,9 +216,7 @@ impl<R: BufRead> Lines<R> {
     fn advance(&mut self) -> Option<Result<(), LineError>> {
         if self.at_start {
             self.at_start = false;
-            if let Err(e) = self.decide_encoding() {
-                return Some(Err(LineError::Io(e)));
-            }
+            self.decide_encoding();
         } else if self.decode_buffered_line() {
             return Some(Ok(()));
         }
@@ -238,14 +236,14 @@ impl<R: BufRead> Lines<R> {
 
     /// Decides the file's encoding from a sample of its start, unless one is
     /// forced, and makes UTF-16 input a UTF-8 stream.
-    fn decide_encoding(&mut self) -> io::Result<()> {
+    fn decide_encoding(&mut self) {
         let Source::Bytes(src) = &mut self.src else {
-            return Ok(());
+            return;
         };
         let encoding = match self.encoding {
             Some(encoding) => encoding,
             None => {
-                let complete = read_sample(&mut src.rest, &mut src.sample)?;
+                let complete = read_sample(&mut src.rest, &mut src.sample);
                 *self
                     .encoding
                     .insert(detect_with(&src.sample, complete, Hint::Any))
@@ -256,7 +254,6 @@ impl<R: BufRead> Lines<R> {
                 self.src = Source::Utf16(Utf16Source::new(src, encoding));
             }
         }
-        Ok(())
     }
 
     /// The encoding each line is decoded in: the file's, or UTF-8 for
@@ -363,6 +360,22 @@ impl<R: BufRead> Lines<R> {
 mod tests {
     use super::*;
 
+    fn all_lines_of(src: impl BufRead) -> Vec<Result<String, String>> {
+        let mut lines = Lines::new(src, 100, None);
+        let mut out = Vec::new();
+        while let Some(r) = lines.advance() {
+            let failed = r.is_err();
+            out.push(
+                r.map(|()| lines.text().to_owned())
+                    .map_err(|e| format!("{e:?}")),
+            );
+            if failed {
+                break;
+            }
+        }
+        out
+    }
+
     fn all_lines(bytes: &[u8], max: usize) -> Vec<Result<String, String>> {
         let mut lines = Lines::new(bytes, max, None);
         let mut out = Vec::new();
@@ -449,6 +462,28 @@ mod tests {
         assert_eq!(got[0], Ok("12345".to_owned()));
         assert_eq!(got[1], Err("TooLong".to_owned()));
         assert_eq!(got[2], Ok("12".to_owned()));
+    }
+
+    /// A source that fails after its first bytes: the detection samples
+    /// what it got, and the failure comes after the lines before it.
+    #[test]
+    fn a_failure_while_sampling_comes_in_its_place() {
+        struct FailsLater(bool);
+        impl io::Read for FailsLater {
+            fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+                if std::mem::replace(&mut self.0, true) {
+                    return Err(io::Error::other("disk on fire"));
+                }
+                buf[..6].copy_from_slice(b"a\nb\nc\n");
+                Ok(6)
+            }
+        }
+        let got = all_lines_of(io::BufReader::new(FailsLater(false)));
+        assert_eq!(got[..3], ["a", "b", "c"].map(|s| Ok(s.to_owned())));
+        assert!(
+            matches!(&got[3], Err(e) if e.contains("disk on fire")),
+            "{got:?}"
+        );
     }
 
     #[test]
