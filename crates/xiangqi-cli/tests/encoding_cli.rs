@@ -214,3 +214,40 @@ fn view_detects_or_takes_the_encoding() {
         "{err}"
     );
 }
+
+/// The other commands that read game files detect the encoding too, and
+/// take `--encoding`: `adjudicate --pgn`, `rate` (and `analyze --pgn`).
+#[test]
+fn adjudicate_and_rate_read_big5_and_take_the_encoding() {
+    let dir = scratch("others");
+    let input = dir.join("big5.pgn");
+    std::fs::write(&input, encoding_rs::BIG5.encode(GAME).0).unwrap();
+    for forced in [None, Some("big5")] {
+        let mut cmd = xiangqi();
+        cmd.args(["adjudicate", "--json", "--pgn"]).arg(&input);
+        if let Some(name) = forced {
+            cmd.args(["--encoding", name]);
+        }
+        let (code, out, err) = output(&mut cmd);
+        assert_eq!(code, Some(0), "{forced:?}: {err}");
+        assert_eq!(json_rows(&out)[0]["ply"], 4, "{out}");
+    }
+    let (code, _, err) = output(
+        xiangqi()
+            .args(["adjudicate", "--pgn"])
+            .arg(&input)
+            .args(["--encoding", "gb18030"]),
+    );
+    assert_ne!(code, Some(0));
+    assert!(err.contains("invalid move"), "{err}");
+    // Rated: both players named.
+    let both = GAME.replace("[Red \"胡榮華\"]", "[Red \"胡榮華\"]\n[Black \"楊官璘\"]");
+    std::fs::write(&input, encoding_rs::BIG5.encode(&both).0).unwrap();
+    let (code, out, err) = output(
+        xiangqi()
+            .args(["rate", "--json", "--encoding", "big5"])
+            .arg(&input),
+    );
+    assert_eq!(code, Some(0), "{err}");
+    assert!(out.contains("胡榮華"), "{out}");
+}
