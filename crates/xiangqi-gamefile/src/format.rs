@@ -11,7 +11,7 @@ use crate::ccbridge;
 /// A game-file format.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Format {
-    /// PGN (N-PGN), UTF-8 or GBK/GB18030, any move notation.
+    /// PGN (N-PGN) in UTF-8, UTF-16, GB18030/GBK or Big5, any move notation.
     Pgn,
     /// WXF game file (`FORMAT WXF … START{ … }END`).
     Wxf,

@@ -46,9 +46,10 @@ pub fn looks_like_wxf(text: &[u8]) -> bool {
 
 /// Reads the games of a WXF file one at a time (an [`Iterator`] of
 /// `Result<Game, GameFileError>`), line by line in bounded memory
-/// ([`Limits`](crate::Limits)). Lines are UTF-8, or GB18030 where they are
-/// not. After a broken game it goes on after that game's `}END` (or at the
-/// next `FORMAT` line).
+/// ([`Limits`](crate::Limits)). Lines are decoded in the file's one
+/// encoding, forced or detected from its start (`ReaderOptions::encoding`).
+/// After a broken game it goes on after that game's `}END` (or at the next
+/// `FORMAT` line).
 pub struct WxfReader<R>(TextReader<R, Wxf>);
 
 /// A reader over an in-memory WXF file.
