@@ -185,3 +185,47 @@ pub fn check_game_file(mode: u8, input: &[u8], format: xiangqi_gamefile::Format)
         assert!(missing_said || accounted >= listed, "{accounted} items and headings for {listed} records listed");
     }
 }
+
+/// What must hold for any bytes as text of unknown encoding: detection is
+/// a function of the bytes (the same answer twice; a prefix too is decided);
+/// every encoding decodes them, and a text decoded without a replacement
+/// encodes again without an error in UTF-8, UTF-16 and GB18030 (Big5
+/// holds fewer characters than it decodes: only no panic there); the PGN
+/// and WXF readers read them in the encoding they detect, each undecodable
+/// line a warning on its game, never a panic.
+pub fn check_encoding(data: &[u8]) {
+    use xiangqi_gamefile::{detect_encoding, Format, Games, ReaderOptions, TextEncoding};
+
+    let whole = detect_encoding(data, true);
+    assert_eq!(whole, detect_encoding(data, true), "detection is deterministic");
+    let _ = detect_encoding(data, false);
+    for encoding in TextEncoding::ALL {
+        let (text, malformed) = encoding.decode(data);
+        let encoded = encoding.encode(&text);
+        if !malformed && encoding != TextEncoding::Big5 {
+            assert!(encoded.is_ok(), "{encoding}: {:?}", encoded.err());
+        }
+    }
+    for format in [Format::Pgn, Format::Wxf] {
+        let options = ReaderOptions {
+            limits: reader_limits(0),
+            ..ReaderOptions::default()
+        };
+        let mut games =
+            Games::from_reader(std::io::Cursor::new(data.to_vec()), Some(format), options)
+                .expect("reading memory does not fail");
+        for item in games.by_ref() {
+            match item {
+                Ok(game) => {
+                    for error in &game.errors {
+                        let _ = error.to_string();
+                    }
+                }
+                Err(e) => {
+                    let _ = e.to_string();
+                }
+            }
+        }
+        assert!(games.encoding().is_some(), "{format}: the encoding is decided");
+    }
+}

@@ -16,6 +16,7 @@ use xiangqi_core::Position;
 use xiangqi_gamefile::collection::{collect, CollectedFile, CollectionError};
 use xiangqi_gamefile::pgn::{self, WriteOptions};
 use xiangqi_gamefile::wxf::{self, write_wxf, WxfWriteOptions};
+use xiangqi_gamefile::TextEncoding;
 use xiangqi_gamefile::{ErrorKind, Format, GameFileError, Games, NodePath, ReaderOptions};
 use xiangqi_gamefile::{Game, GameResult, Line, Node, UnknownResult};
 use xiangqi_notation::{WxfConvention, WxfStyle};
@@ -319,14 +320,31 @@ pub fn format_arg(format: &str) -> PyResult<Option<Format>> {
     }
 }
 
+/// `encoding=` of `read_games`: `None` detects it once per file.
+pub fn encoding_arg(encoding: Option<&str>) -> PyResult<Option<TextEncoding>> {
+    encoding
+        .map(|name| {
+            name.parse::<TextEncoding>()
+                .map_err(|e| PyValueError::new_err(format!("encoding={name:?}: {e}")))
+        })
+        .transpose()
+}
+
 /// The games of `source`, read one at a time: `source` is a path (`str` or
 /// `os.PathLike`), a file object opened in text or binary mode, or `bytes`,
 /// or a collection of files: a directory (walked recursively, in sorted
 /// order, for files named *.pgn, *.wxf, *.xqf, *.cbf, *.cbr, *.cbl), a
-/// pattern (`"manuals/**/*.xqf"`) or a list of paths; each file holding PGN (UTF-8 or GBK), a WXF game file (`FORMAT WXF … START{ … }END`),
+/// pattern (`"manuals/**/*.xqf"`) or a list of paths; each file holding PGN, a WXF game file (`FORMAT WXF … START{ … }END`),
 /// XQF, or CCBridge's CBF, CBR or CBL. `format="auto"` (the default) tells
 /// them apart by the first bytes; `"pgn"`, `"wxf"`, `"xqf"`, `"cbf"`,
 /// `"cbr"` and `"cbl"` say which.
+///
+/// The text of each file (PGN, WXF, XQF's names and comments) is decoded in
+/// one encoding, detected once per file (a byte-order mark, else from the
+/// file's start: UTF-8, UTF-16, GB18030/GBK or Big5); `encoding="big5"`
+/// (`"utf-8"`, `"utf-16le"`, `"utf-16be"`, `"gb18030"`, `"gbk"`) forces
+/// one. Bytes it cannot decode are read as U+FFFD, with a warning in the
+/// game's `errors`.
 ///
 /// Every game comes out, as python-chess reads: a move that cannot be
 /// played ends its line, and the game keeps the moves before it and lists
@@ -342,12 +360,14 @@ pub fn format_arg(format: &str) -> PyResult<Option<Format>> {
 /// for a path only) read the games of that range of the file, one of
 /// `shards`.
 #[pyfunction]
-#[pyo3(signature = (source, *, errors = None, strict = false, format = "auto", start = None, end = None))]
+#[pyo3(signature = (source, *, errors = None, strict = false, format = "auto", encoding = None, start = None, end = None))]
+#[allow(clippy::too_many_arguments)] // Python's keyword arguments
 pub fn read_games(
     source: &Bound<'_, PyAny>,
     errors: Option<&str>,
     strict: bool,
     format: &str,
+    encoding: Option<&str>,
     start: Option<&Bound<'_, PyAny>>,
     end: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<PyGameIterator> {
@@ -355,6 +375,7 @@ pub fn read_games(
     let format = format_arg(format)?;
     let options = ReaderOptions {
         strict,
+        encoding: encoding_arg(encoding)?,
         ..ReaderOptions::default()
     };
     let path = path_of(source);

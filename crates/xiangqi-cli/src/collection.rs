@@ -16,8 +16,8 @@ use anyhow::Result;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde_json::json;
 use xiangqi_gamefile::collection::{collect, CollectedFile, CollectionError};
-use xiangqi_gamefile::corpus::{read_each_game, splits, Counts, FileRead, IndexedGames};
-use xiangqi_gamefile::{Format, Game, GameFileError};
+use xiangqi_gamefile::corpus::{read_each_game_with, splits, Counts, FileRead, IndexedGames};
+use xiangqi_gamefile::{Format, Game, GameFileError, ReaderOptions, TextEncoding};
 
 use crate::progress;
 
@@ -34,6 +34,9 @@ pub struct Collection {
     pub single: bool,
     /// `--strict`: a game read with errors (`Game::errors`) is a broken game.
     pub strict: bool,
+    /// `--encoding`: the encoding every file's text is read in, instead of
+    /// the one detected per file.
+    pub encoding: Option<TextEncoding>,
 }
 
 impl Collection {
@@ -48,6 +51,7 @@ impl Collection {
             files,
             single,
             strict: false,
+            encoding: None,
         })
     }
 
@@ -67,11 +71,13 @@ impl Collection {
     }
 }
 
-/// Where a game is: its file, the file's format and its 1-based number in it.
+/// Where a game is: its file, the file's format and encoding, and its
+/// 1-based number in it.
 #[derive(Clone, Copy)]
 pub struct GameAt<'a> {
     pub file: &'a CollectedFile,
     pub format: Format,
+    pub encoding: Option<TextEncoding>,
     pub index: usize,
 }
 
@@ -260,20 +266,27 @@ pub fn for_each_game_of_files<'a, R: Send>(
         .iter()
         .map(|f| f.as_ref().is_ok_and(read_alone))
         .collect();
+    let options = ReaderOptions {
+        encoding: collection.encoding,
+        ..ReaderOptions::default()
+    };
     let mut at = 0;
     while at < files.len() {
         if let (true, Ok(file)) = (alone[at], &files[at]) {
             let file_bar = progress::file_bar(&file.path, collection.single);
-            let read = read_each_game(
+            let read = read_each_game_with(
                 &file.path,
                 format,
+                options,
                 jobs,
                 |at| progress::advance(&file_bar, at),
-                |format, index, item| {
+                |info, index, item| {
+                    let (format, encoding) = (info.format, info.encoding);
                     work(
                         GameAt {
                             file,
                             format,
+                            encoding,
                             index,
                         },
                         item,
@@ -295,7 +308,7 @@ pub fn for_each_game_of_files<'a, R: Send>(
             jobs,
             files[at..at + run].iter(),
             |entry| match entry {
-                Ok(file) => read_whole(file, format, &work),
+                Ok(file) => read_whole(file, format, options, &work),
                 Err(e) => FileAnswers::Folder(e),
             },
             |answers| -> Result<()> {
@@ -331,24 +344,24 @@ pub fn for_each_game_of_files<'a, R: Send>(
 fn read_whole<'a, R>(
     file: &'a CollectedFile,
     format: Option<Format>,
+    options: ReaderOptions,
     work: &impl Fn(GameAt<'a>, Result<Game, GameFileError>) -> (Tally, R),
 ) -> FileAnswers<'a, R> {
-    let (answers, read) = match IndexedGames::open(&file.path, format) {
+    let (answers, read) = match IndexedGames::open_with(&file.path, format, options) {
         Ok(mut games) => {
             let format = games.format();
-            let answers = games
-                .by_ref()
-                .map(|(index, item)| {
-                    work(
-                        GameAt {
-                            file,
-                            format,
-                            index,
-                        },
-                        item,
-                    )
-                })
-                .collect();
+            let mut answers = Vec::new();
+            while let Some((index, item)) = games.next() {
+                // Known once a game is read (a text file's is detected then).
+                let encoding = games.encoding();
+                let at = GameAt {
+                    file,
+                    format,
+                    encoding,
+                    index,
+                };
+                answers.push(work(at, item));
+            }
             (answers, games.finish())
         }
         Err(e) => (Vec::new(), FileRead::failed(e)),

@@ -77,11 +77,3 @@ pub(crate) fn utf16_field(bytes: &[u8]) -> String {
         .trim()
         .to_owned()
 }
-
-/// GB18030 text (the XQF files' encoding), malformed bytes replaced. No
-/// byte-order-mark sniffing: a field whose GB18030 bytes happen to start
-/// like a UTF-8 mark (`锘�`) is still GB18030.
-pub(crate) fn gb18030(bytes: &[u8]) -> String {
-    let (text, _) = encoding_rs::GB18030.decode_without_bom_handling(bytes);
-    text.into_owned()
-}

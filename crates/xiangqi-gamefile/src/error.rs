@@ -10,7 +10,7 @@ use std::path::PathBuf;
 use xiangqi_core::{Color, FenError, PlayError};
 use xiangqi_notation::MoveTextError;
 
-use crate::Format;
+use crate::{Format, TextEncoding};
 
 /// Where in the file an error is.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -45,9 +45,18 @@ pub enum ErrorKind {
     /// The file could not be opened or read (the reader stops).
     #[error("read error: {0}")]
     Io(String),
-    /// The input is UTF-16, which the text readers do not decode (they stop).
-    #[error("UTF-16 input is not supported: convert it to UTF-8")]
-    Utf16,
+    /// Bytes not valid in the file's encoding (detected or forced): they
+    /// are read as U+FFFD and the game is kept, with this warning in
+    /// [`Game::errors`](crate::Game::errors) at the first of them (`count`
+    /// lines, or fields and comments of a binary file, hold such bytes).
+    #[error("bytes that are not valid {encoding} were read as U+FFFD (here and in {more} more lines or fields)", more = count.saturating_sub(1))]
+    Undecodable {
+        /// The encoding the file was read in.
+        encoding: TextEncoding,
+        /// How many lines (text formats) or fields and comments (XQF)
+        /// hold such bytes (at least 1).
+        count: usize,
+    },
     /// A line is longer than [`Limits::max_line_len`](crate::Limits::max_line_len).
     #[error("line longer than {0} bytes")]
     LineTooLong(usize),

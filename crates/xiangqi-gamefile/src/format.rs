@@ -11,7 +11,7 @@ use crate::ccbridge;
 /// A game-file format.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Format {
-    /// PGN (N-PGN), UTF-8 or GBK/GB18030, any move notation.
+    /// PGN (N-PGN) in UTF-8, UTF-16, GB18030/GBK or Big5, any move notation.
     Pgn,
     /// WXF game file (`FORMAT WXF … START{ … }END`).
     Wxf,
@@ -79,10 +79,35 @@ impl Format {
         matches!(self, Format::Xqf | Format::Cbr | Format::Cbl)
     }
 
+    /// Whether the format is line-based text (PGN, WXF): read as a stream
+    /// or in ranges, in one encoding decided for the whole file.
+    pub const fn is_text(self) -> bool {
+        matches!(self, Format::Pgn | Format::Wxf)
+    }
+
     /// The format of a file that starts with `head`: magic bytes for the
     /// binary formats, an XML start for CBF, a `FORMAT` line for WXF, else
     /// PGN. `head` should hold the first non-blank line (a few KiB do).
+    /// UTF-16 text (with its byte-order mark) is looked at as text.
     pub fn sniff(head: &[u8]) -> Format {
+        if let Some(le) = [(b"\xFF\xFE", true), (b"\xFE\xFF", false)]
+            .into_iter()
+            .find_map(|(mark, le)| head.starts_with(mark).then_some(le))
+        {
+            let units = head[2..].chunks_exact(2).map(|c| match le {
+                true => u16::from_le_bytes([c[0], c[1]]),
+                false => u16::from_be_bytes([c[0], c[1]]),
+            });
+            let text: String = char::decode_utf16(units)
+                .map(|c| c.unwrap_or(char::REPLACEMENT_CHARACTER))
+                .collect();
+            // The text formats only: no binary format starts with a
+            // byte-order mark, and CBF is UTF-8 XML.
+            return match looks_like_wxf(text.as_bytes()) {
+                true => Format::Wxf,
+                false => Format::Pgn,
+            };
+        }
         if head.starts_with(b"XQ") {
             return Format::Xqf;
         }

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use crate::pgn::PgnReader;
 use crate::wxf::WxfReader;
-use crate::{Game, ReaderOptions, Shard, ShardReader};
+use crate::{Game, ReaderOptions, Shard, ShardReader, TextEncoding};
 
 use crate::ccbridge::{read_cbf, read_cbr, Library};
 use crate::error::{ErrorKind, GameFileError, Location};
@@ -41,6 +41,8 @@ pub struct Games {
     index: usize,
     /// Bytes of binary input consumed, for progress.
     binary_read: u64,
+    /// The encoding of a binary or XML file's text.
+    binary_encoding: Option<TextEncoding>,
 }
 
 impl Games {
@@ -138,17 +140,29 @@ impl Games {
     ) -> Result<Games, GameFileError> {
         let limits = &options.limits;
         let at_byte = |(offset, kind)| GameFileError::at_byte(1, offset, kind);
+        let mut binary_encoding = match format {
+            Format::Cbr | Format::Cbl => Some(TextEncoding::Utf16Le),
+            _ => None,
+        };
         let inner = match format {
             Format::Pgn => Inner::Pgn(Box::new(PgnReader::with_options(source, options))),
             Format::Wxf => Inner::Wxf(Box::new(WxfReader::with_options(source, options))),
-            Format::Xqf => Inner::Single(Some(
-                read_xqf(&read_whole(source)?, limits).map_err(at_byte),
-            )),
+            Format::Xqf => {
+                let read = read_xqf(&read_whole(source)?, limits, options.encoding);
+                Inner::Single(Some(match read {
+                    Ok((game, encoding)) => {
+                        binary_encoding = Some(encoding);
+                        Ok(game)
+                    }
+                    Err(e) => Err(at_byte(e)),
+                }))
+            }
             Format::Cbr => Inner::Single(Some(
                 read_cbr(&read_whole(source)?, 0, limits).map_err(at_byte),
             )),
             Format::Cbf => {
-                let text = decode_xml(&read_whole(source)?);
+                let (text, encoding) = decode_xml(&read_whole(source)?);
+                binary_encoding = Some(encoding);
                 Inner::Single(Some(read_cbf(&text, limits).map_err(
                     |(line, column, kind)| {
                         GameFileError::new(1, Location::Text { line, column }, kind)
@@ -169,6 +183,7 @@ impl Games {
             inner,
             index: 0,
             binary_read: 0,
+            binary_encoding,
         })
     }
 
@@ -183,12 +198,26 @@ impl Games {
             inner: Inner::Single(Some(Err(e))),
             index: 0,
             binary_read: 0,
+            binary_encoding: None,
         })
     }
 
     /// The format read.
     pub fn format(&self) -> Format {
         self.format
+    }
+
+    /// The encoding the file's text is read in: for PGN and WXF files the
+    /// one forced ([`ReaderOptions::encoding`]) or detected from the file's
+    /// start (`None` until the first game is read); for XQF the one its
+    /// names and comments are read in; UTF-16LE for CBR and CBL, UTF-8 or
+    /// GB18030 for CBF. `None` for a file that could not be read.
+    pub fn encoding(&self) -> Option<TextEncoding> {
+        match &self.inner {
+            Inner::Pgn(r) => r.encoding(),
+            Inner::Wxf(r) => r.encoding(),
+            Inner::Single(_) | Inner::Library(_) => self.binary_encoding,
+        }
     }
 
     /// The file, when opened from a path.
@@ -296,11 +325,14 @@ fn read_whole(source: Source) -> Result<Vec<u8>, GameFileError> {
 }
 
 /// CBF text: UTF-8 (what CCBridge writes), else GB18030.
-fn decode_xml(data: &[u8]) -> String {
+fn decode_xml(data: &[u8]) -> (String, TextEncoding) {
     let data = data.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(data);
     match std::str::from_utf8(data) {
-        Ok(text) => text.to_owned(),
-        Err(_) => encoding_rs::GB18030.decode(data).0.into_owned(),
+        Ok(text) => (text.to_owned(), TextEncoding::Utf8),
+        Err(_) => (
+            encoding_rs::GB18030.decode(data).0.into_owned(),
+            TextEncoding::Gb18030,
+        ),
     }
 }
 

@@ -3,6 +3,8 @@
 
 use xiangqi_notation::WxfConvention;
 
+use crate::TextEncoding;
+
 /// Resource limits of the readers. A game that exceeds one is reported as an
 /// error and skipped; reading goes on with the next game where the format
 /// allows. The text limits (lines) apply to PGN and WXF files only.
@@ -45,4 +47,10 @@ pub struct ReaderOptions {
     /// game: [`Games`](crate::Games) yields its first error instead of it.
     /// Off by default: such games are returned with their errors.
     pub strict: bool,
+    /// The encoding of the file's text (PGN and WXF files, XQF's names and
+    /// comments), forced; `None` (the default) detects it once per file
+    /// ([`detect_encoding`](crate::detect_encoding) on its start). CBR and
+    /// CBL files store UTF-16 and CBF files XML, which need no guess: this
+    /// does not apply to them.
+    pub encoding: Option<TextEncoding>,
 }

@@ -1,5 +1,9 @@
 //! Reading many shards of one file, as the workers of a corpus command do.
-//! The file is opened and its format sniffed once; a shard is then one seek
+//! The file is opened and its format sniffed once, and the encoding of a
+//! text file decided once, from the file's start, so that every shard is
+//! read in the same encoding (a shard far into the file may hold no
+//! Chinese at all, or start where the detector would guess otherwise); a
+//! shard is then one seek
 //! and one read into memory, where opening each shard by path would open,
 //! sniff and buffer the file again every time (a 64 KiB shard holds a few
 //! dozen games, so that overhead is felt).
@@ -8,10 +12,11 @@ use std::fs::File;
 use std::io::{self, BufReader, Cursor, Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 
+use crate::encoding::{detect_with, read_sample, Hint};
 use crate::error::{ErrorKind, GameFileError, Location};
 use crate::games::read_head;
 use crate::shards::count_lines;
-use crate::{Format, Games, ReaderOptions, Shard};
+use crate::{Format, Games, ReaderOptions, Shard, TextEncoding};
 
 /// Shards up to this size are read into memory whole; a bigger one is
 /// read as a stream, so memory stays bounded whatever the shard.
@@ -58,6 +63,13 @@ impl ShardReader {
             Some(f) => f,
             None => Format::sniff(&read_head(&mut BufReader::new(&mut file)).map_err(with_file)?),
         };
+        let mut options = options;
+        if options.encoding.is_none() && format.is_text() {
+            file.seek(SeekFrom::Start(0)).map_err(with_file)?;
+            let mut sample = Vec::new();
+            let complete = read_sample(&mut BufReader::new(&mut file), &mut sample);
+            options.encoding = Some(detect_with(&sample, complete, Hint::Any));
+        }
         Ok(ShardReader {
             path,
             file,
@@ -69,6 +81,13 @@ impl ShardReader {
     /// The format the shards are read in.
     pub fn format(&self) -> Format {
         self.format
+    }
+
+    /// The encoding every shard of a PGN or WXF file is read in: forced,
+    /// or detected once from the file's start. `None` for the other
+    /// formats (their own readers decide, as [`Games::encoding`] says).
+    pub fn encoding(&self) -> Option<TextEncoding> {
+        self.options.encoding
     }
 
     /// The games of bytes `shard.start..shard.end` (a shard from

@@ -44,6 +44,7 @@
 
 mod chinese;
 mod error;
+mod full_width;
 mod iccs;
 mod ranks10;
 mod style;
@@ -54,6 +55,7 @@ mod vietnamese;
 mod wxf;
 
 pub use error::{MoveTextError, ParseMoveError, SyntaxErrorKind};
+pub use full_width::fold_full_width;
 pub use ranks10::{
     format_ranks10, is_ranks10_text, is_ranks10_variant, parse_ranks10, rank_numbering,
     RankNumbering,
@@ -68,7 +70,8 @@ pub use vietnamese::{read_vietnamese_words, read_vietnamese_words_exact};
 use xiangqi_core::{Move, Position};
 
 /// Which notation `text` is written in, judged from its shape alone; `None`
-/// when it looks like none of them.
+/// when it looks like none of them. Full-width forms count as their ASCII
+/// characters ([`fold_full_width`]), as in every parser here.
 ///
 /// ```
 /// use xiangqi_notation::{detect, Notation};
@@ -79,8 +82,10 @@ use xiangqi_core::{Move, Position};
 /// assert_eq!(detect("前车进三"), Some(Notation::Chinese));
 /// assert_eq!(detect("Xe truoc binh 4"), Some(Notation::Vietnamese));
 /// assert_eq!(detect("hello"), None);
+/// assert_eq!(detect("Ｃ２＝５"), Some(Notation::Wxf));
 /// ```
 pub fn detect(text: &str) -> Option<Notation> {
+    let text = fold_full_width(text);
     let t = text.trim();
     let first = t.chars().next()?;
     // ASCII text is never Chinese; the other tests need no allocation either.
@@ -127,6 +132,7 @@ pub fn parse_text_with(
     convention: WxfConvention,
     vietnamese_short: bool,
 ) -> Result<MoveText, ParseMoveError> {
+    let text = &*fold_full_width(text);
     let notation = match notation {
         Some(n) => n,
         None => detect(text).ok_or_else(|| {
@@ -214,6 +220,7 @@ pub fn parse_quietly(
     convention: WxfConvention,
     vietnamese_short: bool,
 ) -> Option<Move> {
+    let text = &*fold_full_width(text);
     let described = match notation {
         Notation::Iccs => {
             let mv = iccs::read_plain(text.as_bytes()).or_else(|| iccs::read(text).ok())?;

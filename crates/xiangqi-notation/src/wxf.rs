@@ -206,6 +206,12 @@ fn read_in_full(
         }
         text[..offset].chars().count()
     };
+    // "+R.3", "-P+1": the tandem marker written before the letter, as some
+    // texts write it (full-width `＋Ｐ＋１` in Chinese type setting), is
+    // "R+.3", "P-+1".
+    if len == 4 && matches!(buf[0], '+' | '-') && buf[1].is_ascii_alphabetic() {
+        buf.swap(0, 1);
+    }
     let chars = &buf[..len];
     if chars.is_empty() {
         return Err(err(1, SyntaxErrorKind::Empty));

@@ -2,7 +2,9 @@
 //! on the shared XQF directory (`../shared/testdata/corpus/xqf`, 1 155
 //! files), against cchess 1.25.5's reader (`read_from_xqf`, through
 //! `crates/xiangqi-gamefile/benches/cchess_peer.py`) on the same files in
-//! the same run. Prints games/s of both and the ratio.
+//! the same run. Prints games/s of both and the ratio. Then the same on the
+//! shared Big5 PGN folder (`../shared/testdata/ccpd`, 4 729 files) against
+//! cchess's `read_from_pgn`: files/s, and the plies each read.
 //!
 //! Ours is one process on the directory (`game check DIR --json`, one
 //! thread per core as by default), start-up included; cchess's is its
@@ -64,7 +66,15 @@ pub fn run(args: &Options, steps: &mut Steps) -> Result<()> {
     steps.step("game check against cchess on the XQF directory", || {
         compare(&bin, &venv, &corpus, &dir, &files, args)?;
         Ok(None)
-    })
+    })?;
+    let ccpd = project_root().join("../shared/testdata/ccpd");
+    steps.step(
+        "game check against cchess on the Big5 PGN folder (ccpd)",
+        || {
+            compare_ccpd(&bin, &venv, &corpus, &ccpd, args)?;
+            Ok(None)
+        },
+    )
 }
 
 /// Every `.xqf` file under `dir`, at any depth.
@@ -96,11 +106,14 @@ fn invocations(dir: &Path) -> Vec<Vec<OsString>> {
     vec![check_args(dir)]
 }
 
-/// Games read and games reported broken by one timed pass.
+/// Games read, games reported broken and plies read (the main lines) by
+/// one timed pass; files that gave a warning.
 #[derive(Debug, PartialEq, Eq, Clone, Copy)]
 struct Counts {
     games: usize,
     errors: usize,
+    plies: u64,
+    warned: usize,
 }
 
 /// One pass of ours: wall seconds and the counts of the JSON lines.
@@ -108,6 +121,8 @@ fn ours(bin: &Path, calls: &[Vec<OsString>]) -> Result<(f64, Counts)> {
     let mut counts = Counts {
         games: 0,
         errors: 0,
+        plies: 0,
+        warned: 0,
     };
     let start = Instant::now();
     for args in calls {
@@ -121,6 +136,8 @@ fn ours(bin: &Path, calls: &[Vec<OsString>]) -> Result<(f64, Counts)> {
             if row.get("summary").is_some() {
                 continue; // the collection's last line
             }
+            counts.plies += row["plies"].as_u64().unwrap_or(0);
+            counts.warned += usize::from(row["warnings"].as_array().is_some_and(|w| !w.is_empty()));
             match row["ok"].as_bool() {
                 Some(true) => counts.games += 1,
                 Some(false) => counts.errors += 1,
@@ -144,11 +161,20 @@ fn ours(bin: &Path, calls: &[Vec<OsString>]) -> Result<(f64, Counts)> {
 
 /// cchess's best pass: reading seconds (inside Python) and games.
 fn cchess(venv: &Venv, corpus: &Path, runs: usize) -> Result<(f64, usize)> {
+    let row = cchess_row(venv, corpus, "xqf_dir", runs)?;
+    match (row["seconds"].as_f64(), row["games"].as_u64()) {
+        (Some(seconds), Some(games)) => Ok((seconds, games as usize)),
+        _ => bail!("cchess_peer.py: no seconds or games in {row}"),
+    }
+}
+
+/// The peer script's JSON line for one set.
+fn cchess_row(venv: &Venv, corpus: &Path, set: &str, runs: usize) -> Result<serde_json::Value> {
     let mut cmd = venv.command("python");
     cmd.arg(project_root().join(PEER_SCRIPT))
         .arg("--corpus")
         .arg(corpus)
-        .args(["--set", "xqf_dir", "--runs", &runs.to_string(), "--json"]);
+        .args(["--set", set, "--runs", &runs.to_string(), "--json"]);
     let out = cmd.output().with_context(|| describe(&cmd))?;
     if !out.status.success() {
         bail!(
@@ -157,12 +183,68 @@ fn cchess(venv: &Venv, corpus: &Path, runs: usize) -> Result<(f64, usize)> {
             String::from_utf8_lossy(&out.stderr)
         );
     }
-    let row: serde_json::Value = serde_json::from_slice(out.stdout.trim_ascii())
-        .with_context(|| format!("{}: not one JSON line", describe(&cmd)))?;
-    match (row["seconds"].as_f64(), row["games"].as_u64()) {
-        (Some(seconds), Some(games)) => Ok((seconds, games as usize)),
-        _ => bail!("{}: no seconds or games in {row}", describe(&cmd)),
+    serde_json::from_slice(out.stdout.trim_ascii())
+        .with_context(|| format!("{}: not one JSON line", describe(&cmd)))
+}
+
+/// The Big5 PGN folder: ours (`game check DIR --json`, median of
+/// `--files-runs`) and cchess's `read_from_pgn` over the same files (best
+/// of `--cchess-runs`), files/s and plies read.
+fn compare_ccpd(bin: &Path, venv: &Venv, corpus: &Path, dir: &Path, args: &Options) -> Result<()> {
+    if !dir.is_dir() {
+        bail!("the CCPD sample is missing: {}", dir.display());
     }
+    let calls = invocations(dir);
+    let mut times = Vec::new();
+    let mut counts = None;
+    for run in 0..args.files_runs {
+        let (seconds, read) = ours(bin, &calls)?;
+        if counts.is_some_and(|c| c != read) {
+            bail!(
+                "game check read {read:?} in run {}, {counts:?} before",
+                run + 1
+            );
+        }
+        counts = Some(read);
+        eprintln!(
+            "run {}/{}  ours: {seconds:.2} s, {read:?}",
+            run + 1,
+            args.files_runs
+        );
+        times.push(seconds);
+    }
+    let counts = counts.expect("at least one run");
+    let files = counts.games + counts.errors;
+    let ours_seconds = super::median(times);
+    let row = cchess_row(venv, corpus, "ccpd_dir", args.cchess_runs)?;
+    let number = |key: &str| {
+        row[key]
+            .as_f64()
+            .with_context(|| format!("cchess_peer.py: no {key} in {row}"))
+    };
+    let (cchess_seconds, cchess_files) = (number("seconds")?, number("files")?);
+    let (cchess_games, cchess_errors, cchess_plies) =
+        (number("games")?, number("errors")?, number("plies")?);
+    let ours_rate = files as f64 / ours_seconds;
+    let cchess_rate = cchess_files / cchess_seconds;
+    println!(
+        "{files} Big5 PGN files of {}:",
+        dir.strip_prefix(project_root()).unwrap_or(dir).display()
+    );
+    println!(
+        "  ours    game check --json, 1 process (median of {}): {ours_seconds:>8.2} s  {} games + {} errors, {} with warnings, {} plies  {ours_rate:>8.0} files/s",
+        args.files_runs, counts.games, counts.errors, counts.warned, counts.plies,
+    );
+    println!(
+        "  cchess  read_from_pgn in one process, Big5 given (best of {}): {cchess_seconds:>8.2} s  {cchess_games} files read + {cchess_errors} raised, {cchess_plies} plies  {cchess_rate:>8.0} files/s",
+        args.cchess_runs,
+    );
+    println!(
+        "  ratio   {:.2}x files/s; plies read {:.1}x",
+        ours_rate / cchess_rate,
+        counts.plies as f64 / cchess_plies.max(1.0)
+    );
+    Ok(())
 }
 
 fn compare(

@@ -345,6 +345,7 @@ def read_games(
     errors: Optional[Literal["keep", "skip", "raise"]] = None,
     strict: bool = False,
     format: Literal["auto", "pgn", "wxf", "xqf", "cbf", "cbr", "cbl"] = "auto",
+    encoding: Optional[str] = None,
     start: Optional[int] = None,
     end: Optional[int] = None,
 ) -> GameIterator: ...

@@ -10,6 +10,7 @@
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, BufWriter, Write};
 use std::path::{Path, PathBuf};
+use std::str::FromStr;
 
 use crate::common::{write_json_line, PositionArgs};
 use anyhow::{bail, Context, Result};
@@ -17,8 +18,9 @@ use serde_json::{json, Value};
 use xiangqi_adjudication::{
     GameRecord, OnlineGame, Preset, RuleSet, TimeControl, TimedEvent, Verdict,
 };
-use xiangqi_gamefile::corpus::for_each_game;
+use xiangqi_gamefile::corpus::read_each_game_with;
 use xiangqi_gamefile::{Game, GameFileError};
+use xiangqi_gamefile::{ReaderOptions, TextEncoding};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -46,6 +48,10 @@ pub struct Args {
     /// Machine-readable output: one JSON object per game.
     #[arg(long)]
     json: bool,
+    /// With --pgn: the encoding of the games' text (utf-8, utf-16le,
+    /// utf-16be, gb18030, big5); default: detected from the file's start.
+    #[arg(long, value_name = "NAME", requires = "pgn", value_parser = TextEncoding::from_str)]
+    encoding: Option<TextEncoding>,
     /// With --pgn: games judged at once, one thread each; output stays in
     /// input order (0: one per core).
     #[arg(
@@ -206,11 +212,17 @@ fn run_pgn(args: &Args, rules: &RuleSet, path: &Path) -> Result<()> {
     // One buffered writer: the workers render each game's lines, this
     // thread only copies them out in order.
     let mut out = BufWriter::with_capacity(1 << 16, io::stdout().lock());
-    let counts = for_each_game(
+    let options = ReaderOptions {
+        encoding: args.encoding,
+        ..ReaderOptions::default()
+    };
+    let read = read_each_game_with(
         path,
         None,
+        options,
         args.jobs,
-        |number, item| judge_game(number, item, rules, args.json),
+        |_| {},
+        |_, number, item| judge_game(number, item, rules, args.json),
         |judged| -> Result<()> {
             let judged = judged?;
             if !judged.warnings.is_empty() {
@@ -230,6 +242,12 @@ fn run_pgn(args: &Args, rules: &RuleSet, path: &Path) -> Result<()> {
         },
     )?;
     out.flush()?;
+    // A file that could not be read (or stopped being readable): an error
+    // once the games before it are out.
+    if let Some(failure) = read.failure {
+        return Err(failure.into());
+    }
+    let counts = read.counts;
     if counts.games == 0 {
         bail!("{} holds no game", path.display());
     }

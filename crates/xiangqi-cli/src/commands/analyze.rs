@@ -10,6 +10,8 @@
 
 use std::time::Duration;
 
+use std::str::FromStr;
+
 use anyhow::{bail, Context, Result};
 use serde_json::json;
 use xiangqi_core::{Move, Position};
@@ -56,6 +58,10 @@ pub struct Args {
     /// Review every game of this PGN file instead of one position (see docs/engine-client.md).
     #[arg(long, value_name = "IN", conflicts_with_all = ["fen", "lenient", "moves", "notation"], requires = "output")]
     pgn: Option<std::path::PathBuf>,
+    /// With --pgn: the encoding of the games' text (utf-8, utf-16le,
+    /// utf-16be, gb18030, big5); default: detected from the file's start.
+    #[arg(long, value_name = "NAME", requires = "pgn", value_parser = xiangqi_gamefile::TextEncoding::from_str)]
+    encoding: Option<xiangqi_gamefile::TextEncoding>,
     /// With --pgn: the annotated games go here (`-` for stdout).
     #[arg(short = 'o', long, value_name = "OUT", requires = "pgn")]
     output: Option<std::path::PathBuf>,
@@ -74,6 +80,7 @@ pub fn run(args: Args) -> Result<()> {
         return super::analyze_pgn::run(super::analyze_pgn::AnnotateArgs {
             input,
             output,
+            encoding: args.encoding,
             limit: pgn_limit(&args)?,
             engine: args.engine.as_deref(),
             hash_mb: args.hash,

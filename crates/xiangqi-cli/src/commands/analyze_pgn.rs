@@ -21,7 +21,7 @@ use xiangqi_engine_client::annotate::{Judgement, MoveReview, ReviewOptions};
 use xiangqi_engine_client::{Engine, EngineSpec, Limit, Protocol, SearchOptions};
 use xiangqi_gamefile::pgn::{write_game, WriteOptions};
 use xiangqi_gamefile::Game;
-use xiangqi_gamefile::Games;
+use xiangqi_gamefile::{Games, ReaderOptions, TextEncoding};
 
 use crate::common::{print_json, start_engine as start_named_engine};
 
@@ -29,6 +29,8 @@ use crate::common::{print_json, start_engine as start_named_engine};
 pub struct AnnotateArgs<'a> {
     pub input: &'a Path,
     pub output: &'a Path,
+    /// `--encoding`: forced, else detected.
+    pub encoding: Option<TextEncoding>,
     pub limit: Limit,
     pub engine: Option<&'a str>,
     pub hash_mb: usize,
@@ -287,7 +289,11 @@ pub fn run(args: AnnotateArgs<'_>) -> Result<()> {
     let options = ReviewOptions::new(SearchOptions::new(args.limit));
     let bar = progress(len);
     // Any game-file format, as every other command that reads games.
-    let mut reader = Games::open(args.input, None)?;
+    let reading = ReaderOptions {
+        encoding: args.encoding,
+        ..ReaderOptions::default()
+    };
+    let mut reader = Games::open_with(args.input, None, reading)?;
     let totals = review_all(reviewers, &mut reader, &options, &mut out, &bar);
     bar.finish_and_clear();
     let totals = totals?;

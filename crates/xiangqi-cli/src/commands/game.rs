@@ -7,18 +7,19 @@
 use std::fs::File;
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
+use std::str::FromStr;
 
 use anyhow::{anyhow, bail, Context, Result};
 use serde_json::json;
 use xiangqi_gamefile::collection::{CollectedFile, CollectionError, UniqueNames};
 use xiangqi_gamefile::pgn::{write_game_to, WriteOptions};
 use xiangqi_gamefile::wxf::{write_wxf_to, WxfWriteOptions};
-use xiangqi_gamefile::{write_xqf, Format, Game, GameFileError, Location};
-use xiangqi_notation::WxfStyle;
+use xiangqi_gamefile::{write_xqf, Format, Game, GameFileError, Location, TextEncoding};
+use xiangqi_notation::{ChineseStyle, Script, WxfStyle};
 
 use super::convert::style_args::{NotationArg, StyleArgs};
 use crate::collection::{for_each_game_of_files, Collection, Event, GameAt, Summary, Unreadable};
-use crate::common::{write_json_line, JOBS_HELP};
+use crate::common::{write_json_line, ENCODING_HELP, JOBS_HELP};
 
 /// The help of the inputs of `game check` and `game convert`.
 const INPUTS_HELP: &str = "Game files (`-`: standard input), directories (walked recursively \
@@ -48,6 +49,16 @@ enum GameCommand {
         /// XML start, a `FORMAT` line, else PGN).
         #[arg(long, value_enum, default_value = "auto")]
         input_format: InputFormat,
+        #[arg(long, value_name = "NAME", value_parser = TextEncoding::from_str, help = ENCODING_HELP)]
+        input_encoding: Option<TextEncoding>,
+        /// The encoding of the PGN or WXF text written (default utf-8).
+        /// `gb18030` and `big5` write what the Chinese PC programs read
+        /// (`big5`: Chinese moves in traditional characters, 車馬炮 for both
+        /// sides); a character the encoding cannot hold (a simplified one
+        /// in a tag or comment, for Big5) is an error naming the game and
+        /// the character. XQF is always written in GB18030.
+        #[arg(long, value_name = "NAME", value_parser = TextEncoding::from_str)]
+        encoding: Option<TextEncoding>,
         /// What to write: PGN, a WXF game file (`FORMAT WXF … START{ }END`),
         /// or XQF 1.0 (one game per file: `-o` names the file, or a
         /// directory that gets `0001.xqf`, `0002.xqf`, …; from a
@@ -90,6 +101,8 @@ enum GameCommand {
         /// What the input is; `auto`: by its first bytes.
         #[arg(long, value_enum, default_value = "auto")]
         input_format: InputFormat,
+        #[arg(long, value_name = "NAME", value_parser = TextEncoding::from_str, help = ENCODING_HELP)]
+        encoding: Option<TextEncoding>,
         /// An opening explorer (`xiangqi explore build`) whose table the
         /// page shows beside the board for the games' positions.
         #[arg(long, value_name = "DB")]
@@ -106,8 +119,11 @@ enum GameCommand {
         /// What the input is; `auto`: by its first bytes.
         #[arg(long, value_enum, default_value = "auto")]
         input_format: InputFormat,
-        /// One JSON object per game (JSON Lines); from a collection, a
-        /// last object `{"summary": {…}}`.
+        #[arg(long, value_name = "NAME", value_parser = TextEncoding::from_str, help = ENCODING_HELP)]
+        encoding: Option<TextEncoding>,
+        /// One JSON object per game (JSON Lines, with the encoding its
+        /// file was read in); from a collection, a last object
+        /// `{"summary": {…}}`.
         #[arg(long)]
         json: bool,
         /// A game read with errors (a line cut at a move that cannot be
@@ -199,6 +215,7 @@ fn error_json(e: &GameFileError) -> serde_json::Value {
 fn check_line(
     file: Option<&CollectedFile>,
     index: usize,
+    encoding: Option<TextEncoding>,
     item: Result<Game, GameFileError>,
     as_json: bool,
 ) -> Result<Vec<u8>> {
@@ -212,6 +229,10 @@ fn check_line(
         }
     }
     row.insert("game".into(), json!(index));
+    // The file's: known once it was opened (not for a file that was not).
+    if let Some(encoding) = encoding {
+        row.insert("encoding".into(), json!(encoding.name()));
+    }
     match (item, as_json) {
         (Ok(game), false) => {
             write!(
@@ -264,7 +285,7 @@ fn check_line(
 /// the game where reading stopped (0: before any).
 fn unreadable_line(what: Unreadable<'_>, as_json: bool) -> Result<Vec<u8>> {
     let (path, reason) = match what {
-        Unreadable::File(file, e) => return check_line(Some(file), e.game, Err(e), as_json),
+        Unreadable::File(file, e) => return check_line(Some(file), e.game, None, Err(e), as_json),
         Unreadable::Folder(CollectionError::Unreadable { path, reason }) => {
             (path.to_string_lossy(), reason.clone())
         }
@@ -315,12 +336,14 @@ fn conclude(summary: &Summary, collection: &Collection, and_then: &str) -> Resul
 fn check(
     inputs: &[PathBuf],
     format: InputFormat,
+    encoding: Option<TextEncoding>,
     as_json: bool,
     strict: bool,
     jobs: usize,
 ) -> Result<()> {
     let mut collection = Collection::of(inputs)?;
     collection.strict = strict;
+    collection.encoding = encoding;
     let named = !collection.single;
     // One buffered writer for the whole report: a write per game (what
     // `println!` does on a line-buffered stdout) costs more than reading the game.
@@ -329,7 +352,10 @@ fn check(
         &collection,
         format.format(),
         jobs,
-        |at, item| check_line(named.then_some(at.file), at.index, item, as_json),
+        |at, item| {
+            let file = named.then_some(at.file);
+            check_line(file, at.index, at.encoding, item, as_json)
+        },
         |event| match event {
             Event::Game(line) => Ok(out.write_all(&line?)?),
             Event::Unreadable(what) if named => {
@@ -372,8 +398,12 @@ fn convert_to_xqf(args: &ConvertArgs<'_>) -> Result<()> {
     let Some(output) = args.output else {
         bail!("XQF output is binary, one game per file: name it with -o FILE or -o DIRECTORY");
     };
+    if args.encoding.is_some_and(|e| e != TextEncoding::Gb18030) {
+        bail!("XQF stores its text in GB18030: leave out --encoding or use --encoding gb18030");
+    }
     let mut collection = Collection::of(args.inputs)?;
     collection.strict = args.strict;
+    collection.encoding = args.input_encoding;
     if !collection.single {
         // Not read on the next run (`convert DIR --output-format xqf -o DIR/xqf`).
         collection.leave_out(output);
@@ -451,6 +481,8 @@ enum Target {
 struct ConvertArgs<'a> {
     inputs: &'a [PathBuf],
     input_format: InputFormat,
+    input_encoding: Option<TextEncoding>,
+    encoding: Option<TextEncoding>,
     to: Option<NotationArg>,
     output_format: OutputFormat,
     drop_variations: bool,
@@ -468,8 +500,14 @@ fn report_warnings(warnings: &[GameFileError]) {
     }
 }
 
-/// One game written as text, `label` naming it in an error.
-fn convert_game(item: Result<Game, GameFileError>, target: &Target, label: String) -> Converted {
+/// One game written as text in `encoding` (UTF-8 by default), `label`
+/// naming it in an error.
+fn convert_game(
+    item: Result<Game, GameFileError>,
+    target: &Target,
+    encoding: Option<TextEncoding>,
+    label: String,
+) -> Converted {
     let mut text = Vec::new();
     let warnings = item
         .as_ref()
@@ -487,14 +525,30 @@ fn convert_game(item: Result<Game, GameFileError>, target: &Target, label: Strin
         }
         (Err(e), _) => return Converted::Unreadable(e),
     };
-    match written {
-        Ok(()) => Converted::Text(text, warnings),
+    let encoded = written.and_then(|()| match encoding {
+        None | Some(TextEncoding::Utf8) => Ok(text),
+        Some(encoding) => {
+            // The writers write UTF-8.
+            let text = String::from_utf8(text)?;
+            Ok(encoding.encode(&text)?.into_owned())
+        }
+    });
+    match encoded {
+        Ok(text) => Converted::Text(text, warnings),
         Err(e) => Converted::Unwritable(e.context(label)),
     }
 }
 
 fn convert(args: ConvertArgs<'_>) -> Result<()> {
-    let style = args.style.style();
+    let mut style = args.style.style();
+    if args.encoding == Some(TextEncoding::Big5) {
+        // What Big5 holds and Big5 files write (the CCPD's): traditional
+        // characters, one set for both sides (車馬炮: 俥傌 are not in Big5).
+        style.chinese = ChineseStyle {
+            script: Script::Traditional,
+            red_black_sets: false,
+        };
+    }
     let target = match (args.output_format, args.to) {
         (OutputFormat::Pgn, None) => bail!("--to is required: the notation to write"),
         (OutputFormat::Pgn, Some(to)) => Target::Pgn(
@@ -523,6 +577,7 @@ fn convert(args: ConvertArgs<'_>) -> Result<()> {
     };
     let mut collection = Collection::of(args.inputs)?;
     collection.strict = args.strict;
+    collection.encoding = args.input_encoding;
     let named = !collection.single;
     if let (true, Some(output)) = (named, args.output) {
         // Not read while it is written (`convert DIR -o DIR/all.pgn`, run again).
@@ -545,7 +600,7 @@ fn convert(args: ConvertArgs<'_>) -> Result<()> {
                 }
                 game
             });
-            convert_game(item, &target, game_label(&at, &collection))
+            convert_game(item, &target, args.encoding, game_label(&at, &collection))
         },
         |event| match event {
             Event::Game(Converted::Text(text, warnings)) => {
@@ -570,20 +625,23 @@ pub fn run(args: Args) -> Result<()> {
         GameCommand::Check {
             inputs,
             input_format,
+            encoding,
             json,
             strict,
             jobs,
-        } => check(&inputs, input_format, json, strict, jobs),
+        } => check(&inputs, input_format, encoding, json, strict, jobs),
         GameCommand::View {
             input,
             game,
             notation,
             input_format,
+            encoding,
             explorer,
             output,
         } => super::game_view::view(super::game_view::ViewArgs {
             input: &input,
             format: input_format.format(),
+            encoding,
             game,
             notation,
             explorer: explorer.as_deref(),
@@ -593,6 +651,8 @@ pub fn run(args: Args) -> Result<()> {
             inputs,
             to,
             input_format,
+            input_encoding,
+            encoding,
             output_format,
             drop_variations,
             style,
@@ -602,6 +662,8 @@ pub fn run(args: Args) -> Result<()> {
         } => convert(ConvertArgs {
             inputs: &inputs,
             input_format,
+            input_encoding,
+            encoding,
             to,
             output_format,
             drop_variations,

@@ -7,7 +7,7 @@ use std::path::Path;
 
 use anyhow::{bail, Context, Result};
 use xiangqi_explorer::Explorer;
-use xiangqi_gamefile::{Format, Games};
+use xiangqi_gamefile::{Format, Games, ReaderOptions, TextEncoding};
 use xiangqi_viewer::{explorer_tables, viewer_game, write_html, PageOptions, ViewerGame};
 
 /// The notation the page first shows (the reader can switch on the page).
@@ -42,6 +42,8 @@ impl ViewNotation {
 pub struct ViewArgs<'a> {
     pub input: &'a Path,
     pub format: Option<Format>,
+    /// `--encoding`: forced, else detected.
+    pub encoding: Option<TextEncoding>,
     /// 1-based; `None`: every game.
     pub game: Option<usize>,
     pub notation: ViewNotation,
@@ -57,7 +59,7 @@ pub fn view(args: ViewArgs<'_>) -> Result<()> {
     }
     // A bad explorer file is reported before the games are read.
     let explorer = args.explorer.map(Explorer::open).transpose()?;
-    let games = read_games(args.input, args.format, args.game)?;
+    let games = read_games(args.input, args.format, args.encoding, args.game)?;
     let explorer = match &explorer {
         Some(explorer) => Some(explorer_tables(&games, explorer)?),
         None => None,
@@ -106,9 +108,14 @@ fn file_name(path: &Path) -> String {
 fn read_games(
     input: &Path,
     format: Option<Format>,
+    encoding: Option<TextEncoding>,
     pick: Option<usize>,
 ) -> Result<Vec<ViewerGame>> {
-    let games = Games::open(input, format)?;
+    let options = ReaderOptions {
+        encoding,
+        ..ReaderOptions::default()
+    };
+    let games = Games::open_with(input, format, options)?;
     let mut shown = Vec::new();
     let mut count = 0;
     for (index, item) in games.enumerate().map(|(i, item)| (i + 1, item)) {

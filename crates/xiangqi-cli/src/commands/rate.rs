@@ -6,12 +6,13 @@
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
+use std::str::FromStr;
 
 use anyhow::{bail, Result};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::json;
 use xiangqi_adjudication::{Preset, RuleSet};
-use xiangqi_gamefile::Games;
+use xiangqi_gamefile::{Games, ReaderOptions, TextEncoding};
 use xiangqi_rating::{fit, rated_game, FitOptions, Unrated};
 
 use crate::common::print_json;
@@ -33,6 +34,10 @@ pub struct Args {
     /// Machine-readable output (one JSON object).
     #[arg(long)]
     json: bool,
+    /// The encoding of the files' text (utf-8, utf-16le, utf-16be,
+    /// gb18030, big5); default: detected once per file.
+    #[arg(long, value_name = "NAME", value_parser = TextEncoding::from_str)]
+    encoding: Option<TextEncoding>,
 }
 
 fn reason_code(why: &Unrated) -> &'static str {
@@ -56,7 +61,11 @@ pub fn run(args: Args) -> Result<()> {
     let mut unreadable = 0usize;
     for path in &args.files {
         // The error names the file.
-        let games = Games::open(path, None)?;
+        let options = ReaderOptions {
+            encoding: args.encoding,
+            ..ReaderOptions::default()
+        };
+        let games = Games::open_with(path, None, options)?;
         for (index, item) in games.enumerate() {
             bar.inc(1);
             match item {

@@ -4,7 +4,7 @@ use std::io;
 use std::path::Path;
 
 use super::{Counts, FileRead};
-use crate::{Format, Game, GameFileError, Games};
+use crate::{Format, Game, GameFileError, Games, ReaderOptions, TextEncoding};
 
 /// The games of a file with their 1-based index. A failed read ends the
 /// games and is kept for [`IndexedGames::finish`].
@@ -18,10 +18,19 @@ pub struct IndexedGames {
 impl IndexedGames {
     /// Opens `path` (`-`: standard input).
     pub fn open(path: &Path, format: Option<Format>) -> Result<IndexedGames, GameFileError> {
+        IndexedGames::open_with(path, format, ReaderOptions::default())
+    }
+
+    /// [`IndexedGames::open`] with reader options (a forced encoding, limits).
+    pub fn open_with(
+        path: &Path,
+        format: Option<Format>,
+        options: ReaderOptions,
+    ) -> Result<IndexedGames, GameFileError> {
         let games = if path.as_os_str() == "-" {
-            Games::from_reader(io::stdin(), format, Default::default())?
+            Games::from_reader(io::stdin(), format, options)?
         } else {
-            Games::open(path, format)?
+            Games::open_with(path, format, options)?
         };
         Ok(IndexedGames {
             games,
@@ -34,6 +43,11 @@ impl IndexedGames {
     /// The format read.
     pub fn format(&self) -> Format {
         self.games.format()
+    }
+
+    /// The encoding of the file's text ([`Games::encoding`]).
+    pub fn encoding(&self) -> Option<TextEncoding> {
+        self.games.encoding()
     }
 
     /// Bytes of the file read so far.

@@ -54,7 +54,7 @@ use std::path::Path;
 
 use xiangqi_parallel::{ordered_map, worker_count, PoolError};
 
-use crate::{shards, Format, Game, GameFileError, ShardReader};
+use crate::{shards, Format, Game, GameFileError, ReaderOptions, ShardReader, TextEncoding};
 
 pub use indexed::IndexedGames;
 
@@ -108,6 +108,17 @@ pub struct ReadProgress {
     pub games: usize,
 }
 
+/// What `work` learns of the file a game comes from: its format (sniffed
+/// or given) and the encoding of its text ([`Games::encoding`](crate::Games::encoding)).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FileInfo {
+    /// The format read.
+    pub format: Format,
+    /// The encoding the file's text is read in (the same for every range
+    /// of a file read in ranges: decided once, from its start).
+    pub encoding: Option<TextEncoding>,
+}
+
 /// Whether a file of `len` bytes is worth cutting into ranges for the
 /// workers to read (two ranges at least).
 pub fn splits(len: u64) -> bool {
@@ -159,17 +170,40 @@ where
     R: Send,
     E: From<PoolError>,
 {
+    let work = |file: FileInfo, index, item| work(file.format, index, item);
+    let options = ReaderOptions::default();
+    read_each_game_with(path, format, options, jobs, progress, work, sink)
+}
+
+/// [`read_each_game`] with reader options (a forced encoding, limits), and
+/// the file's format and encoding passed to `work`.
+pub fn read_each_game_with<R, E>(
+    path: &Path,
+    format: Option<Format>,
+    options: ReaderOptions,
+    jobs: usize,
+    progress: impl FnMut(ReadProgress),
+    work: impl Fn(FileInfo, usize, Result<Game, GameFileError>) -> R + Sync,
+    sink: impl FnMut(R) -> Result<(), E>,
+) -> Result<FileRead, E>
+where
+    R: Send,
+    E: From<PoolError>,
+{
     let workers = worker_count(jobs);
     if workers > 1 && path.as_os_str() != "-" {
         let len = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
         if splits(len) {
-            // Sniffed once here, so that the workers' readers and `work` agree.
-            let format = match format {
-                Some(format) => format,
-                None => match ShardReader::open(path, None) {
-                    Ok(reader) => reader.format(),
-                    Err(e) => return Ok(FileRead::failed(e)),
-                },
+            // Sniffed, and the encoding decided, once here, so that the
+            // workers' readers and `work` agree.
+            let reader = match ShardReader::open_with(path, format, options) {
+                Ok(reader) => reader,
+                Err(e) => return Ok(FileRead::failed(e)),
+            };
+            let format = reader.format();
+            let options = ReaderOptions {
+                encoding: reader.encoding(),
+                ..options
             };
             let ranges = match shards(path, Some(format), (len / SHARD_BYTES) as usize) {
                 Ok(ranges) => ranges,
@@ -177,12 +211,17 @@ where
             };
             // Binary and XML formats are one range: nothing to split.
             if ranges.iter().filter(|r| !r.is_empty()).count() >= 2 {
-                let work = |index, item| work(format, index, item);
-                return ranges::read_ranges(path, format, workers, &ranges, progress, work, sink);
+                let file = FileInfo {
+                    format,
+                    encoding: options.encoding,
+                };
+                let work = |index, item| work(file, index, item);
+                let how = (format, options);
+                return ranges::read_ranges(path, how, workers, &ranges, progress, work, sink);
             }
         }
     }
-    read_here(path, format, workers, progress, work, sink)
+    read_here(path, format, options, workers, progress, work, sink)
 }
 
 /// Games between two progress calls when the file is read on the calling
@@ -193,16 +232,17 @@ const PROGRESS_EVERY_GAMES: usize = 256;
 fn read_here<R, E>(
     path: &Path,
     format: Option<Format>,
+    options: ReaderOptions,
     workers: usize,
     mut progress: impl FnMut(ReadProgress),
-    work: impl Fn(Format, usize, Result<Game, GameFileError>) -> R + Sync,
+    work: impl Fn(FileInfo, usize, Result<Game, GameFileError>) -> R + Sync,
     sink: impl FnMut(R) -> Result<(), E>,
 ) -> Result<FileRead, E>
 where
     R: Send,
     E: From<PoolError>,
 {
-    let mut games = match IndexedGames::open(path, format) {
+    let mut games = match IndexedGames::open_with(path, format, options) {
         Ok(games) => games,
         Err(e) => return Ok(FileRead::failed(e)),
     };
@@ -215,12 +255,14 @@ where
                 games: index,
             });
         }
-        Some((index, item))
+        // Known once the first game is read (a text file's is detected then).
+        let encoding = games.encoding();
+        Some((FileInfo { format, encoding }, index, item))
     });
     ordered_map(
         workers,
         items,
-        |(index, item)| work(format, index, item),
+        |(file, index, item)| work(file, index, item),
         sink,
     )?;
     Ok(games.finish())

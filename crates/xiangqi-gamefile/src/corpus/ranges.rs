@@ -14,7 +14,7 @@ use std::thread;
 use xiangqi_parallel::{ordered_map_with, PoolError};
 
 use super::{Counts, FileRead, ReadProgress};
-use crate::{Format, Game, GameFileError, RangeOrigin, Shard, ShardReader};
+use crate::{Format, Game, GameFileError, RangeOrigin, ReaderOptions, Shard, ShardReader};
 
 /// The games of one range as its reader yields them (errors counted from
 /// the range's start), the line feeds the range holds, and the read
@@ -174,7 +174,7 @@ impl<E: From<PoolError>> From<PoolError> for Halt<E> {
 /// reading `ranges` of the file, `work` numbering from the file's start.
 pub(super) fn read_ranges<R, E>(
     path: &Path,
-    format: Format,
+    (format, options): (Format, ReaderOptions),
     workers: usize,
     ranges: &[Shard],
     mut progress: impl FnMut(ReadProgress),
@@ -188,7 +188,8 @@ where
     let board = OriginBoard::new(ranges.len());
     let work_range = |reader: &mut WorkerReader, r: usize| -> Option<RangeDone<R>> {
         let _abandon_on_panic = AbandonOnPanic(&board);
-        let reader = reader.get_or_insert_with(|| ShardReader::open(path, Some(format)));
+        let reader =
+            reader.get_or_insert_with(|| ShardReader::open_with(path, Some(format), options));
         let games = read_range(reader, ranges[r]);
         let origin = board.publish_and_wait(ranges, r, (games.items.len(), games.line_feeds))?;
         let mut errors = 0;

@@ -9,8 +9,7 @@ use std::io::BufRead;
 use xiangqi_core::{Color, Position};
 
 use super::lines::{LineError, LineFailure, Lines};
-use super::TextEncoding;
-use crate::{ErrorKind, Game, GameFileError, ReaderOptions};
+use crate::{ErrorKind, Game, GameFileError, ReaderOptions, TextEncoding};
 
 /// What a text format tells the shared loop.
 pub(crate) trait TextFormat {
@@ -82,18 +81,22 @@ pub(crate) struct TextReader<R, F: TextFormat> {
     game: Option<F::Game>,
     skipping: bool,
     finished: bool,
+    /// Lines of the current game that held undecodable bytes: the first
+    /// one's line and column, and how many.
+    undecodable: Option<(usize, usize, usize)>,
 }
 
 impl<R, F: TextFormat> TextReader<R, F> {
     pub(crate) fn new(src: R, options: ReaderOptions, format: F) -> TextReader<R, F> {
         TextReader {
-            lines: Lines::new(src, options.limits.max_line_len),
+            lines: Lines::new(src, options.limits.max_line_len, options.encoding),
             options,
             format,
             games: 0,
             game: None,
             skipping: false,
             finished: false,
+            undecodable: None,
         }
     }
 
@@ -102,7 +105,8 @@ impl<R, F: TextFormat> TextReader<R, F> {
         self.lines.bytes_read()
     }
 
-    /// The encoding of the non-ASCII text seen so far, if any.
+    /// The file's encoding: forced, or detected from its start (`None`
+    /// until the first game is read).
     pub(crate) fn encoding(&self) -> Option<TextEncoding> {
         self.lines.encoding()
     }
@@ -125,10 +129,6 @@ impl<R: BufRead, F: TextFormat> TextReader<R, F> {
                 self.finished = true;
                 ErrorKind::Io(e.to_string())
             }
-            LineError::Utf16 => {
-                self.finished = true;
-                ErrorKind::Utf16
-            }
             LineError::TooLong => {
                 self.skipping = true;
                 self.format.start_skipping("");
@@ -138,9 +138,23 @@ impl<R: BufRead, F: TextFormat> TextReader<R, F> {
         Some(Err(GameFileError::at_text(self.games, line, 1, kind)))
     }
 
-    fn read_game(&mut self, item: Result<Game, GameFileError>) -> Result<Game, GameFileError> {
-        if let Ok(game) = &item {
+    /// A game (or broken game) read: the undecodable lines seen since the
+    /// last one become a warning on it. (A broken game's error is reported
+    /// instead: its text is not read on.)
+    fn read_game(&mut self, mut item: Result<Game, GameFileError>) -> Result<Game, GameFileError> {
+        let undecodable = self.undecodable.take();
+        if let Ok(game) = &mut item {
             self.format.game_read(game);
+            if let (Some((line, column, count)), Some(encoding)) =
+                (undecodable, self.lines.encoding())
+            {
+                let kind = ErrorKind::Undecodable { encoding, count };
+                let warning = GameFileError::at_text(self.games, line, column, kind);
+                let at = game
+                    .errors
+                    .partition_point(|e| e.line_column() <= Some((line, column)));
+                game.errors.insert(at, warning);
+            }
         }
         item
     }
@@ -162,7 +176,10 @@ impl<R: BufRead, F: TextFormat> Iterator for TextReader<R, F> {
                     let (line, column) = (self.lines.line_no().max(1), column(text, text.len()));
                     return Some(self.read_game(game.finish_at_end(line, column)));
                 }
-                Some(Err(e)) => return Some(Err(e)),
+                Some(Err(e)) => {
+                    self.undecodable = None;
+                    return Some(Err(e));
+                }
                 Some(Ok(at)) => at,
             };
             let text = self.lines.text();
@@ -195,6 +212,10 @@ impl<R: BufRead, F: TextFormat> Iterator for TextReader<R, F> {
                         .insert(self.format.start_game(self.options, self.games))
                 }
             };
+            if let (Some(column), 0) = (self.lines.malformed_at(), offset) {
+                let seen = self.undecodable.get_or_insert((line_no, column, 0));
+                seen.2 += 1;
+            }
             match game.feed(line_no, text, offset) {
                 Ok(Fed::More) => {}
                 Ok(Fed::Ended(rest)) => {
@@ -213,11 +234,13 @@ impl<R: BufRead, F: TextFormat> Iterator for TextReader<R, F> {
                     if let Some(resume) = resume.filter(|&r| r > offset) {
                         self.lines.resume_at(resume);
                     }
+                    self.undecodable = None;
                     return Some(Err(*e));
                 }
                 Err(Failure::Restart(e)) => {
                     self.game = None;
                     self.lines.resume_at(offset);
+                    self.undecodable = None;
                     return Some(Err(*e));
                 }
             }

@@ -46,9 +46,10 @@ pub fn looks_like_wxf(text: &[u8]) -> bool {
 
 /// Reads the games of a WXF file one at a time (an [`Iterator`] of
 /// `Result<Game, GameFileError>`), line by line in bounded memory
-/// ([`Limits`](crate::Limits)). Lines are UTF-8, or GB18030 where they are
-/// not. After a broken game it goes on after that game's `}END` (or at the
-/// next `FORMAT` line).
+/// ([`Limits`](crate::Limits)). Lines are decoded in the file's one
+/// encoding, forced or detected from its start (`ReaderOptions::encoding`).
+/// After a broken game it goes on after that game's `}END` (or at the next
+/// `FORMAT` line).
 pub struct WxfReader<R>(TextReader<R, Wxf>);
 
 /// A reader over an in-memory WXF file.
@@ -73,7 +74,8 @@ impl<R: BufRead> WxfReader<R> {
         self.0.bytes_read()
     }
 
-    /// The encoding of the non-ASCII text seen so far, if any.
+    /// The file's encoding: forced ([`ReaderOptions::encoding`]), or
+    /// detected from its start; `None` until the first game is read.
     pub fn encoding(&self) -> Option<TextEncoding> {
         self.0.encoding()
     }
@@ -494,15 +496,8 @@ impl Builder {
                 core = std::borrow::Cow::Owned(unmarked.to_owned());
             }
         }
-        let b = core.as_bytes();
-        if self.notation != Some(Notation::Iccs)
-            && b.len() == 4
-            && matches!(b[0], b'+' | b'-')
-            && b[1].is_ascii_alphabetic()
-        {
-            // "+R.3": the marker before the letter, as some texts write it.
-            core = std::borrow::Cow::Owned(format!("{}{}{}", &core[1..2], &core[..1], &core[2..]));
-        }
+        // "+R.3" (the tandem marker before the letter) and full-width
+        // moves are read by the notation's WXF parser itself.
         let style = Style {
             wxf: WxfStyle {
                 convention: self.convention,

@@ -242,11 +242,15 @@ fn every_error_kind_names_its_place() {
         );
         assert!(games[1].is_ok(), "{games:?}");
     }
-    let utf16 = WxfReader::new(&b"\xFF\xFEF\0"[..])
-        .next()
-        .unwrap()
-        .unwrap_err();
-    assert_eq!(utf16.kind, ErrorKind::Utf16);
+    // UTF-16 with its byte-order mark is read (it was refused before the
+    // encodings were detected per file).
+    let text = "FORMAT WXF\nRED 許銀川\nSTART{\n1. C2.5 h8+7\n}END\n";
+    let utf16: Vec<u8> = [0xFF, 0xFE]
+        .into_iter()
+        .chain(text.encode_utf16().flat_map(u16::to_le_bytes))
+        .collect();
+    let game = WxfReader::new(&utf16[..]).next().unwrap().unwrap();
+    assert_eq!((game.tag("Red"), game.plies()), (Some("許銀川"), 2));
 }
 
 #[test]

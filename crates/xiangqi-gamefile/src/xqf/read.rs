@@ -1,12 +1,13 @@
 //! Reading one XQF file.
 
-use crate::{Game, GameResult, Limits};
+use crate::encoding::{detect_with, Hint};
+use crate::{Game, GameResult, Limits, TextEncoding};
 use xiangqi_core::{Diagram, FenError, Move, Position, Square, Validation};
 use xiangqi_notation::Notation;
 
 use super::keys::Keys;
 use super::layout;
-use crate::bytes::{gb18030, ByteCursor, ByteError};
+use crate::bytes::{ByteCursor, ByteError};
 use crate::error::ErrorKind;
 use crate::tree::{build_line, MoveRecord, Tree};
 use crate::Format;
@@ -16,6 +17,69 @@ struct Flags {
     has_next: bool,
     has_alternative: bool,
     has_comment: bool,
+}
+
+/// A string of the file (a header field, a comment) before it is decoded:
+/// the encoding is decided for all of them at once.
+struct RawText {
+    offset: u64,
+    bytes: Vec<u8>,
+}
+
+/// The strings of a file, decoded in one encoding: `encoding`, or the one
+/// detected over all of them together (an XQF file holds no mark of its
+/// encoding; the program that defined it wrote GBK, hence the hint).
+/// Strings with bytes not valid in it are read with U+FFFD and counted in
+/// one `Undecodable` note at the first of them.
+struct TextDecoder {
+    encoding: TextEncoding,
+    first_undecodable: Option<u64>,
+    undecodable: usize,
+}
+
+impl TextDecoder {
+    fn new<'a>(
+        texts: impl Iterator<Item = &'a [u8]>,
+        encoding: Option<TextEncoding>,
+    ) -> TextDecoder {
+        let encoding = encoding.unwrap_or_else(|| {
+            // Each after a line feed: no character spans two strings, and
+            // no field's bytes are taken for a file's byte-order mark (a
+            // GB18030 comment may start with EF BB BF, `锘`).
+            let mut sample = Vec::new();
+            for text in texts {
+                sample.push(b'\n');
+                sample.extend_from_slice(text);
+            }
+            detect_with(&sample, true, Hint::Simplified)
+        });
+        TextDecoder {
+            encoding,
+            first_undecodable: None,
+            undecodable: 0,
+        }
+    }
+
+    /// The string, trimmed of spaces and NULs; `None` when that leaves nothing.
+    fn decode(&mut self, offset: u64, bytes: &[u8]) -> Option<String> {
+        let (text, malformed) = self.encoding.decode(bytes);
+        if malformed {
+            self.first_undecodable.get_or_insert(offset);
+            self.undecodable += 1;
+        }
+        let text = text.trim_matches(|c: char| c.is_whitespace() || c == '\0');
+        (!text.is_empty()).then(|| text.to_owned())
+    }
+
+    /// The note saying which strings could not be decoded, if any.
+    fn note(&self) -> Option<ByteError> {
+        let offset = self.first_undecodable?;
+        let kind = ErrorKind::Undecodable {
+            encoding: self.encoding,
+            count: self.undecodable,
+        };
+        Some((offset, kind))
+    }
 }
 
 /// The file's version, keys and layout-dependent decoding.
@@ -62,11 +126,12 @@ impl Decoder<'_> {
         }
     }
 
-    /// One record: the 4 bytes, then the comment if any.
+    /// One record: the 4 bytes, then the comment if any (its offset and
+    /// bytes, decoded once the file's encoding is known).
     fn record(
         &self,
         cursor: &mut ByteCursor<'_>,
-    ) -> Result<(u64, [u8; 4], Flags, Option<String>), ByteError> {
+    ) -> Result<(u64, [u8; 4], Flags, Option<RawText>), ByteError> {
         let offset = cursor.offset();
         let raw = self.decrypted(cursor, 4, "a move record")?;
         let bytes = [raw[0], raw[1], raw[2], raw[3]];
@@ -79,7 +144,7 @@ impl Decoder<'_> {
         Ok((offset, bytes, flags, comment))
     }
 
-    fn comment(&self, cursor: &mut ByteCursor<'_>) -> Result<Option<String>, ByteError> {
+    fn comment(&self, cursor: &mut ByteCursor<'_>) -> Result<Option<RawText>, ByteError> {
         let at = cursor.offset();
         let raw = self.decrypted(cursor, 4, "a comment length")?;
         let stored = u32::from_le_bytes([raw[0], raw[1], raw[2], raw[3]]);
@@ -99,10 +164,9 @@ impl Decoder<'_> {
         if length as u64 > self.limits.max_comment_len as u64 {
             return Err((at, ErrorKind::CommentTooLong(self.limits.max_comment_len)));
         }
-        let text = self.decrypted(cursor, length as usize, "a comment")?;
-        let text = gb18030(&text);
-        let text = text.trim_matches(|c: char| c.is_whitespace() || c == '\0');
-        Ok((!text.is_empty()).then(|| text.to_owned()))
+        let offset = cursor.offset();
+        let bytes = self.decrypted(cursor, length as usize, "a comment")?;
+        Ok(Some(RawText { offset, bytes }))
     }
 
     fn square(&self, code: u8, offset: u64) -> Result<Square, ByteError> {
@@ -278,8 +342,13 @@ pub(crate) fn finish_game(game: &mut Game, start_fen: &str, result: GameResult) 
     game.notation = Notation::Iccs;
 }
 
-/// Reads a whole XQF file.
-pub(crate) fn read_xqf(data: &[u8], limits: &Limits) -> Result<Game, ByteError> {
+/// Reads a whole XQF file, its strings in `encoding` or the one detected
+/// over them; returns the game and the encoding its strings were read in.
+pub(crate) fn read_xqf(
+    data: &[u8],
+    limits: &Limits,
+    encoding: Option<TextEncoding>,
+) -> Result<(Game, TextEncoding), ByteError> {
     let mut cursor = ByteCursor::new(data, 0);
     let header = cursor.take(layout::HEADER_LEN, "the XQF header")?;
     if &header[..2] != layout::MAGIC {
@@ -309,15 +378,10 @@ pub(crate) fn read_xqf(data: &[u8], limits: &Limits) -> Result<Game, ByteError> 
         limits,
     };
 
-    let mut game = Game::default();
-    for (tag, at, room) in layout::STRINGS {
+    let fields = layout::STRINGS.map(|(tag, at, room)| {
         let len = usize::from(header[at]).min(room);
-        let text = gb18030(&header[at + 1..at + 1 + len]);
-        let text = text.trim_matches(|c: char| c.is_whitespace() || c == '\0');
-        if !text.is_empty() {
-            game.set_tag(tag, text);
-        }
-    }
+        (tag, at + 1, &header[at + 1..at + 1 + len])
+    });
     let result = match header[layout::RESULT] {
         1 => GameResult::RedWins,
         2 => GameResult::BlackWins,
@@ -330,6 +394,7 @@ pub(crate) fn read_xqf(data: &[u8], limits: &Limits) -> Result<Game, ByteError> 
     // move's piece (the header's own field is unreliable; it is used only
     // for a game without moves).
     let mut records = Vec::new();
+    let mut comments = Vec::new();
     let mut expected = usize::from(root_flags.has_next);
     while expected > 0 && cursor.remaining() > 0 {
         let (offset, bytes, flags, comment) = decoder.record(&mut cursor)?;
@@ -342,8 +407,9 @@ pub(crate) fn read_xqf(data: &[u8], limits: &Limits) -> Result<Game, ByteError> 
             mv: decoder.mv(bytes, offset)?,
             has_next: flags.has_next,
             has_alternative: flags.has_alternative,
-            comment,
+            comment: None,
         });
+        comments.push(comment);
     }
     if expected > 0 {
         return Err((
@@ -360,7 +426,25 @@ pub(crate) fn read_xqf(data: &[u8], limits: &Limits) -> Result<Game, ByteError> 
         .map_or(header[layout::BLACK_TO_MOVE] != 1, |letter| {
             letter.is_ascii_uppercase()
         });
+    let texts = fields.iter().map(|(_, _, bytes)| *bytes).chain(
+        root_comment
+            .iter()
+            .chain(comments.iter().flatten())
+            .map(|t| &t.bytes[..]),
+    );
+    let mut text = TextDecoder::new(texts, encoding);
+    let mut game = Game::default();
+    for (tag, at, bytes) in fields {
+        if let Some(value) = text.decode(at as u64, bytes) {
+            game.set_tag(tag, &value);
+        }
+    }
+    let root_comment = root_comment.and_then(|t| text.decode(t.offset, &t.bytes));
+    for (record, comment) in records.iter_mut().zip(comments) {
+        record.comment = comment.and_then(|t| text.decode(t.offset, &t.bytes));
+    }
     let mut notes = Vec::new();
+    notes.extend(text.note());
     let start = start_position(
         &board,
         red_to_move,
@@ -375,7 +459,7 @@ pub(crate) fn read_xqf(data: &[u8], limits: &Limits) -> Result<Game, ByteError> 
     }
     tree.into_game(&mut game, notes);
     finish_game(&mut game, &start.to_fen(), result);
-    Ok(game)
+    Ok((game, text.encoding))
 }
 
 #[cfg(test)]
@@ -392,7 +476,7 @@ mod tests {
             assert!(std::env::var("CI").as_deref() != Ok("true"));
             return;
         };
-        assert!(read_xqf(&file, &Limits::default()).is_ok());
+        assert!(read_xqf(&file, &Limits::default(), None).is_ok());
         assert!(
             file[layout::VERSION] > layout::PLAIN_VERSION,
             "an encrypted file"
@@ -408,7 +492,7 @@ mod tests {
             file[1028 + i] = encrypt(1028 + i, b);
         }
         assert_eq!(
-            read_xqf(&file, &Limits::default()).unwrap_err(),
+            read_xqf(&file, &Limits::default(), None).unwrap_err(),
             (
                 1028,
                 ErrorKind::BadLength {

@@ -62,7 +62,8 @@ impl<R: BufRead> PgnReader<R> {
         self.0.bytes_read()
     }
 
-    /// The encoding of the non-ASCII text seen so far, if any.
+    /// The file's encoding: forced ([`ReaderOptions::encoding`]), or
+    /// detected from its start; `None` until the first game is read.
     pub fn encoding(&self) -> Option<TextEncoding> {
         self.0.encoding()
     }

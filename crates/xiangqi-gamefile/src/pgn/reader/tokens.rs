@@ -316,12 +316,28 @@ impl Builder {
                 _ => value.push(c),
             }
         }
-        let Some(close) = close else {
-            return Err(bad(self, "the value is not closed with '\"'"));
-        };
-        let tail = value_text[close + 1..].trim_start();
-        let Some(tail) = tail.strip_prefix(']') else {
-            return Err(bad(self, "expected ']'"));
+        let closed = close.and_then(|close| value_text[close + 1..].trim_start().strip_prefix(']'));
+        let tail = match closed {
+            Some(tail) => tail,
+            // Chinese PC programs write a quote inside a value unescaped
+            // (`[Event "第八屆"銀荔杯"象棋…"]`): the value runs to the last
+            // `"` before the `]` that ends the line, as python-chess reads
+            // it. Strict reading refuses it.
+            None => match value_text.trim_end().strip_suffix("\"]") {
+                Some(whole) if !self.options.strict => {
+                    value.clear();
+                    let mut chars = whole.chars();
+                    while let Some(c) = chars.next() {
+                        match c {
+                            '\\' => value.extend(chars.next()),
+                            _ => value.push(c),
+                        }
+                    }
+                    ""
+                }
+                _ if close.is_none() => return Err(bad(self, "the value is not closed with '\"'")),
+                _ => return Err(bad(self, "expected ']'")),
+            },
         };
         if self.tags.len() >= self.options.limits.max_tags_per_game {
             return Err(self.err(
@@ -365,6 +381,16 @@ impl Builder {
     ) -> Result<usize, Failure> {
         let col = Col::At(text, i);
         let word = &text[i..end];
+        // A move number in full-width forms ("１２．"): the moves themselves
+        // are folded by the notation's parsers.
+        if word.as_bytes().contains(&0xEF) {
+            let folded = xiangqi_notation::fold_full_width(word);
+            let digits = folded.bytes().take_while(u8::is_ascii_digit).count();
+            if digits > 0 && folded.len() > digits && folded.bytes().skip(digits).all(|b| b == b'.')
+            {
+                return Ok(end);
+            }
+        }
         // Move numbers: "12." "12..." and "1.h2e2" (but "13.4" is a WXF move).
         let digits = word.bytes().take_while(u8::is_ascii_digit).count();
         if digits > 0 && word.len() > digits && word.as_bytes()[digits..].iter().all(|&b| b == b'.')
