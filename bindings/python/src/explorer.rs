@@ -140,10 +140,11 @@ pub fn open_explorer(py: Python<'_>, path: PathBuf) -> PyResult<PyExplorer> {
 /// Builds the explorer of the game files, directories and patterns
 /// `inputs` into `output` (replaced once the build succeeds), indexing the
 /// positions before each game's first `plies` moves on `jobs` threads (0:
-/// one per core); games without a result are decided by `rules`. Returns
-/// the build's report as a dict.
+/// one per core); games without a result are decided by `rules`;
+/// `encoding` forces the files' text encoding (`None`: detected once per
+/// file, as `read_games` does). Returns the build's report as a dict.
 #[pyfunction]
-#[pyo3(signature = (inputs, output, *, plies = 30, jobs = 0, rules = "online"))]
+#[pyo3(signature = (inputs, output, *, plies = 30, jobs = 0, rules = "online", encoding = None))]
 pub fn build_explorer_file<'py>(
     py: Python<'py>,
     inputs: Vec<PathBuf>,
@@ -151,6 +152,7 @@ pub fn build_explorer_file<'py>(
     plies: usize,
     jobs: usize,
     rules: &str,
+    encoding: Option<&str>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let preset: Preset = rules
         .parse()
@@ -159,6 +161,7 @@ pub fn build_explorer_file<'py>(
         max_plies: plies,
         jobs,
         rules: RuleSet::preset(preset),
+        encoding: crate::pgn::encoding_arg(encoding)?,
         ..BuildOptions::default()
     };
     let report = py

@@ -18,12 +18,12 @@ use pyo3::types::PyDict;
 use xiangqi_adjudication::{GameError, RuleSet, Verdict};
 use xiangqi_core::FenError;
 use xiangqi_gamefile::collection::{collect, CollectedFile, CollectionError};
-use xiangqi_gamefile::corpus::{read_each_game, ReadProgress};
-use xiangqi_gamefile::{Format, Game, GameFileError};
+use xiangqi_gamefile::corpus::{read_each_game_with, FileInfo, ReadProgress};
+use xiangqi_gamefile::{Format, Game, GameFileError, ReaderOptions};
 use xiangqi_parallel::PoolError;
 
 use crate::errors::{int_arg, type_name, ToPyErr};
-use crate::pgn::{collection_paths, format_arg, path_of, unlisted, PyGame};
+use crate::pgn::{collection_paths, encoding_arg, format_arg, path_of, unlisted, PyGame};
 use crate::verdict::{judge, preset_arg, PyVerdict};
 
 /// What `map_games` does to every game.
@@ -310,6 +310,7 @@ fn run(
     single: bool,
     task: &Task,
     format: Option<Format>,
+    options: &ReaderOptions,
     jobs: usize,
     callback: Option<&Py<PyAny>>,
 ) -> PyResult<Vec<Outcome>> {
@@ -337,6 +338,7 @@ fn run(
         let reading = Reading {
             task,
             format,
+            options,
             jobs,
             callback,
             done: &done,
@@ -358,6 +360,8 @@ fn run(
 struct Reading<'a> {
     task: &'a Task,
     format: Option<Format>,
+    /// The reader's options (a forced encoding).
+    options: &'a ReaderOptions,
     jobs: usize,
     callback: Option<&'a Py<PyAny>>,
     /// The run so far, for the progress callback.
@@ -388,7 +392,7 @@ impl Reading<'_> {
                 *stopped.borrow_mut() = reported.err();
             }
         };
-        let work = |_: Format, index: usize, item: Result<Game, GameFileError>| {
+        let work = |_: FileInfo, index: usize, item: Result<Game, GameFileError>| {
             Outcome::of(self.task, index, Some(source.clone()), item)
         };
         let sink = |outcome: Outcome| match stopped.borrow_mut().take() {
@@ -398,7 +402,15 @@ impl Reading<'_> {
                 Ok(())
             }
         };
-        let read = match read_each_game(&file.path, self.format, self.jobs, progress, work, sink) {
+        let read = match read_each_game_with(
+            &file.path,
+            self.format,
+            *self.options,
+            self.jobs,
+            progress,
+            work,
+            sink,
+        ) {
             Ok(read) => read,
             Err(Stop::Pool(e)) => return Err(PyRuntimeError::new_err(e.to_string())),
             Err(Stop::Python(e)) => return Err(e),
@@ -439,11 +451,13 @@ fn inputs_of(source: &Bound<'_, PyAny>) -> PyResult<(Vec<Input>, bool)> {
 /// `read_games` takes it (a directory, a pattern, a list of paths), read
 /// file after file. A broken game is a report whose `error` says why; a
 /// file named alone that cannot be opened raises, in a collection it is a
-/// report. `progress`, if given, is called now and then with the GIL, as
-/// `progress(games, bytes, total_bytes)`; an exception it raises (or a
-/// Ctrl-C) stops the run and is raised.
+/// report. `encoding` forces the files' text encoding (`None`: detected
+/// once per file, as `read_games` does). `progress`, if given, is called
+/// now and then with the GIL, as `progress(games, bytes, total_bytes)`; an
+/// exception it raises (or a Ctrl-C) stops the run and is raised.
 #[pyfunction]
-#[pyo3(signature = (source, task = "check", *, jobs = None, rules = "online", format = "auto", progress = None))]
+#[pyo3(signature = (source, task = "check", *, jobs = None, rules = "online", format = "auto", encoding = None, progress = None))]
+#[allow(clippy::too_many_arguments)] // Python's keyword arguments
 pub fn map_games(
     py: Python<'_>,
     source: &Bound<'_, PyAny>,
@@ -451,10 +465,15 @@ pub fn map_games(
     jobs: Option<&Bound<'_, PyAny>>,
     rules: &str,
     format: &str,
+    encoding: Option<&str>,
     progress: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Vec<PyGameReport>> {
     let task = Task::parse(task, rules)?;
     let format = format_arg(format)?;
+    let options = ReaderOptions {
+        encoding: encoding_arg(encoding)?,
+        ..ReaderOptions::default()
+    };
     let jobs = match jobs {
         None => 0,
         Some(jobs) => {
@@ -474,6 +493,16 @@ pub fn map_games(
         _ => None,
     };
     let (inputs, single) = inputs_of(source)?;
-    let outcomes = py.detach(|| run(inputs, single, &task, format, jobs, callback.as_ref()))?;
+    let outcomes = py.detach(|| {
+        run(
+            inputs,
+            single,
+            &task,
+            format,
+            &options,
+            jobs,
+            callback.as_ref(),
+        )
+    })?;
     Ok(outcomes.into_iter().map(PyGameReport).collect())
 }

@@ -74,3 +74,28 @@ def test_undecodable_bytes_are_a_warning(tmp_path: Path) -> None:
     assert len(game.moves) == 1
     assert len(game.errors) == 1
     assert "not valid UTF-8" in str(game.errors[0])
+
+
+def test_map_games_detects_or_takes_the_encoding(tmp_path: Path) -> None:
+    path = tmp_path / "big5.pgn"
+    path.write_bytes(GAME.encode("big5"))
+    for encoding in (None, "big5"):
+        [report] = xiangqi.pgn.map_games(path, jobs=1, encoding=encoding)
+        assert report.ok, report.error
+        assert report.headers["Red"] == "胡榮華"
+        assert report.plies == 4
+    [wrong] = xiangqi.pgn.map_games(path, jobs=1, encoding="gbk")
+    assert not wrong.ok
+    assert "invalid move" in str(wrong.error)
+    with pytest.raises(ValueError, match="unknown encoding"):
+        xiangqi.pgn.map_games(path, encoding="latin-1")
+
+
+def test_explorer_build_detects_or_takes_the_encoding(tmp_path: Path) -> None:
+    import xiangqi.explorer
+
+    path = tmp_path / "big5.pgn"
+    path.write_bytes(GAME.encode("big5"))
+    for encoding, indexed in ((None, 1), ("big5", 1), ("gbk", 0)):
+        report = xiangqi.explorer.build([path], tmp_path / "openings.db", encoding=encoding)
+        assert (report["games"], report["indexed"]) == (1, indexed), (encoding, report)

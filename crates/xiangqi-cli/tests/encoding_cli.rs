@@ -251,3 +251,26 @@ fn adjudicate_and_rate_read_big5_and_take_the_encoding() {
     assert_eq!(code, Some(0), "{err}");
     assert!(out.contains("胡榮華"), "{out}");
 }
+
+/// `explore build` detects each file's encoding as `game check` does, and
+/// takes `--encoding`: a wrong one leaves the Big5 game unreadable.
+#[test]
+fn explore_build_detects_or_takes_the_encoding() {
+    let dir = scratch("explore");
+    let input = dir.join("big5.pgn");
+    std::fs::write(&input, encoding_rs::BIG5.encode(GAME).0).unwrap();
+    for (forced, indexed) in [(None, 1), (Some("big5"), 1), (Some("gb18030"), 0)] {
+        let mut cmd = xiangqi();
+        cmd.args(["explore", "build", "--json", "-o"])
+            .arg(dir.join("openings.db"))
+            .arg(&input);
+        if let Some(name) = forced {
+            cmd.args(["--encoding", name]);
+        }
+        let (_, out, err) = output(&mut cmd);
+        let report: serde_json::Value = serde_json::from_str(out.trim())
+            .unwrap_or_else(|e| panic!("{forced:?}: {e}: {out} {err}"));
+        assert_eq!(report["indexed"], indexed, "{forced:?}: {out}");
+        assert_eq!(report["games"], 1, "{forced:?}: {out}");
+    }
+}

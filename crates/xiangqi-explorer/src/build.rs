@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 
 use xiangqi_adjudication::RuleSet;
 use xiangqi_gamefile::collection::collect;
+use xiangqi_gamefile::{ReaderOptions, TextEncoding};
 
 use crate::batch::Batch;
 use crate::error::ExplorerError;
@@ -38,6 +39,9 @@ pub struct BuildOptions {
     pub rules: RuleSet,
     /// Positions and moves tallied in memory at most (the memory bound).
     pub batch_entries: usize,
+    /// The encoding of the files' text, forced; `None` detects it once per
+    /// file (`xiangqi_gamefile::ReaderOptions::encoding`).
+    pub encoding: Option<TextEncoding>,
 }
 
 impl Default for BuildOptions {
@@ -47,6 +51,7 @@ impl Default for BuildOptions {
             jobs: 0,
             rules: RuleSet::default(),
             batch_entries: DEFAULT_BATCH_ENTRIES,
+            encoding: None,
         }
     }
 }
@@ -117,8 +122,13 @@ pub fn build(
         file: 0,
         file_name: String::new(),
     };
+    let reader = ReaderOptions {
+        encoding: options.encoding,
+        ..ReaderOptions::default()
+    };
     read_collection(
         &files,
+        &reader,
         options.jobs,
         |item| match item {
             Ok(game) => index_game(&game, options.max_plies, &options.rules).ok_or(None),

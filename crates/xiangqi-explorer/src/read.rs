@@ -4,8 +4,8 @@
 //! files are spread over the workers one file a task.
 
 use xiangqi_gamefile::collection::{CollectedFile, CollectionError};
-use xiangqi_gamefile::corpus::{read_each_game, splits, IndexedGames};
-use xiangqi_gamefile::{Game, GameFileError};
+use xiangqi_gamefile::corpus::{read_each_game_with, splits, IndexedGames};
+use xiangqi_gamefile::{Game, GameFileError, ReaderOptions};
 use xiangqi_parallel::{ordered_map, PoolError};
 
 /// What the sink sees, in input order.
@@ -29,6 +29,7 @@ type WholeFile<R> = (Option<String>, Vec<(usize, R)>, Option<String>);
 
 pub(crate) fn read_collection<R: Send, E: From<PoolError>>(
     files: &[Result<CollectedFile, CollectionError>],
+    options: &ReaderOptions,
     jobs: usize,
     work: impl Fn(Result<Game, GameFileError>) -> R + Sync,
     mut sink: impl FnMut(Event<R>) -> Result<(), E>,
@@ -38,9 +39,10 @@ pub(crate) fn read_collection<R: Send, E: From<PoolError>>(
         if let Ok(file) = &files[at] {
             if read_alone(file) {
                 sink(Event::File(file.name.clone()))?;
-                let read = read_each_game(
+                let read = read_each_game_with(
                     &file.path,
                     None,
+                    *options,
                     jobs,
                     |_| {},
                     |_, index, item| (index, work(item)),
@@ -62,7 +64,7 @@ pub(crate) fn read_collection<R: Send, E: From<PoolError>>(
             files[at..at + run].iter(),
             |entry| -> WholeFile<R> {
                 match entry {
-                    Ok(file) => read_whole(file, &work),
+                    Ok(file) => read_whole(file, options, &work),
                     Err(e) => (None, Vec::new(), Some(e.to_string())),
                 }
             },
@@ -86,9 +88,10 @@ pub(crate) fn read_collection<R: Send, E: From<PoolError>>(
 
 fn read_whole<R>(
     file: &CollectedFile,
+    options: &ReaderOptions,
     work: &impl Fn(Result<Game, GameFileError>) -> R,
 ) -> WholeFile<R> {
-    match IndexedGames::open(&file.path, None) {
+    match IndexedGames::open_with(&file.path, None, *options) {
         Ok(mut games) => {
             let answers = games
                 .by_ref()

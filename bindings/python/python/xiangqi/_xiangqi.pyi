@@ -405,6 +405,7 @@ def map_games(
     jobs: Optional[int] = None,
     rules: str = "online",
     format: Literal["auto", "pgn", "wxf", "xqf", "cbf", "cbr", "cbl"] = "auto",
+    encoding: Optional[str] = None,
     progress: Optional[Callable[[int, int, int], object]] = None,
 ) -> list[GameReport]: ...
 
@@ -595,4 +596,5 @@ def build_explorer_file(
     plies: int = 30,
     jobs: int = 0,
     rules: str = "online",
+    encoding: Optional[str] = None,
 ) -> dict[str, Any]: ...

@@ -3,6 +3,7 @@
 //! `xiangqi-explorer` over your own games (docs/explorer.md).
 
 use std::path::PathBuf;
+use std::str::FromStr;
 use std::time::Instant;
 
 use anyhow::Result;
@@ -10,9 +11,10 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde_json::json;
 use xiangqi_adjudication::{Preset, RuleSet};
 use xiangqi_explorer::{build, BuildOptions, Explorer, MoveStats, DEFAULT_BATCH_ENTRIES};
+use xiangqi_gamefile::TextEncoding;
 use xiangqi_notation::{Notation, Style};
 
-use crate::common::{print_json, PositionArgs, JOBS_HELP};
+use crate::common::{print_json, PositionArgs, ENCODING_HELP, JOBS_HELP};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -47,6 +49,8 @@ struct BuildArgs {
     /// Positions and moves tallied in memory before a sorted run goes to disk (the memory bound).
     #[arg(long, value_name = "N", default_value_t = DEFAULT_BATCH_ENTRIES)]
     batch_entries: usize,
+    #[arg(long, value_name = "NAME", value_parser = TextEncoding::from_str, help = ENCODING_HELP)]
+    encoding: Option<TextEncoding>,
     /// Machine-readable report (one JSON object).
     #[arg(long)]
     json: bool,
@@ -80,6 +84,7 @@ fn run_build(args: BuildArgs) -> Result<()> {
         jobs: args.jobs,
         rules: RuleSet::preset(args.rules),
         batch_entries: args.batch_entries,
+        encoding: args.encoding,
     };
     let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
     bar.set_style(
