@@ -111,14 +111,26 @@ impl PyGameNode {
         Ok(())
     }
 
-    /// The numeric annotation glyphs of the move (`$1` is 1), as a set.
+    /// The numeric annotation glyphs of the move (`$1` is 1), as a live
+    /// mutable set (`xiangqi.pgn.Nags`): `node.nags.add(1)` annotates the
+    /// move, as in python-chess. Assigning an iterable replaces them.
     #[getter]
-    fn nags(&self, py: Python<'_>) -> BTreeSet<u8> {
+    fn nags<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+        slf.py()
+            .import("xiangqi._views")?
+            .getattr("Nags")?
+            .call1((slf,))
+    }
+
+    /// The glyphs in increasing order (what `nags` reads).
+    fn _nag_values(&self, py: Python<'_>) -> Vec<u8> {
         let game = self.game.borrow(py);
         self.path
             .node(&game.0.mainline)
-            .map(|n| n.nags().iter().copied().collect())
+            .map(|n| n.nags().iter().copied().collect::<BTreeSet<u8>>())
             .unwrap_or_default()
+            .into_iter()
+            .collect()
     }
 
     #[setter]

@@ -454,14 +454,20 @@ impl PyGame {
     }
 
     /// A game from a board's start position and move stack, with optional
-    /// `headers` (a dict) and `result` (`"1-0"`, `"0-1"`, `"1/2-1/2"`, or `"*"`, the default).
+    /// `headers` (a dict) and `result` (`"1-0"`, `"0-1"`, `"1/2-1/2"` or
+    /// `"*"`). Without `result` (nor a `Result` header) the result is the
+    /// board's `outcome(rules)`, as python-chess writes `board.result()`:
+    /// `"1-0"` after Red mates, `"*"` while the game goes on.
     #[staticmethod]
-    #[pyo3(signature = (board, headers = None, result = None))]
+    #[pyo3(signature = (board, headers = None, result = None, *, rules = "online"))]
     fn from_board(
+        py: Python<'_>,
         board: PyRef<'_, PyBoard>,
         headers: Option<&Bound<'_, PyDict>>,
         result: Option<&str>,
+        rules: &str,
     ) -> PyResult<PyGame> {
+        let verdict = board.outcome(py, rules, false)?;
         let mut game = Game::default();
         let start = board.root_position();
         if *start != Position::startpos() {
@@ -479,10 +485,11 @@ impl PyGame {
             moves: board.moves().map(Node::new).collect(),
         };
         // PGN needs a termination marker: the given result, else the
-        // headers' Result, else "*" (unknown).
+        // headers' Result, else the rules' verdict, else "*" (unknown).
         let text = result
             .map(str::to_owned)
             .or_else(|| game.tag("Result").map(str::to_owned))
+            .or_else(|| verdict.map(|v| v.0.result().to_owned()))
             .unwrap_or_else(|| "*".to_owned());
         let parsed: GameResult = text
             .parse()
@@ -492,19 +499,43 @@ impl PyGame {
         Ok(PyGame(game, None))
     }
 
-    /// The tag pairs, in file order, as a new dict.
+    /// The tag pairs, in file order, as a live mutable mapping
+    /// (`xiangqi.pgn.Headers`): `game.headers["Event"] = "y"` changes the
+    /// game, as in python-chess.
     #[getter]
-    fn headers<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let dict = PyDict::new(py);
-        for (k, v) in &self.0.tags {
-            dict.set_item(k, v)?;
-        }
-        Ok(dict)
+    fn headers<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+        let py = slf.py();
+        py.import("xiangqi._views")?
+            .getattr("Headers")?
+            .call1((slf,))
     }
 
-    /// Sets (or adds) the header `name`.
-    fn set_header(&mut self, name: &str, value: &str) {
+    /// The tag pairs, in file order (what `headers` reads).
+    fn _header_items(&self) -> Vec<(String, String)> {
+        self.0.tags.clone()
+    }
+
+    /// Sets (or adds) the header `name`. `Result` is also the game's
+    /// result, so it must be one (`ValueError` otherwise).
+    fn set_header(&mut self, name: &str, value: &str) -> PyResult<()> {
+        if name == "Result" {
+            let parsed: GameResult = value.parse().map_err(|e: UnknownResult| {
+                PyValueError::new_err(format!("the Result header: {e}"))
+            })?;
+            self.0.result = Some(parsed);
+        }
         self.0.set_tag(name, value);
+        Ok(())
+    }
+
+    /// Removes the header `name`; whether it was there.
+    fn _remove_header(&mut self, name: &str) -> bool {
+        let before = self.0.tags.len();
+        self.0.tags.retain(|(k, _)| k != name);
+        if name == "Result" {
+            self.0.result = None;
+        }
+        self.0.tags.len() != before
     }
 
     /// The main-line moves.
@@ -515,8 +546,9 @@ impl PyGame {
 
     /// Comments by ply: `comments[0]` stands before the first move,
     /// `comments[i]` after move `i`; `""` where there is none.
+    /// A tuple: a copy, edited through `comment` of the game or a node.
     #[getter]
-    fn comments(&self) -> Vec<String> {
+    fn comments<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
         let mut out = Vec::with_capacity(self.0.plies() + 1);
         out.push(self.0.mainline.comments.join("\n"));
         out.extend(
@@ -526,7 +558,7 @@ impl PyGame {
                 .iter()
                 .map(|n| n.comments().join("\n")),
         );
-        out
+        PyTuple::new(py, out)
     }
 
     /// The result: `"1-0"`, `"0-1"`, `"1/2-1/2"` or `"*"` (from the move text or the Result tag).

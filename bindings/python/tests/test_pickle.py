@@ -142,7 +142,7 @@ def test_verdicts_pickle_with_their_repetition_report() -> None:
     for m in "i0i9 e9e8 i9i8 e8e9 i8i9 e9e8 i9i8 e8e9 i8i9".split():
         board.push_iccs(m)
     verdict = board.outcome("asian")
-    assert verdict.reason == "perpetual_check"
+    assert verdict is not None and verdict.reason == "perpetual_check"
     clone = _round_trip(verdict)
     assert (clone.outcome, clone.winner, clone.reason, clone.ply, clone.detail, clone.result) == (
         verdict.outcome, verdict.winner, verdict.reason, verdict.ply, verdict.detail, verdict.result

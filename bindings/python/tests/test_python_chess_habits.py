@@ -1,0 +1,183 @@
+"""Habits of python-chess users (issue 41, "Silent traps"): each test is
+one thing a python-chess user does, which must either work as there or
+raise, never lose the work silently."""
+
+from __future__ import annotations
+
+import collections.abc
+import importlib.util
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import xiangqi
+import xiangqi.pgn
+from xiangqi import Board
+from xiangqi.pgn import Game
+
+EXAMPLE = Path(__file__).resolve().parents[3] / "docs" / "examples" / "typed_usage.py"
+
+PGN = '[Event "x"]\n[Red "A"]\n[Black "B"]\n\n1. h2e2 h9g7 2. h0g2 *\n'
+
+
+# --- Edits that vanish ---------------------------------------------------
+
+
+def test_header_edits_stick_and_reach_the_pgn() -> None:
+    game = Game.from_pgn(PGN)
+    game.headers["Event"] = "y"
+    game.headers["Site"] = "z"
+    assert game.headers["Event"] == "y" and game.headers["Site"] == "z"
+    del game.headers["Black"]
+    assert "Black" not in game.headers
+    text = game.to_pgn()
+    assert '[Event "y"]' in text and '[Site "z"]' in text and "Black" not in text
+    assert isinstance(game.headers, collections.abc.MutableMapping)
+    assert list(game.headers)[:3] == ["Event", "Red", "Site"]  # file order, new tags last
+
+
+def test_result_header_edit_is_the_result() -> None:
+    game = Game.from_pgn(PGN)
+    game.headers["Result"] = "1-0"
+    assert game.result == "1-0" and game.to_pgn().rstrip().endswith("1-0")
+    with pytest.raises(ValueError, match="Result"):
+        game.headers["Result"] = "red wins"
+
+
+def test_nag_edits_stick() -> None:
+    game = Game.from_pgn(PGN)
+    node = game.variations[0]
+    node.nags.add(1)
+    node.nags.add(3)
+    assert set(node.nags) == {1, 3} and 1 in node.nags
+    node.nags.discard(3)
+    assert set(node.nags) == {1}
+    assert "$1" in game.to_pgn()
+    assert isinstance(node.nags, collections.abc.MutableSet)
+    with pytest.raises((ValueError, OverflowError, TypeError)):
+        node.nags.add(-1)
+
+
+def test_comment_edits_stick() -> None:
+    game = Game.from_pgn(PGN)
+    node = game.variations[0]
+    node.comment = "the central cannon"
+    assert node.comment == "the central cannon" and "{the central cannon}" in game.to_pgn()
+    game.comment = "before"
+    assert game.comments[0] == "before"
+
+
+def test_copies_are_read_only() -> None:
+    game = Game.from_pgn(PGN)
+    with pytest.raises((TypeError, AttributeError)):
+        game.comments.append("lost")  # type: ignore[attr-defined]
+    assert game.comments == ("", "", "", "")
+
+
+def test_report_headers_are_a_read_only_snapshot(tmp_path: Path) -> None:
+    source = tmp_path / "one.pgn"
+    source.write_text(PGN, encoding="utf-8")
+    report = xiangqi.pgn.map_games(source, "check", jobs=1)[0]
+    assert report.headers["Event"] == "x"
+    with pytest.raises(TypeError):
+        report.headers["Event"] = "y"  # type: ignore[index]
+
+
+# --- Game-end semantics --------------------------------------------------
+
+
+def test_outcome_is_none_while_the_game_goes_on() -> None:
+    board = Board()
+    assert board.outcome() is None
+    plies = 0
+    while board.outcome() is None and plies < 4:
+        board.push(board.legal_moves[0])
+        plies += 1
+    assert plies == 4 and not board.is_game_over()
+
+
+def test_is_game_over_after_a_perpetual_check() -> None:
+    board = Board("4k4/9/9/9/9/9/9/9/9/5K2R w - - 0 1")
+    for m in "i0i9 e9e8 i9i8 e8e9 i8i9 e9e8 i9i8 e8e9 i8i9".split():
+        board.push_iccs(m)
+    assert board.legal_moves, "the side to move still has moves: only the rules end the game"
+    assert board.is_game_over()
+    outcome = board.outcome()
+    assert outcome is not None and outcome.reason == "perpetual_check" and outcome.winner == xiangqi.BLACK
+
+
+def test_draws_are_automatic_so_claim_draw_changes_nothing() -> None:
+    # EX-NC-1: the no-capture counter reaches 120 after ply 3 (no claim, rules.md section 6).
+    board = Board("5k3/9/9/9/8R/9/9/9/9/3K5 w - - 117 80")
+    for m in "i5i4 f9f8".split():
+        board.push_iccs(m)
+    assert not board.is_game_over(claim_draw=True) and board.outcome(claim_draw=True) is None
+    board.push_iccs("i4i3")
+    assert board.is_game_over() and board.is_game_over(claim_draw=True)
+    outcome = board.outcome(claim_draw=True)
+    assert outcome is not None and outcome.reason == "no_capture_rule" and outcome.result == "1/2-1/2"
+
+
+def test_from_board_writes_the_result() -> None:
+    board = Board("5k3/9/9/9/8R/9/9/9/9/4K4 w - - 0 1")
+    board.push_iccs("i5f5")
+    game = Game.from_board(board)
+    assert game.result == "1-0" and game.headers["Result"] == "1-0"
+    assert Game.from_board(Board()).result == "*"
+    # What the caller says stands.
+    assert Game.from_board(board, result="0-1").result == "0-1"
+
+
+# --- mypy --strict on the documented import ------------------------------
+
+
+def test_all_is_static() -> None:
+    import ast
+
+    tree = ast.parse(Path(xiangqi.__file__).read_text(encoding="utf-8"))
+    assigned = [
+        n.value
+        for n in tree.body
+        if isinstance(n, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "__all__" for t in n.targets)
+    ]
+    assert len(assigned) == 1 and isinstance(assigned[0], ast.List)
+    assert all(isinstance(e, ast.Constant) for e in assigned[0].elts)
+    assert sorted(xiangqi.__all__) == sorted(set(xiangqi.__all__))
+    assert all(hasattr(xiangqi, name) for name in xiangqi.__all__)
+
+
+def _tool(module: str) -> None:
+    if importlib.util.find_spec(module) is None:
+        pytest.skip(
+            f"{module} could not be installed into this environment "
+            "(bindings/python/requirements-test.txt lists it; `cargo xtask test` installs it)"
+        )
+
+
+def test_mypy_strict_accepts_the_typed_example() -> None:
+    _tool("mypy")
+    result = subprocess.run(
+        [sys.executable, "-m", "mypy", "--strict", "--no-incremental", str(EXAMPLE)],
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_pyright_accepts_the_typed_example() -> None:
+    _tool("pyright")
+    result = subprocess.run(
+        [sys.executable, "-m", "pyright", "--pythonpath", sys.executable, str(EXAMPLE)],
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "0 errors" in result.stdout, result.stdout
+
+
+def test_the_typed_example_runs() -> None:
+    result = subprocess.run([sys.executable, str(EXAMPLE)], capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert result.stdout.startswith("1-0 checkmate Typed example")
