@@ -130,6 +130,23 @@ def test_from_board_writes_the_result() -> None:
     assert Game.from_board(board, result="0-1").result == "0-1"
 
 
+# --- A bad token loses the whole game ------------------------------------
+
+
+def test_a_bad_token_keeps_the_headers_and_the_moves_before_it() -> None:
+    text = '[Event "e"]\n[Red "A"]\n\n1. h2e2 h9g7 2. ###garbage###\n\n[Event "next"]\n\n1. h2e2 *\n'
+    games = list(xiangqi.pgn.read_games(text.encode()))
+    assert len(games) == 2
+    first = games[0]
+    assert dict(first.headers) == {"Event": "e", "Red": "A"}
+    assert [str(m) for m in first.moves] == ["h2e2", "h9g7"]
+    assert len(first.errors) == 1 and "###garbage###" in first.errors[0].message
+    assert first.errors[0].ply == 3
+    assert games[1].headers["Event"] == "next" and len(games[1]) == 1
+    with pytest.raises(xiangqi.PgnError, match="garbage"):
+        next(xiangqi.pgn.read_games(text.encode(), strict=True))
+
+
 # --- mypy --strict on the documented import ------------------------------
 
 
