@@ -8,7 +8,7 @@ use xiangqi_core::{Move, MoveList, Position, Undo, Validation, START_FEN};
 use crate::encoding;
 use crate::errors::{int_arg, to_py, IllegalMoveError};
 use crate::notation;
-use crate::types::{MoveArg, PyColor, PyMove, PyPiece, PyPieceKind, PySquare, SquareArg};
+use crate::types::{Frozen, MoveArg, PyColor, PyMove, PyPiece, PyPieceKind, PySquare, SquareArg};
 use crate::verdict::PyVerdict;
 
 /// A xiangqi board: the position, and the moves played since it was set up.
@@ -110,10 +110,11 @@ impl PyBoard {
         Ok(PyBoard::from_position(pos))
     }
 
-    /// The legal moves in this position, as a new list of `Move`.
+    /// The legal moves in this position, as a tuple of `Move` (a copy, so
+    /// read-only).
     #[getter]
-    fn legal_moves(&self) -> Vec<PyMove> {
-        moves_to_py(self.legal_list().as_slice())
+    fn legal_moves(&self) -> Frozen<PyMove> {
+        Frozen(moves_to_py(self.legal_list().as_slice()))
     }
 
     /// The legal captures in this position.
@@ -178,9 +179,10 @@ impl PyBoard {
             .ok_or_else(|| PyIndexError::new_err("peek at an empty move stack"))
     }
 
-    /// The moves played since the board was set up, oldest first (a new list).
+    /// The moves played since the board was set up, oldest first, as a
+    /// tuple (a copy, so read-only: `push` and `pop` change the stack).
     #[getter]
-    fn move_stack(&self) -> Vec<PyMove> {
+    fn move_stack(&self) -> Frozen<PyMove> {
         self.stack.iter().map(|(mv, _)| PyMove(*mv)).collect()
     }
 

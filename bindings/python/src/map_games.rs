@@ -24,6 +24,7 @@ use xiangqi_parallel::PoolError;
 
 use crate::errors::{int_arg, type_name, ToPyErr};
 use crate::pgn::{collection_paths, format_arg, path_of, unlisted, PyGame};
+use crate::types::Frozen;
 use crate::verdict::{judge, preset_arg, PyVerdict};
 
 /// What `map_games` does to every game.
@@ -195,9 +196,9 @@ impl PyGameReport {
     /// What was wrong with a game read (`Game.errors`: a line cut at a
     /// move that cannot be played, a diagram's side to move corrected).
     #[getter]
-    fn warnings(&self) -> Vec<PyErr> {
+    fn warnings(&self) -> Frozen<PyErr> {
         self.0.read.as_ref().map_or_else(
-            |_| Vec::new(),
+            |_| Frozen(Vec::new()),
             |s| s.warnings.iter().map(ToPyErr::to_py_err).collect(),
         )
     }

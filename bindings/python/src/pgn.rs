@@ -25,7 +25,7 @@ use crate::errors::{to_py, type_name, ToPyErr};
 use crate::game_tree::PyGameNode;
 use crate::notation;
 use crate::shard::offset_arg;
-use crate::types::PyMove;
+use crate::types::{Frozen, PyMove};
 use crate::verdict::PyVerdict;
 
 type Source = Box<dyn Read + Send>;
@@ -252,7 +252,7 @@ impl PyGameIterator {
     /// `PgnError`s: a CCBridge library's records that its index does not
     /// list (old data of deleted games), which are no games.
     #[getter]
-    fn warnings(&self) -> PyResult<Vec<PyErr>> {
+    fn warnings(&self) -> PyResult<Frozen<PyErr>> {
         let reading = self.reading.lock().map_err(|_| {
             pyo3::exceptions::PyRuntimeError::new_err(
                 "the game reader was poisoned by an earlier panic",
@@ -540,7 +540,7 @@ impl PyGame {
 
     /// The main-line moves.
     #[getter]
-    fn moves(&self) -> Vec<PyMove> {
+    fn moves(&self) -> Frozen<PyMove> {
         self.0.moves().map(PyMove).collect()
     }
 
@@ -681,8 +681,8 @@ impl PyGame {
 
     /// The first moves, as nodes: the main line's first, then its alternatives.
     #[getter]
-    fn variations(slf: &Bound<'_, Self>) -> Vec<PyGameNode> {
-        Self::root(slf).variations(slf.py())
+    fn variations(slf: &Bound<'_, Self>) -> Frozen<PyGameNode> {
+        Frozen(Self::root(slf).variation_nodes(slf.py()))
     }
 
     /// The comment before the first move (`comments[0]`); assigning replaces it.
@@ -731,7 +731,7 @@ impl PyGame {
     /// start that is a diagram no game can reach (see `start_status`), or,
     /// for a game that could not be read at all, why. Empty for a clean game.
     #[getter]
-    fn errors(&self) -> Vec<PyErr> {
+    fn errors(&self) -> Frozen<PyErr> {
         self.0.errors.iter().map(ToPyErr::to_py_err).collect()
     }
 

@@ -79,7 +79,7 @@ pub struct PyRatings {
 impl PyRatings {
     /// Best first.
     #[getter]
-    fn players(&self, py: Python<'_>) -> Vec<Py<PyPlayerRating>> {
+    fn players(&self, py: Python<'_>) -> crate::types::Frozen<Py<PyPlayerRating>> {
         self.players.iter().map(|p| p.clone_ref(py)).collect()
     }
     #[getter]

@@ -49,7 +49,9 @@ def test_verdict_fields() -> None:
     assert repr(verdict) == "Verdict(outcome='black', reason='perpetual_check', ply=9)"
     rep = verdict.repetition
     assert rep is not None and rep["red"]["conduct"] == "perpetual_check"
-    assert rep["red"]["pieces"] == [{"color": "red", "kind": "chariot", "square": "i9"}]
+    assert rep["red"]["pieces"] == ({"color": "red", "kind": "chariot", "square": "i9"},)
+    with pytest.raises(TypeError):
+        rep["red"]["conduct"] = "idle"  # a verdict's report is read-only
     # Moves after the end do not raise: the verdict is where the game ended.
     board.push_iccs("e9e8")
     after = board.outcome("asian")

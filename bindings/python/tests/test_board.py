@@ -20,7 +20,7 @@ def test_start_position() -> None:
     assert len(board.legal_moves) == 44
     assert board.halfmove_clock == 0 and board.fullmove_number == 1
     assert not board.is_check() and not board.is_game_over()
-    assert board.move_stack == []
+    assert board.move_stack == ()
 
 
 def test_legal_moves_match_reference(legal_records: list) -> None:
@@ -99,7 +99,7 @@ def test_illegal_and_invalid_moves() -> None:
         pinned.push_iccs("e1d2")
     assert sorted(map(str, pinned.legal_moves)) == ["e0d0", "e0f0"]
     assert pinned.fen() == "4k4/9/9/9/9/9/9/9/4A4/4K4 w - - 0 1", "failed push left the board alone"
-    assert pinned.move_stack == []
+    assert pinned.move_stack == ()
 
 
 def test_invalid_fen_messages() -> None:
@@ -162,7 +162,7 @@ def test_copy_eq_hash() -> None:
     clone = board.copy()
     assert clone == board and clone is not board
     assert clone.move_stack == board.move_stack
-    assert board.copy(stack=False).move_stack == []
+    assert board.copy(stack=False).move_stack == ()
     clone.push_iccs("h9g7")
     assert clone != board
     assert len({board, board.copy(), Board()}) == 2

@@ -76,6 +76,34 @@ def test_copies_are_read_only() -> None:
     assert game.comments == ("", "", "", "")
 
 
+def test_every_copy_a_property_gives_is_read_only() -> None:
+    board = Board()
+    board.push_iccs("h2e2")
+    game = Game.from_pgn("1. h2e2 h9g7 (1... b9c7) *")
+    copies = [
+        board.legal_moves,
+        board.move_stack,
+        game.moves,
+        game.variations,
+        game.variations[0].variations,
+        game.errors,
+        game.comments,
+    ]
+    for copy in copies:
+        with pytest.raises(AttributeError):
+            copy.append(None)  # type: ignore[union-attr]
+    assert board.move_stack == (xiangqi.Move.from_iccs("h2e2"),)
+
+
+def test_report_game_is_one_object_whose_edits_stick(tmp_path: Path) -> None:
+    source = tmp_path / "one.pgn"
+    source.write_text(PGN, encoding="utf-8")
+    report = xiangqi.pgn.map_games(source, "read", jobs=1)[0]
+    assert report.game is not None and report.game is report.game
+    report.game.headers["Event"] = "edited"
+    assert report.game.headers["Event"] == "edited"
+
+
 def test_report_headers_are_a_read_only_snapshot(tmp_path: Path) -> None:
     source = tmp_path / "one.pgn"
     source.write_text(PGN, encoding="utf-8")

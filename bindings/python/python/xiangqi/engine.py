@@ -200,7 +200,7 @@ class SimpleEngine:
         )
         lines = result.lines
         if multipv is not None:
-            return lines
+            return list(lines)
         if not lines:
             raise EngineProtocolError(f"{self.name} reported no analysis (no info line with a score)")
         return lines[0]
