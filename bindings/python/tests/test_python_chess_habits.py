@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 import xiangqi
+import xiangqi.engine
 import xiangqi.pgn
 from xiangqi import Board
 from xiangqi.pgn import Game
@@ -93,6 +94,26 @@ def test_every_copy_a_property_gives_is_read_only() -> None:
         with pytest.raises(AttributeError):
             copy.append(None)  # type: ignore[union-attr]
     assert board.move_stack == (xiangqi.Move.from_iccs("h2e2"),)
+    # Mappings that are copies: read-only.
+    perpetual = Board("4k4/9/9/9/9/9/9/9/9/5K2R w - - 0 1")
+    for m in "i0i9 e9e8 i9i8 e8e9 i8i9 e9e8 i9i8 e8e9 i8i9".split():
+        perpetual.push_iccs(m)
+    verdict = perpetual.outcome("asian")
+    assert verdict is not None and verdict.repetition is not None
+    with pytest.raises(TypeError):
+        verdict.repetition["red"] = {}  # type: ignore[index]
+    played = '[Red "A"]\n[Black "B"]\n[Result "1-0"]\n\n1. h2e2 1-0\n'
+    unknown = '[Red "A"]\n[Black "B"]\n[Result "*"]\n\n1. h2e2 *\n'
+    ratings = xiangqi.rate([Game.from_pgn(played), Game.from_pgn(unknown)])
+    assert ratings.unrated == {"no_result": 1}
+    with pytest.raises(TypeError):
+        ratings.unrated["no_result"] = 0  # type: ignore[index]
+    engine = xiangqi.engine.SimpleEngine.builtin()
+    try:
+        with pytest.raises(TypeError):
+            engine.id["name"] = "renamed"  # type: ignore[index]
+    finally:
+        engine.quit()
 
 
 def test_report_game_is_one_object_whose_edits_stick(tmp_path: Path) -> None:
