@@ -27,7 +27,7 @@ def random_game(rng: random.Random, number: int) -> Game:
     board = xiangqi.Board()
     for _ in range(rng.randint(10, 120)):
         moves = board.legal_moves
-        if not moves or board.outcome().is_over():
+        if not moves or board.is_game_over():
             break
         board.push(rng.choice(moves))
     red, black = rng.sample(PLAYERS, 2)
@@ -40,7 +40,7 @@ def random_game(rng: random.Random, number: int) -> Game:
         "Black": black,
     }
     verdict = board.outcome()
-    result = verdict.result if verdict.is_over() else rng.choice(RESULTS)
+    result = verdict.result if verdict is not None else rng.choice(RESULTS)
     return Game.from_board(board, headers, result)
 
 

@@ -8,7 +8,7 @@ use xiangqi_core::{Move, MoveList, Position, Undo, Validation, START_FEN};
 use crate::encoding;
 use crate::errors::{int_arg, to_py, IllegalMoveError};
 use crate::notation;
-use crate::types::{MoveArg, PyColor, PyMove, PyPiece, PyPieceKind, PySquare, SquareArg};
+use crate::types::{Frozen, MoveArg, PyColor, PyMove, PyPiece, PyPieceKind, PySquare, SquareArg};
 use crate::verdict::PyVerdict;
 
 /// A xiangqi board: the position, and the moves played since it was set up.
@@ -110,10 +110,11 @@ impl PyBoard {
         Ok(PyBoard::from_position(pos))
     }
 
-    /// The legal moves in this position, as a new list of `Move`.
+    /// The legal moves in this position, as a tuple of `Move` (a copy, so
+    /// read-only).
     #[getter]
-    fn legal_moves(&self) -> Vec<PyMove> {
-        moves_to_py(self.legal_list().as_slice())
+    fn legal_moves(&self) -> Frozen<PyMove> {
+        Frozen(moves_to_py(self.legal_list().as_slice()))
     }
 
     /// The legal captures in this position.
@@ -178,9 +179,10 @@ impl PyBoard {
             .ok_or_else(|| PyIndexError::new_err("peek at an empty move stack"))
     }
 
-    /// The moves played since the board was set up, oldest first (a new list).
+    /// The moves played since the board was set up, oldest first, as a
+    /// tuple (a copy, so read-only: `push` and `pop` change the stack).
     #[getter]
-    fn move_stack(&self) -> Vec<PyMove> {
+    fn move_stack(&self) -> Frozen<PyMove> {
         self.stack.iter().map(|(mv, _)| PyMove(*mv)).collect()
     }
 
@@ -253,11 +255,25 @@ impl PyBoard {
     /// through the move stack) under the rule set `rules` (`"online"`,
     /// `"asian"`, `"pikafish"`, `"fairy"` or `"plain"`): checkmate,
     /// stalemate, repetition with perpetual check/chase, the no-capture rule,
-    /// insufficient material. If the game ended before the last move, the
-    /// verdict at that point is returned (its `ply` says when).
-    #[pyo3(signature = (rules = "online"))]
-    fn outcome(&self, py: Python<'_>, rules: &str) -> PyResult<PyVerdict> {
-        crate::verdict::adjudicate(py, self.root.clone(), self.moves().collect(), rules)
+    /// insufficient material. `None` while the game goes on, as in
+    /// python-chess. If the game ended before the last move, the verdict at
+    /// that point is returned (its `ply` says when). `claim_draw` is
+    /// python-chess's flag: under every rule set a draw ends the game at
+    /// once, no claim needed (rules.md R-REP-COUNT, R-DRAW-NOCAPTURE,
+    /// R-DRAW-MATERIAL), so there is nothing more to claim and the answer is
+    /// the same either way.
+    #[pyo3(signature = (rules = "online", *, claim_draw = false))]
+    pub fn outcome(
+        &self,
+        py: Python<'_>,
+        rules: &str,
+        claim_draw: bool,
+    ) -> PyResult<Option<PyVerdict>> {
+        // Every draw of our rules is automatic: claiming adds none (see above).
+        let _ = claim_draw;
+        let verdict =
+            crate::verdict::adjudicate(py, self.root.clone(), self.moves().collect(), rules)?;
+        Ok(verdict.0.is_over().then_some(verdict))
     }
 
     /// The FEN of the current position.
@@ -361,10 +377,13 @@ impl PyBoard {
         self.pos.is_stalemate()
     }
 
-    /// True when the side to move has no legal move. Repetition, perpetual
-    /// check/chase and the no-capture rule are judged by `outcome()`.
-    fn is_game_over(&self) -> bool {
-        !self.pos.has_legal_move()
+    /// True when the game has ended under `rules`: exactly when `outcome()`
+    /// is not `None` (mate, stalemate, repetition with perpetual check or
+    /// chase, the no-capture rule, dead material). `claim_draw` as for
+    /// `outcome()`. `not board.legal_moves` asks "no legal move" alone.
+    #[pyo3(signature = (rules = "online", *, claim_draw = false))]
+    fn is_game_over(&self, py: Python<'_>, rules: &str, claim_draw: bool) -> PyResult<bool> {
+        Ok(self.outcome(py, rules, claim_draw)?.is_some())
     }
 
     /// Counts the leaf nodes of the legal move tree `depth` plies deep

@@ -14,7 +14,7 @@ use xiangqi_gamefile::NodePath;
 use crate::board::PyBoard;
 use crate::errors::to_py;
 use crate::pgn::PyGame;
-use crate::types::PyMove;
+use crate::types::{Frozen, PyMove};
 
 /// One place in a game's tree: the game's root (before the first move) or
 /// a move. Nodes stay valid when variations are added.
@@ -34,6 +34,12 @@ impl PyGameNode {
             game: Python::attach(|py| self.game.clone_ref(py)),
             path,
         }
+    }
+
+    /// The nodes of the moves that may follow, the main continuation first.
+    pub fn variation_nodes(&self, py: Python<'_>) -> Vec<PyGameNode> {
+        let children = self.path.children(&self.game.borrow(py).0.mainline);
+        children.into_iter().map(|p| self.at(p)).collect()
     }
 
     fn gone() -> PyErr {
@@ -73,12 +79,12 @@ impl PyGameNode {
         self.path.parent().map(|p| self.at(p))
     }
 
-    /// The moves that may follow, as nodes: the main continuation first,
-    /// then the alternatives in file order.
+    /// The moves that may follow, as a tuple of nodes: the main
+    /// continuation first, then the alternatives in file order.
+    /// `add_variation` adds one.
     #[getter]
-    pub fn variations(&self, py: Python<'_>) -> Vec<PyGameNode> {
-        let children = self.path.children(&self.game.borrow(py).0.mainline);
-        children.into_iter().map(|p| self.at(p)).collect()
+    fn variations(&self, py: Python<'_>) -> Frozen<PyGameNode> {
+        Frozen(self.variation_nodes(py))
     }
 
     /// The comment after the move (at the root: before the first move);
@@ -111,14 +117,26 @@ impl PyGameNode {
         Ok(())
     }
 
-    /// The numeric annotation glyphs of the move (`$1` is 1), as a set.
+    /// The numeric annotation glyphs of the move (`$1` is 1), as a live
+    /// mutable set (`xiangqi.pgn.Nags`): `node.nags.add(1)` annotates the
+    /// move, as in python-chess. Assigning an iterable replaces them.
     #[getter]
-    fn nags(&self, py: Python<'_>) -> BTreeSet<u8> {
+    fn nags<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+        slf.py()
+            .import("xiangqi._views")?
+            .getattr("Nags")?
+            .call1((slf,))
+    }
+
+    /// The glyphs in increasing order (what `nags` reads).
+    fn _nag_values(&self, py: Python<'_>) -> Vec<u8> {
         let game = self.game.borrow(py);
         self.path
             .node(&game.0.mainline)
-            .map(|n| n.nags().iter().copied().collect())
+            .map(|n| n.nags().iter().copied().collect::<BTreeSet<u8>>())
             .unwrap_or_default()
+            .into_iter()
+            .collect()
     }
 
     #[setter]

@@ -24,6 +24,7 @@ use xiangqi_parallel::PoolError;
 
 use crate::errors::{int_arg, type_name, ToPyErr};
 use crate::pgn::{collection_paths, encoding_arg, format_arg, path_of, unlisted, PyGame};
+use crate::types::Frozen;
 use crate::verdict::{judge, preset_arg, PyVerdict};
 
 /// What `map_games` does to every game.
@@ -155,7 +156,9 @@ impl Outcome {
 /// What `map_games` found for one game: its number in its file, the file,
 /// and what the task made of it, or why it could not be read or judged.
 #[pyclass(module = "xiangqi.pgn", name = "GameReport", frozen)]
-pub struct PyGameReport(Outcome);
+/// The record is made into a `Game` once, on first access, so edits to
+/// `report.game` stick as on any game.
+pub struct PyGameReport(Outcome, std::sync::OnceLock<Py<PyGame>>);
 
 #[pymethods]
 impl PyGameReport {
@@ -193,23 +196,27 @@ impl PyGameReport {
     /// What was wrong with a game read (`Game.errors`: a line cut at a
     /// move that cannot be played, a diagram's side to move corrected).
     #[getter]
-    fn warnings(&self) -> Vec<PyErr> {
+    fn warnings(&self) -> Frozen<PyErr> {
         self.0.read.as_ref().map_or_else(
-            |_| Vec::new(),
+            |_| Frozen(Vec::new()),
             |s| s.warnings.iter().map(ToPyErr::to_py_err).collect(),
         )
     }
 
-    /// The tag pairs, in file order, as a new dict (empty for a broken game).
+    /// The tag pairs, in file order, as a read-only mapping (empty for a
+    /// broken game): a report is a snapshot, so an edit raises `TypeError`
+    /// instead of vanishing (`report.game.headers` is the live one).
     #[getter]
-    fn headers<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+    fn headers<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let dict = PyDict::new(py);
         if let Ok(summary) = &self.0.read {
             for (k, v) in &summary.tags {
                 dict.set_item(k, v)?;
             }
         }
-        Ok(dict)
+        py.import("types")?
+            .getattr("MappingProxyType")?
+            .call1((dict,))
     }
 
     /// Main-line moves (0 for a broken game).
@@ -230,11 +237,21 @@ impl PyGameReport {
         self.0.read.as_ref().ok().map(|s| s.notation)
     }
 
-    /// The game record, with `task="read"`; else `None`.
+    /// The game record, with `task="read"`; else `None`. The same object
+    /// on every access.
     #[getter]
-    fn game(&self) -> Option<PyGame> {
+    fn game(&self, py: Python<'_>) -> PyResult<Option<Py<PyGame>>> {
+        if let Some(game) = self.1.get() {
+            return Ok(Some(game.clone_ref(py)));
+        }
+        let Some(game) = self.0.game.clone() else {
+            return Ok(None);
+        };
         let source = self.0.source.as_deref().map(str::to_owned);
-        self.0.game.clone().map(|game| PyGame(game, source))
+        let made = Py::new(py, PyGame(game, source))?;
+        // Another thread may have made it first: keep the one stored.
+        let _ = self.1.set(made);
+        Ok(self.1.get().map(|game| game.clone_ref(py)))
     }
 
     /// The verdict on the main line, with `task="adjudicate"` and a game
@@ -504,5 +521,8 @@ pub fn map_games(
             callback.as_ref(),
         )
     })?;
-    Ok(outcomes.into_iter().map(PyGameReport).collect())
+    Ok(outcomes
+        .into_iter()
+        .map(|outcome| PyGameReport(outcome, std::sync::OnceLock::new()))
+        .collect())
 }

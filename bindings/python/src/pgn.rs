@@ -26,7 +26,7 @@ use crate::errors::{to_py, type_name, ToPyErr};
 use crate::game_tree::PyGameNode;
 use crate::notation;
 use crate::shard::offset_arg;
-use crate::types::PyMove;
+use crate::types::{Frozen, PyMove};
 use crate::verdict::PyVerdict;
 
 type Source = Box<dyn Read + Send>;
@@ -253,7 +253,7 @@ impl PyGameIterator {
     /// `PgnError`s: a CCBridge library's records that its index does not
     /// list (old data of deleted games), which are no games.
     #[getter]
-    fn warnings(&self) -> PyResult<Vec<PyErr>> {
+    fn warnings(&self) -> PyResult<Frozen<PyErr>> {
         let reading = self.reading.lock().map_err(|_| {
             pyo3::exceptions::PyRuntimeError::new_err(
                 "the game reader was poisoned by an earlier panic",
@@ -475,14 +475,20 @@ impl PyGame {
     }
 
     /// A game from a board's start position and move stack, with optional
-    /// `headers` (a dict) and `result` (`"1-0"`, `"0-1"`, `"1/2-1/2"`, or `"*"`, the default).
+    /// `headers` (a dict) and `result` (`"1-0"`, `"0-1"`, `"1/2-1/2"` or
+    /// `"*"`). Without `result` (nor a `Result` header) the result is the
+    /// board's `outcome(rules)`, as python-chess writes `board.result()`:
+    /// `"1-0"` after Red mates, `"*"` while the game goes on.
     #[staticmethod]
-    #[pyo3(signature = (board, headers = None, result = None))]
+    #[pyo3(signature = (board, headers = None, result = None, *, rules = "online"))]
     fn from_board(
+        py: Python<'_>,
         board: PyRef<'_, PyBoard>,
         headers: Option<&Bound<'_, PyDict>>,
         result: Option<&str>,
+        rules: &str,
     ) -> PyResult<PyGame> {
+        let verdict = board.outcome(py, rules, false)?;
         let mut game = Game::default();
         let start = board.root_position();
         if *start != Position::startpos() {
@@ -500,10 +506,11 @@ impl PyGame {
             moves: board.moves().map(Node::new).collect(),
         };
         // PGN needs a termination marker: the given result, else the
-        // headers' Result, else "*" (unknown).
+        // headers' Result, else the rules' verdict, else "*" (unknown).
         let text = result
             .map(str::to_owned)
             .or_else(|| game.tag("Result").map(str::to_owned))
+            .or_else(|| verdict.map(|v| v.0.result().to_owned()))
             .unwrap_or_else(|| "*".to_owned());
         let parsed: GameResult = text
             .parse()
@@ -513,31 +520,56 @@ impl PyGame {
         Ok(PyGame(game, None))
     }
 
-    /// The tag pairs, in file order, as a new dict.
+    /// The tag pairs, in file order, as a live mutable mapping
+    /// (`xiangqi.pgn.Headers`): `game.headers["Event"] = "y"` changes the
+    /// game, as in python-chess.
     #[getter]
-    fn headers<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let dict = PyDict::new(py);
-        for (k, v) in &self.0.tags {
-            dict.set_item(k, v)?;
-        }
-        Ok(dict)
+    fn headers<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+        let py = slf.py();
+        py.import("xiangqi._views")?
+            .getattr("Headers")?
+            .call1((slf,))
     }
 
-    /// Sets (or adds) the header `name`.
-    fn set_header(&mut self, name: &str, value: &str) {
+    /// The tag pairs, in file order (what `headers` reads).
+    fn _header_items(&self) -> Vec<(String, String)> {
+        self.0.tags.clone()
+    }
+
+    /// Sets (or adds) the header `name`. `Result` is also the game's
+    /// result, so it must be one (`ValueError` otherwise).
+    fn set_header(&mut self, name: &str, value: &str) -> PyResult<()> {
+        if name == "Result" {
+            let parsed: GameResult = value.parse().map_err(|e: UnknownResult| {
+                PyValueError::new_err(format!("the Result header: {e}"))
+            })?;
+            self.0.result = Some(parsed);
+        }
         self.0.set_tag(name, value);
+        Ok(())
+    }
+
+    /// Removes the header `name`; whether it was there.
+    fn _remove_header(&mut self, name: &str) -> bool {
+        let before = self.0.tags.len();
+        self.0.tags.retain(|(k, _)| k != name);
+        if name == "Result" {
+            self.0.result = None;
+        }
+        self.0.tags.len() != before
     }
 
     /// The main-line moves.
     #[getter]
-    fn moves(&self) -> Vec<PyMove> {
+    fn moves(&self) -> Frozen<PyMove> {
         self.0.moves().map(PyMove).collect()
     }
 
     /// Comments by ply: `comments[0]` stands before the first move,
     /// `comments[i]` after move `i`; `""` where there is none.
+    /// A tuple: a copy, edited through `comment` of the game or a node.
     #[getter]
-    fn comments(&self) -> Vec<String> {
+    fn comments<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
         let mut out = Vec::with_capacity(self.0.plies() + 1);
         out.push(self.0.mainline.comments.join("\n"));
         out.extend(
@@ -547,7 +579,7 @@ impl PyGame {
                 .iter()
                 .map(|n| n.comments().join("\n")),
         );
-        out
+        PyTuple::new(py, out)
     }
 
     /// The result: `"1-0"`, `"0-1"`, `"1/2-1/2"` or `"*"` (from the move text or the Result tag).
@@ -670,8 +702,8 @@ impl PyGame {
 
     /// The first moves, as nodes: the main line's first, then its alternatives.
     #[getter]
-    fn variations(slf: &Bound<'_, Self>) -> Vec<PyGameNode> {
-        Self::root(slf).variations(slf.py())
+    fn variations(slf: &Bound<'_, Self>) -> Frozen<PyGameNode> {
+        Frozen(Self::root(slf).variation_nodes(slf.py()))
     }
 
     /// The comment before the first move (`comments[0]`); assigning replaces it.
@@ -720,7 +752,7 @@ impl PyGame {
     /// start that is a diagram no game can reach (see `start_status`), or,
     /// for a game that could not be read at all, why. Empty for a clean game.
     #[getter]
-    fn errors(&self) -> Vec<PyErr> {
+    fn errors(&self) -> Frozen<PyErr> {
         self.0.errors.iter().map(ToPyErr::to_py_err).collect()
     }
 

@@ -79,17 +79,21 @@ pub struct PyRatings {
 impl PyRatings {
     /// Best first.
     #[getter]
-    fn players(&self, py: Python<'_>) -> Vec<Py<PyPlayerRating>> {
+    fn players(&self, py: Python<'_>) -> crate::types::Frozen<Py<PyPlayerRating>> {
         self.players.iter().map(|p| p.clone_ref(py)).collect()
     }
     #[getter]
     fn rated_games(&self) -> usize {
         self.rated_games
     }
-    /// Games not rated, by reason: `cancelled`, `no_result`, `no_player`, `unplayable`.
+    /// Games not rated, by reason: `cancelled`, `no_result`, `no_player`,
+    /// `unplayable`, as a read-only mapping (a copy: an edit raises).
     #[getter]
-    fn unrated(&self) -> BTreeMap<String, usize> {
-        self.unrated.clone()
+    fn unrated<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let counts = self.unrated.clone().into_pyobject(py)?;
+        py.import("types")?
+            .getattr("MappingProxyType")?
+            .call1((counts,))
     }
     /// The rating of `name`, or `None`.
     fn elo(&self, name: &str) -> Option<f64> {

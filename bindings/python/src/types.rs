@@ -529,3 +529,23 @@ impl<'a, 'py> FromPyObject<'a, 'py> for MoveArg {
         )))
     }
 }
+
+/// A property's copy, handed to Python as a tuple: read-only, so an edit
+/// raises instead of vanishing into a copy nobody keeps (issue 41).
+pub struct Frozen<T>(pub Vec<T>);
+
+impl<T> FromIterator<T> for Frozen<T> {
+    fn from_iter<I: IntoIterator<Item = T>>(iter: I) -> Self {
+        Frozen(iter.into_iter().collect())
+    }
+}
+
+impl<'py, T: IntoPyObject<'py>> IntoPyObject<'py> for Frozen<T> {
+    type Target = PyTuple;
+    type Output = Bound<'py, PyTuple>;
+    type Error = PyErr;
+
+    fn into_pyobject(self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        PyTuple::new(py, self.0)
+    }
+}

@@ -49,6 +49,38 @@ pub fn adjudicate(
         .map_err(to_py)
 }
 
+/// `value` as Python data that cannot be edited: objects as read-only
+/// mappings (`types.MappingProxyType`), arrays as tuples.
+fn read_only<'py>(py: Python<'py>, value: &serde_json::Value) -> PyResult<Bound<'py, PyAny>> {
+    use pyo3::types::{PyDict, PyTuple};
+    use serde_json::Value;
+    Ok(match value {
+        Value::Null => py.None().into_bound(py),
+        Value::Bool(b) => b.into_pyobject(py)?.to_owned().into_any(),
+        Value::Number(n) => match n.as_i64() {
+            Some(i) => i.into_pyobject(py)?.into_any(),
+            None => n.as_f64().unwrap_or(f64::NAN).into_pyobject(py)?.into_any(),
+        },
+        Value::String(s) => s.into_pyobject(py)?.into_any(),
+        Value::Array(items) => {
+            let items = items
+                .iter()
+                .map(|item| read_only(py, item))
+                .collect::<PyResult<Vec<_>>>()?;
+            PyTuple::new(py, items)?.into_any()
+        }
+        Value::Object(fields) => {
+            let dict = PyDict::new(py);
+            for (key, field) in fields {
+                dict.set_item(key, read_only(py, field)?)?;
+            }
+            py.import("types")?
+                .getattr("MappingProxyType")?
+                .call1((dict,))?
+        }
+    })
+}
+
 /// How a game stands under a rule set: who won (`outcome`), why (`reason`),
 /// at which ply, and an explanation (`detail`).
 #[pyclass(module = "xiangqi", name = "Verdict", frozen)]
@@ -100,15 +132,16 @@ impl PyVerdict {
     }
 
     /// For repetition verdicts, what each side did (checks, chases, the
-    /// pieces involved) as a dict; otherwise `None`.
+    /// pieces involved) as a read-only mapping (lists as tuples: a verdict
+    /// does not change, so an edit raises); otherwise `None`.
     #[getter]
     fn repetition<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
         let Some(info) = &self.0.repetition else {
             return Ok(None);
         };
-        let json = serde_json::to_string(info)
+        let value = serde_json::to_value(info)
             .map_err(|e| pyo3::exceptions::PyRuntimeError::new_err(e.to_string()))?;
-        py.import("json")?.call_method1("loads", (json,)).map(Some)
+        read_only(py, &value).map(Some)
     }
 
     fn __str__(&self) -> String {

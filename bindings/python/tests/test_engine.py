@@ -54,7 +54,7 @@ def test_limits_and_fields() -> None:
     assert engine.name == name and engine.protocol == "builtin"
     assert repr(engine) == f"<SimpleEngine {name!r} (builtin)>"
     # The board is untouched by a search.
-    assert board.move_stack == [xiangqi.Move.from_iccs("h2e2")]
+    assert board.move_stack == (xiangqi.Move.from_iccs("h2e2"),)
     engine.quit()
     assert not engine.alive
 

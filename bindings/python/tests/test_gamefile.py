@@ -109,7 +109,7 @@ def test_the_tree_walks_like_python_chess() -> None:
     assert new.parent == main and new.comment == "fresh" and new.ply() == 3
     assert main.variations[1] == new
     tail = new.add_variation("b9c7")  # the main continuation of a new line
-    assert tail.parent == new and new.variations == [tail]
+    assert tail.parent == new and new.variations == (tail,)
     assert iccs_lines(game) == [
         ["h2e2", "h9g7", "h0g2"],
         ["h2e2", "h9g7", "b0c2", "b9c7"],
@@ -124,7 +124,7 @@ def test_the_tree_walks_like_python_chess() -> None:
     with pytest.raises(ValueError):
         root.nags = {1}
     empty = xiangqi.pgn.Game.from_board(xiangqi.Board())
-    assert empty.variations == [] and empty.lines() == [[]]
+    assert empty.variations == () and empty.lines() == [[]]
     empty.add_variation("h2e2")
     assert [str(m) for m in empty.moves] == ["h2e2"]
 

@@ -75,7 +75,7 @@ def test_tandem_pieces_and_errors() -> None:
         board.parse_move("")
     with pytest.raises(xiangqi.IllegalMoveError):
         Board().san("e5e6")
-    assert board.move_stack == [] and board.fen() == TANDEM
+    assert board.move_stack == () and board.fen() == TANDEM
 
 
 def test_push_text_and_variation() -> None:

@@ -131,10 +131,10 @@ def pyffish_winner(fen: str, moves: list[xiangqi.Move], turn: xiangqi.Color) -> 
 def our_winner(fen: str, moves: list[xiangqi.Move]) -> tuple[str, xiangqi.Color]:
     board = xiangqi.Board(fen)
     for move in moves:
-        assert not board.outcome("asian").is_over(), (fen, moves)
+        assert board.outcome("asian") is None, (fen, moves)
         board.push(move)
     verdict = board.outcome("asian")
-    assert verdict.ply == 8, (fen, moves, verdict)
+    assert verdict is not None and verdict.ply == 8, (fen, moves, verdict)
     return verdict.outcome, board.turn
 
 

@@ -52,7 +52,7 @@ def test_deepcopy_and_copy_are_independent() -> None:
     deep = copy.deepcopy(board)
     shallow = copy.copy(board)
     deep.push_iccs("h9g7")
-    assert board.move_stack == shallow.move_stack == [xiangqi.Move.from_iccs("h2e2")]
+    assert board.move_stack == shallow.move_stack == (xiangqi.Move.from_iccs("h2e2"),)
     assert len(deep.move_stack) == 2
     nested = copy.deepcopy({"boards": [board, board]})
     assert nested["boards"][0] == board
@@ -66,7 +66,7 @@ def test_setstate_rejects_bad_moves() -> None:
         assert "cannot restore" in str(e)
     else:
         raise AssertionError("an illegal move in the state must be refused")
-    assert board == Board() and board.move_stack == []
+    assert board == Board() and board.move_stack == ()
 
 
 def test_multiprocessing_pool() -> None:
@@ -142,7 +142,7 @@ def test_verdicts_pickle_with_their_repetition_report() -> None:
     for m in "i0i9 e9e8 i9i8 e8e9 i8i9 e9e8 i9i8 e8e9 i8i9".split():
         board.push_iccs(m)
     verdict = board.outcome("asian")
-    assert verdict.reason == "perpetual_check"
+    assert verdict is not None and verdict.reason == "perpetual_check"
     clone = _round_trip(verdict)
     assert (clone.outcome, clone.winner, clone.reason, clone.ply, clone.detail, clone.result) == (
         verdict.outcome, verdict.winner, verdict.reason, verdict.ply, verdict.detail, verdict.result

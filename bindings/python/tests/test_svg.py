@@ -95,3 +95,9 @@ def test_bad_arguments() -> None:
         xiangqi.svg.board(Board(), colors={"nope": "#fff"})
     # Colour values are escaped, never break the XML.
     parse(xiangqi.svg.board(Board(), colors={"red": '"><script>'}))
+
+
+def test_an_arrow_from_a_point_to_itself_is_a_ring() -> None:
+    # Found by test_fuzz's test_svg: a zero-length arrow divided by zero.
+    picture = xiangqi.svg.board(Board(), arrows=[("e4", "e4", "blue")])
+    assert '<circle class="arrow"' in picture and 'stroke="blue"' in picture

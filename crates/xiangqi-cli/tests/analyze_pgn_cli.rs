@@ -18,7 +18,7 @@ fn temp_path(name: &str) -> PathBuf {
 
 const GAMES: &str =
     "[Event \"a\"]\n\n1. h2e2 h9g7 2. h0g2 i9h9 3. i0h0 b9c7 4. h0h6 {kept} c6c5 1-0\n\n\
-                     [Event \"broken\"]\n\n1. h2e2 zz 1-0\n\n\
+                     [Event \"broken\"]\n\n1. h2e2 zz!?!? 1-0\n\n\
                      [Event \"b\"]\n[FEN \"5k3/9/9/9/8R/9/9/9/9/4K4 w - - 0 1\"]\n\n1. i5f5 1-0\n";
 
 #[test]

@@ -285,8 +285,8 @@ fn any_job_count_gives_the_same_bytes() {
     let big = lib.stdout.repeat(4);
     assert!(big.len() > 200 << 10);
     std::fs::write(root.join("b/big.pgn"), big).unwrap();
-    // A broken game (text that is no move) and a game cut at an illegal move.
-    std::fs::write(root.join("b/broken.pgn"), "1. h2e2 x9x9 *\n").unwrap();
+    // A broken game (a bad annotation) and a game cut at an illegal move.
+    std::fs::write(root.join("b/broken.pgn"), "1. h2e2 x9x9!?!? *\n").unwrap();
     std::fs::write(root.join("b/cut.pgn"), "1. h2e2 a0a9 *\n").unwrap();
     let r = root.to_str().unwrap();
     for args in [

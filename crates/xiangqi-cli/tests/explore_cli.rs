@@ -30,7 +30,7 @@ fn built(dir: &Path) -> String {
         "[Red \"A\"]\n[Black \"B\"]\n[RedElo \"2400\"]\n[BlackElo \"2200\"]\n1. h2e2 h9g7 1-0\n\n\
          [Red \"C\"]\n[Black \"D\"]\n1. h2e2 b9c7 0-1\n\n\
          [Red \"E\"]\n[Black \"F\"]\n1. b2e2 h9g7 1/2-1/2\n\n\
-         [Red \"G\"]\n1. c3c4 broken\n",
+         [Red \"G\"]\n1. c3c4 broken!?!?\n",
     )
     .unwrap();
     let db = dir.join("openings.db");

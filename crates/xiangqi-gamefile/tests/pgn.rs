@@ -229,7 +229,10 @@ fn reader_continues_after_broken_games() {
     let e3 = results[2].as_ref().unwrap_err();
     assert_eq!((e3.game, e3.line_column().map(|p| p.0)), (3, Some(8)));
     assert!(matches!(e3.kind, ErrorKind::BadTag(_)), "{e3}");
-    let e4 = results[3].as_ref().unwrap_err();
+    // Text that is no move cuts the line: the game keeps its tags.
+    let g4 = results[3].as_ref().unwrap();
+    assert_eq!((g4.tag("Event"), g4.plies()), (Some("4"), 0));
+    let e4 = &g4.errors[0];
     assert_eq!((e4.game, e4.line_column()), (4, Some((11, 4))), "{e4}");
     assert_eq!(results[4].as_ref().unwrap().tag("Event"), Some("5"));
 }
@@ -392,10 +395,13 @@ fn variant_xiangqi_files_number_ranks_from_one() {
         ),
         "h2e2 is h1e1 in ranks 1-10: {err}"
     );
-    let err = read_str("[Variant \"xiangqi\"]\n1. h0e0 *\n")
+    // Text that is no move cuts the line: the game keeps its tags.
+    let kept = read_str("[Variant \"xiangqi\"]\n1. h0e0 *\n")
         .next()
         .unwrap()
-        .unwrap_err();
+        .unwrap();
+    assert_eq!((kept.plies(), kept.tag("Variant")), (0, Some("xiangqi")));
+    let err = &kept.errors[0];
     assert!(
         matches!(
             &err.kind,
@@ -403,6 +409,39 @@ fn variant_xiangqi_files_number_ranks_from_one() {
         ),
         "rank 0 does not exist in ranks 1-10: {err}"
     );
+}
+
+/// A token that is no move (issue 41) keeps the tags and the moves before
+/// it, as an unplayable move does; the next game is read as usual. Text that
+/// is no move before any tag or move is still no game.
+#[test]
+fn a_bad_token_keeps_the_tags_and_the_moves_before_it() {
+    let text = "[Event \"e\"]\n[Red \"A\"]\n\n1. h2e2 h9g7 2. ###garbage### h0g2 *\n\n\
+                [Event \"next\"]\n\n1. h2e2 *\n";
+    let games: Vec<_> = read_str(text).collect();
+    assert_eq!(games.len(), 2);
+    let first = games[0].as_ref().unwrap();
+    assert_eq!(
+        (first.tag("Event"), first.tag("Red")),
+        (Some("e"), Some("A"))
+    );
+    assert_eq!(first.moves().collect::<Vec<_>>(), [mv("h2e2"), mv("h9g7")]);
+    assert_eq!(first.result, Some(GameResult::Unknown));
+    let err = &first.errors[0];
+    assert!(
+        matches!(
+            &err.kind,
+            ErrorKind::MoveText { ply: 3, error, .. } if matches!(**error, MoveTextError::Syntax(_))
+        ),
+        "{err}"
+    );
+    assert!(err.to_string().contains("###garbage###"), "{err}");
+    let second = games[1].as_ref().unwrap();
+    assert_eq!((second.tag("Event"), second.plies()), (Some("next"), 1));
+    // Strict reading still refuses it.
+    assert!(first.clone().into_strict().is_err());
+    // Nothing before the bad token: no game to keep, a broken one.
+    assert!(read_str("###garbage### *\n").next().unwrap().is_err());
 }
 
 /// N-VI-SHORT in PGN: the writer marks the compact form with
@@ -525,7 +564,7 @@ fn a_move_that_cannot_be_played_cuts_only_its_own_line() {
 }
 
 #[test]
-fn ambiguous_and_missing_pieces_cut_but_text_that_is_no_move_breaks_the_game() {
+fn ambiguous_and_missing_pieces_and_text_that_is_no_move_cut_the_line() {
     // Two red chariots on file 9 (a0, a4), no front/rear marker: R9+1 fits both.
     let ambiguous = "[FEN \"3k5/9/9/9/9/R8/9/9/4K4/R8 w - - 0 1\"]\n1. R9+1 *\n";
     let game = read_str(ambiguous).next().unwrap().unwrap();
@@ -536,7 +575,16 @@ fn ambiguous_and_missing_pieces_cut_but_text_that_is_no_move_breaks_the_game() {
         "{:?}",
         game.errors
     );
-    let broken = read_str("1. h2e2 ##!! *\n").next().unwrap();
+    let cut = read_str("1. h2e2 ##!! *\n").next().unwrap().unwrap();
+    assert_eq!(cut.moves().collect::<Vec<_>>(), [mv("h2e2")]);
+    assert!(
+        matches!(&cut.errors[..], [e] if matches!(&e.kind, ErrorKind::MoveText { ply: 2, error, .. }
+            if matches!(**error, MoveTextError::Syntax(_)))),
+        "{:?}",
+        cut.errors
+    );
+    // With nothing before it to keep, it is no game: a broken one.
+    let broken = read_str("##!! *\n").next().unwrap();
     assert!(broken.is_err(), "{broken:?}");
 }
 

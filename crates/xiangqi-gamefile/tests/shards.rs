@@ -49,7 +49,7 @@ fn odd_pgn(games: usize, seed: u64) -> String {
             text.push_str("a0a9 "); // illegal: cuts the main line
         }
         if index % 17 == 3 {
-            text.push_str("x9x9 "); // no move: a broken game
+            text.push_str("x9x9!?!? "); // no annotation: a broken game
         }
         text.push('*');
         for _ in 0..=gap {

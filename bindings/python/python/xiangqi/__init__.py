@@ -82,15 +82,26 @@ A8, B8, C8, D8, E8, F8, G8, H8, I8, \
 A9, B9, C9, D9, E9, F9, G9, H9, I9 = SQUARES
 # fmt: on
 
+# Static, so type checkers (mypy --strict, pyright) see every export.
 __all__ = [
-    "MOVE_ENCODING_SIZE", "NOTATIONS", "RULE_SETS", "STARTING_FEN", "AmbiguousMoveError",
-    "Board", "Color", "EngineError", "IllegalMoveError", "InvalidFenError",
-    "InvalidMoveError", "Move", "PgnError", "Piece", "PieceKind", "PlayerRating", "Ratings", "Score", "Square",
-    "Verdict", "__version__", "decode_move", "detect_notation", "encode_move",
-    "engine", "expected_score", "fens_to_numpy", "game_accuracy", "move_accuracy", "pgn", "rate", "svg", "wdl", "RED", "BLACK", "COLORS", "GENERAL", "ADVISOR", "ELEPHANT",
-    "HORSE", "CHARIOT", "CANNON", "SOLDIER", "PIECE_KINDS", "SQUARES", "FILE_NAMES",
-    "RANK_NAMES",
-] + [f + r for r in "0123456789" for f in "ABCDEFGHI"]
+    "MOVE_ENCODING_SIZE", "NOTATIONS", "RULE_SETS", "STARTING_FEN", "AmbiguousMoveError", "Board",
+    "Color", "EngineError", "IllegalMoveError", "InvalidFenError", "InvalidMoveError", "Move",
+    "PgnError", "Piece", "PieceKind", "PlayerRating", "Ratings", "Score", "Square", "Verdict",
+    "__version__", "decode_move", "detect_notation", "encode_move", "engine", "expected_score",
+    "fens_to_numpy", "game_accuracy", "move_accuracy", "pgn", "rate", "svg", "wdl", "RED", "BLACK",
+    "COLORS", "GENERAL", "ADVISOR", "ELEPHANT", "HORSE", "CHARIOT", "CANNON", "SOLDIER",
+    "PIECE_KINDS", "SQUARES", "FILE_NAMES", "RANK_NAMES",
+    "A0", "B0", "C0", "D0", "E0", "F0", "G0", "H0", "I0",
+    "A1", "B1", "C1", "D1", "E1", "F1", "G1", "H1", "I1",
+    "A2", "B2", "C2", "D2", "E2", "F2", "G2", "H2", "I2",
+    "A3", "B3", "C3", "D3", "E3", "F3", "G3", "H3", "I3",
+    "A4", "B4", "C4", "D4", "E4", "F4", "G4", "H4", "I4",
+    "A5", "B5", "C5", "D5", "E5", "F5", "G5", "H5", "I5",
+    "A6", "B6", "C6", "D6", "E6", "F6", "G6", "H6", "I6",
+    "A7", "B7", "C7", "D7", "E7", "F7", "G7", "H7", "I7",
+    "A8", "B8", "C8", "D8", "E8", "F8", "G8", "H8", "I8",
+    "A9", "B9", "C9", "D9", "E9", "F9", "G9", "H9", "I9",
+]
 
 # Names of the former second engine API, kept only to say what replaced them.
 _REPLACED = {

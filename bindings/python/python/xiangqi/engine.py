@@ -21,7 +21,7 @@ Ctrl-C stops a built-in search at once.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from types import TracebackType
+from types import MappingProxyType, TracebackType
 from typing import Mapping, Optional, Sequence, Union, overload
 
 from xiangqi._xiangqi import (
@@ -153,9 +153,10 @@ class SimpleEngine:
         return self._client.name
 
     @property
-    def id(self) -> dict[str, str]:
-        """``{"name": ...}``, as python-chess has it."""
-        return {"name": self._client.name}
+    def id(self) -> Mapping[str, str]:
+        """``{"name": ...}``, as python-chess has it; read-only (a copy of
+        what the engine said, so an edit raises instead of vanishing)."""
+        return MappingProxyType({"name": self._client.name})
 
     @property
     def protocol(self) -> str:
@@ -200,7 +201,7 @@ class SimpleEngine:
         )
         lines = result.lines
         if multipv is not None:
-            return lines
+            return list(lines)
         if not lines:
             raise EngineProtocolError(f"{self.name} reported no analysis (no info line with a score)")
         return lines[0]

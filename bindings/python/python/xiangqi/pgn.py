@@ -28,6 +28,10 @@ file order.
 
 from __future__ import annotations
 
+from xiangqi._views import Headers, Nags
 from xiangqi._xiangqi import Game, GameIterator, GameNode, GameReport, Shard, map_games, read_games, shards
 
-__all__ = ["Game", "GameIterator", "GameNode", "GameReport", "Shard", "map_games", "read_games", "shards"]
+__all__ = [
+    "Game", "GameIterator", "GameNode", "GameReport", "Headers", "Nags", "Shard", "map_games", "read_games",
+    "shards",
+]

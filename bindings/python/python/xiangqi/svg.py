@@ -259,6 +259,12 @@ def _arrow_svg(geo: _Geometry, arrow: Arrow, default_color: str) -> str:
     x2, y2 = geo.square(arrow.head)
     dx, dy = x2 - x1, y2 - y1
     length = math.hypot(dx, dy)
+    if length == 0:
+        # Tail and head on one point: a ring around it, as python-chess draws it.
+        return (
+            f'<circle class="arrow" cx="{x1:g}" cy="{y1:g}" r="{PIECE_RADIUS + 2:g}" '
+            f'fill="none" stroke="{color}" stroke-width="4" opacity="0.75"/>'
+        )
     ux, uy = dx / length, dy / length
     head_len, head_half, shaft = 18.0, 10.0, 6.0
     bx, by = x2 - ux * head_len, y2 - uy * head_len

@@ -100,7 +100,7 @@ impl PyEngineInfo {
     }
     /// The principal variation (up to its first unreadable or illegal move).
     #[getter]
-    fn pv(&self) -> Vec<PyMove> {
+    fn pv(&self) -> crate::types::Frozen<PyMove> {
         self.info.pv.iter().copied().map(PyMove).collect()
     }
     /// The score with its point of view, or `None` if the engine gave none.
@@ -188,7 +188,7 @@ impl PyEngineResult {
     }
     /// The last report of each line, best first (the engine may give fewer than asked).
     #[getter]
-    fn lines(&self) -> Vec<PyEngineInfo> {
+    fn lines(&self) -> crate::types::Frozen<PyEngineInfo> {
         let turn = self.analysis.turn;
         self.analysis
             .lines

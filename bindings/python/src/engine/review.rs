@@ -136,7 +136,7 @@ impl PyMoveReview {
     }
     /// The engine's line instead of a mistake or blunder, else `None`.
     #[getter]
-    fn best_line(&self) -> Option<Vec<PyMove>> {
+    fn best_line(&self) -> Option<crate::types::Frozen<PyMove>> {
         self.0
             .best_line
             .as_ref()

@@ -216,6 +216,12 @@ impl Builder {
         self.moves > 0
     }
 
+    /// Whether the game has tags or moves that an error after them must
+    /// not lose.
+    fn has_something_to_keep(&self) -> bool {
+        self.has_moves() || !self.tags.is_empty()
+    }
+
     fn error(&self, line: usize, column: usize, kind: ErrorKind) -> Box<GameFileError> {
         Box::new(GameFileError::at_text(self.game, line, column, kind))
     }

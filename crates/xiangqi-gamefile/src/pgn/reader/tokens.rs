@@ -429,7 +429,12 @@ impl Builder {
         };
         let (mv, consumed_to) = match self.resolve_move(text, i, core, end, line_no) {
             Ok(found) => found,
-            Err(Failure::Skip(error, _)) if error.kind.cuts_the_line() => {
+            Err(Failure::Skip(error, _))
+                if error.kind.cuts_the_line() || self.has_something_to_keep() =>
+            {
+                // Text that is no move at all cuts the line too once the
+                // game has tags or moves to keep (python-chess keeps them);
+                // before anything, it is no game (a broken one).
                 self.cut_line(*error);
                 return Ok(end);
             }

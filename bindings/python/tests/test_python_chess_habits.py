@@ -1,0 +1,249 @@
+"""Habits of python-chess users (issue 41, "Silent traps"): each test is
+one thing a python-chess user does, which must either work as there or
+raise, never lose the work silently."""
+
+from __future__ import annotations
+
+import collections.abc
+import importlib.util
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import xiangqi
+import xiangqi.engine
+import xiangqi.pgn
+from xiangqi import Board
+from xiangqi.pgn import Game
+
+EXAMPLE = Path(__file__).resolve().parents[3] / "docs" / "examples" / "typed_usage.py"
+
+PGN = '[Event "x"]\n[Red "A"]\n[Black "B"]\n\n1. h2e2 h9g7 2. h0g2 *\n'
+
+
+# --- Edits that vanish ---------------------------------------------------
+
+
+def test_header_edits_stick_and_reach_the_pgn() -> None:
+    game = Game.from_pgn(PGN)
+    game.headers["Event"] = "y"
+    game.headers["Site"] = "z"
+    assert game.headers["Event"] == "y" and game.headers["Site"] == "z"
+    del game.headers["Black"]
+    assert "Black" not in game.headers
+    text = game.to_pgn()
+    assert '[Event "y"]' in text and '[Site "z"]' in text and "Black" not in text
+    assert isinstance(game.headers, collections.abc.MutableMapping)
+    assert list(game.headers)[:3] == ["Event", "Red", "Site"]  # file order, new tags last
+
+
+def test_result_header_edit_is_the_result() -> None:
+    game = Game.from_pgn(PGN)
+    game.headers["Result"] = "1-0"
+    assert game.result == "1-0" and game.to_pgn().rstrip().endswith("1-0")
+    with pytest.raises(ValueError, match="Result"):
+        game.headers["Result"] = "red wins"
+
+
+def test_nag_edits_stick() -> None:
+    game = Game.from_pgn(PGN)
+    node = game.variations[0]
+    node.nags.add(1)
+    node.nags.add(3)
+    assert set(node.nags) == {1, 3} and 1 in node.nags
+    node.nags.discard(3)
+    assert set(node.nags) == {1}
+    assert "$1" in game.to_pgn()
+    assert isinstance(node.nags, collections.abc.MutableSet)
+    with pytest.raises((ValueError, OverflowError, TypeError)):
+        node.nags.add(-1)
+
+
+def test_comment_edits_stick() -> None:
+    game = Game.from_pgn(PGN)
+    node = game.variations[0]
+    node.comment = "the central cannon"
+    assert node.comment == "the central cannon" and "{the central cannon}" in game.to_pgn()
+    game.comment = "before"
+    assert game.comments[0] == "before"
+
+
+def test_copies_are_read_only() -> None:
+    game = Game.from_pgn(PGN)
+    with pytest.raises((TypeError, AttributeError)):
+        game.comments.append("lost")  # type: ignore[attr-defined]
+    assert game.comments == ("", "", "", "")
+
+
+def test_every_copy_a_property_gives_is_read_only() -> None:
+    board = Board()
+    board.push_iccs("h2e2")
+    game = Game.from_pgn("1. h2e2 h9g7 (1... b9c7) *")
+    copies = [
+        board.legal_moves,
+        board.move_stack,
+        game.moves,
+        game.variations,
+        game.variations[0].variations,
+        game.errors,
+        game.comments,
+    ]
+    for copy in copies:
+        with pytest.raises(AttributeError):
+            copy.append(None)  # type: ignore[union-attr]
+    assert board.move_stack == (xiangqi.Move.from_iccs("h2e2"),)
+    # Mappings that are copies: read-only.
+    perpetual = Board("4k4/9/9/9/9/9/9/9/9/5K2R w - - 0 1")
+    for m in "i0i9 e9e8 i9i8 e8e9 i8i9 e9e8 i9i8 e8e9 i8i9".split():
+        perpetual.push_iccs(m)
+    verdict = perpetual.outcome("asian")
+    assert verdict is not None and verdict.repetition is not None
+    with pytest.raises(TypeError):
+        verdict.repetition["red"] = {}  # type: ignore[index]
+    played = '[Red "A"]\n[Black "B"]\n[Result "1-0"]\n\n1. h2e2 1-0\n'
+    unknown = '[Red "A"]\n[Black "B"]\n[Result "*"]\n\n1. h2e2 *\n'
+    ratings = xiangqi.rate([Game.from_pgn(played), Game.from_pgn(unknown)])
+    assert ratings.unrated == {"no_result": 1}
+    with pytest.raises(TypeError):
+        ratings.unrated["no_result"] = 0  # type: ignore[index]
+    engine = xiangqi.engine.SimpleEngine.builtin()
+    try:
+        with pytest.raises(TypeError):
+            engine.id["name"] = "renamed"  # type: ignore[index]
+    finally:
+        engine.quit()
+
+
+def test_report_game_is_one_object_whose_edits_stick(tmp_path: Path) -> None:
+    source = tmp_path / "one.pgn"
+    source.write_text(PGN, encoding="utf-8")
+    report = xiangqi.pgn.map_games(source, "read", jobs=1)[0]
+    assert report.game is not None and report.game is report.game
+    report.game.headers["Event"] = "edited"
+    assert report.game.headers["Event"] == "edited"
+
+
+def test_report_headers_are_a_read_only_snapshot(tmp_path: Path) -> None:
+    source = tmp_path / "one.pgn"
+    source.write_text(PGN, encoding="utf-8")
+    report = xiangqi.pgn.map_games(source, "check", jobs=1)[0]
+    assert report.headers["Event"] == "x"
+    with pytest.raises(TypeError):
+        report.headers["Event"] = "y"  # type: ignore[index]
+
+
+# --- Game-end semantics --------------------------------------------------
+
+
+def test_outcome_is_none_while_the_game_goes_on() -> None:
+    board = Board()
+    assert board.outcome() is None
+    plies = 0
+    while board.outcome() is None and plies < 4:
+        board.push(board.legal_moves[0])
+        plies += 1
+    assert plies == 4 and not board.is_game_over()
+
+
+def test_is_game_over_after_a_perpetual_check() -> None:
+    board = Board("4k4/9/9/9/9/9/9/9/9/5K2R w - - 0 1")
+    for m in "i0i9 e9e8 i9i8 e8e9 i8i9 e9e8 i9i8 e8e9 i8i9".split():
+        board.push_iccs(m)
+    assert board.legal_moves, "the side to move still has moves: only the rules end the game"
+    assert board.is_game_over()
+    outcome = board.outcome()
+    assert outcome is not None and outcome.reason == "perpetual_check" and outcome.winner == xiangqi.BLACK
+
+
+def test_draws_are_automatic_so_claim_draw_changes_nothing() -> None:
+    # EX-NC-1: the no-capture counter reaches 120 after ply 3 (no claim, rules.md section 6).
+    board = Board("5k3/9/9/9/8R/9/9/9/9/3K5 w - - 117 80")
+    for m in "i5i4 f9f8".split():
+        board.push_iccs(m)
+    assert not board.is_game_over(claim_draw=True) and board.outcome(claim_draw=True) is None
+    board.push_iccs("i4i3")
+    assert board.is_game_over() and board.is_game_over(claim_draw=True)
+    outcome = board.outcome(claim_draw=True)
+    assert outcome is not None and outcome.reason == "no_capture_rule" and outcome.result == "1/2-1/2"
+
+
+def test_from_board_writes_the_result() -> None:
+    board = Board("5k3/9/9/9/8R/9/9/9/9/4K4 w - - 0 1")
+    board.push_iccs("i5f5")
+    game = Game.from_board(board)
+    assert game.result == "1-0" and game.headers["Result"] == "1-0"
+    assert Game.from_board(Board()).result == "*"
+    # What the caller says stands.
+    assert Game.from_board(board, result="0-1").result == "0-1"
+
+
+# --- A bad token loses the whole game ------------------------------------
+
+
+def test_a_bad_token_keeps_the_headers_and_the_moves_before_it() -> None:
+    text = '[Event "e"]\n[Red "A"]\n\n1. h2e2 h9g7 2. ###garbage###\n\n[Event "next"]\n\n1. h2e2 *\n'
+    games = list(xiangqi.pgn.read_games(text.encode()))
+    assert len(games) == 2
+    first = games[0]
+    assert dict(first.headers) == {"Event": "e", "Red": "A"}
+    assert [str(m) for m in first.moves] == ["h2e2", "h9g7"]
+    assert len(first.errors) == 1 and "###garbage###" in first.errors[0].message
+    assert first.errors[0].ply == 3
+    assert games[1].headers["Event"] == "next" and len(games[1]) == 1
+    with pytest.raises(xiangqi.PgnError, match="garbage"):
+        next(xiangqi.pgn.read_games(text.encode(), strict=True))
+
+
+# --- mypy --strict on the documented import ------------------------------
+
+
+def test_all_is_static() -> None:
+    import ast
+
+    tree = ast.parse(Path(xiangqi.__file__).read_text(encoding="utf-8"))
+    assigned = [
+        n.value
+        for n in tree.body
+        if isinstance(n, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "__all__" for t in n.targets)
+    ]
+    assert len(assigned) == 1 and isinstance(assigned[0], ast.List)
+    assert all(isinstance(e, ast.Constant) for e in assigned[0].elts)
+    assert sorted(xiangqi.__all__) == sorted(set(xiangqi.__all__))
+    assert all(hasattr(xiangqi, name) for name in xiangqi.__all__)
+
+
+def _tool(module: str) -> None:
+    if importlib.util.find_spec(module) is None:
+        pytest.skip(
+            f"{module} could not be installed into this environment "
+            "(bindings/python/requirements-test.txt lists it; `cargo xtask test` installs it)"
+        )
+
+
+def test_mypy_strict_accepts_the_typed_example() -> None:
+    _tool("mypy")
+    result = subprocess.run(
+        [sys.executable, "-m", "mypy", "--strict", "--no-incremental", str(EXAMPLE)],
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_pyright_accepts_the_typed_example() -> None:
+    _tool("pyright")
+    result = subprocess.run(
+        [sys.executable, "-m", "pyright", "--pythonpath", sys.executable, str(EXAMPLE)],
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "0 errors" in result.stdout, result.stdout
+
+
+def test_the_typed_example_runs() -> None:
+    result = subprocess.run([sys.executable, str(EXAMPLE)], capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert result.stdout.startswith("1-0 checkmate Typed example")
