@@ -6,7 +6,7 @@
 //! [`Position`], and only [`Diagram::to_position`] (the same checks as
 //! [`Position::from_fen_with`]) leads to play and search.
 
-use crate::fen::{parse_counter, MAX_FEN_LEN};
+use crate::fen::{parse_counter, write_fen, MAX_FEN_LEN};
 use crate::{Color, FenError, Piece, PieceKind, Position, Square, Validation};
 
 /// Pieces on points and a side to move, read from a FEN whose shape is
@@ -112,36 +112,12 @@ impl Diagram {
 
     /// The FEN (N-FEN), as [`Position::to_fen`] writes one.
     pub fn to_fen(&self) -> String {
-        let mut s = String::with_capacity(80);
-        for rank in (0..10u8).rev() {
-            let mut empty = 0u8;
-            for file in 0..9u8 {
-                let sq = Square::from_coords(file, rank).expect("on board");
-                match self.piece_at(sq) {
-                    None => empty += 1,
-                    Some(p) => {
-                        if empty > 0 {
-                            s.push((b'0' + empty) as char);
-                            empty = 0;
-                        }
-                        s.push(p.fen_char());
-                    }
-                }
-            }
-            if empty > 0 {
-                s.push((b'0' + empty) as char);
-            }
-            if rank > 0 {
-                s.push('/');
-            }
-        }
-        s.push_str(&format!(
-            " {} - - {} {}",
-            self.side.fen_char(),
+        write_fen(
+            |sq| self.piece_at(sq),
+            self.side,
             self.halfmove,
-            self.fullmove
-        ));
-        s
+            self.fullmove,
+        )
     }
 
     /// The counts a side may not exceed, and each side's general.

@@ -302,37 +302,12 @@ impl Position {
 
     /// Writes the FEN (N-FEN): `placement w|b - - halfmove fullmove`.
     pub fn to_fen(&self) -> String {
-        let mut s = String::with_capacity(80);
-        for rank in (0..10u8).rev() {
-            let mut empty = 0;
-            for file in 0..9u8 {
-                let sq = Square::from_coords(file, rank).expect("on board");
-                match self.piece_at(sq) {
-                    None => empty += 1,
-                    Some(p) => {
-                        if empty > 0 {
-                            s.push((b'0' + empty) as char);
-                            empty = 0;
-                        }
-                        s.push(p.fen_char());
-                    }
-                }
-            }
-            if empty > 0 {
-                s.push((b'0' + empty) as char);
-            }
-            if rank > 0 {
-                s.push('/');
-            }
-        }
-        let _ = write!(
-            s,
-            " {} - - {} {}",
-            self.side.fen_char(),
+        write_fen(
+            |sq| self.piece_at(sq),
+            self.side,
             self.halfmove,
-            self.fullmove
-        );
-        s
+            self.fullmove,
+        )
     }
 }
 
@@ -357,4 +332,39 @@ impl<'de> serde::Deserialize<'de> for Position {
         // Lenient: every position a `Position` can hold reads back.
         Position::from_fen_lenient(&s).map_err(serde::de::Error::custom)
     }
+}
+
+/// The FEN (N-FEN) of a board given by `piece_at`, for a position and for
+/// a diagram alike: `placement w|b - - halfmove fullmove`.
+pub(crate) fn write_fen(
+    piece_at: impl Fn(Square) -> Option<Piece>,
+    side: Color,
+    halfmove: u32,
+    fullmove: u32,
+) -> String {
+    let mut s = String::with_capacity(80);
+    for rank in (0..10u8).rev() {
+        let mut empty = 0;
+        for file in 0..9u8 {
+            let sq = Square::from_coords(file, rank).expect("on board");
+            match piece_at(sq) {
+                None => empty += 1,
+                Some(p) => {
+                    if empty > 0 {
+                        s.push((b'0' + empty) as char);
+                        empty = 0;
+                    }
+                    s.push(p.fen_char());
+                }
+            }
+        }
+        if empty > 0 {
+            s.push((b'0' + empty) as char);
+        }
+        if rank > 0 {
+            s.push('/');
+        }
+    }
+    let _ = write!(s, " {} - - {} {}", side.fen_char(), halfmove, fullmove);
+    s
 }
