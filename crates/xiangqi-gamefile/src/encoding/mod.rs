@@ -168,6 +168,19 @@ impl FromStr for TextEncoding {
     }
 }
 
+/// `Read::read` for a reader whose own buffer holds the bytes (`BufRead`):
+/// what `fill_buf` offers, copied and consumed.
+pub(crate) fn read_through_buffer(
+    reader: &mut impl std::io::BufRead,
+    buf: &mut [u8],
+) -> std::io::Result<usize> {
+    let available = reader.fill_buf()?;
+    let n = available.len().min(buf.len());
+    buf[..n].copy_from_slice(&available[..n]);
+    reader.consume(n);
+    Ok(n)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -6,7 +6,7 @@ use std::io::{self, BufRead, Read};
 
 use encoding_rs::{Decoder, DecoderResult};
 
-use super::TextEncoding;
+use super::{read_through_buffer, TextEncoding};
 
 /// Bytes decoded at a time.
 const CHUNK: usize = 16 << 10;
@@ -79,11 +79,7 @@ impl<R: BufRead> Utf16Source<R> {
 
 impl<R: BufRead> Read for Utf16Source<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let available = self.fill_buf()?;
-        let n = available.len().min(buf.len());
-        buf[..n].copy_from_slice(&available[..n]);
-        self.consume(n);
-        Ok(n)
+        read_through_buffer(self, buf)
     }
 }
 

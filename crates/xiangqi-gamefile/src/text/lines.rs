@@ -11,7 +11,7 @@ use std::io::{self, BufRead, Read};
 
 use super::decode_file_line;
 use super::scan::find_newline;
-use crate::encoding::{detect_with, read_sample, Hint, Utf16Source};
+use crate::encoding::{detect_with, read_sample, read_through_buffer, Hint, Utf16Source};
 
 use crate::TextEncoding;
 
@@ -43,11 +43,7 @@ struct Sampled<R> {
 
 impl<R: BufRead> Read for Sampled<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let available = self.fill_buf()?;
-        let n = available.len().min(buf.len());
-        buf[..n].copy_from_slice(&available[..n]);
-        self.consume(n);
-        Ok(n)
+        read_through_buffer(self, buf)
     }
 }
 
