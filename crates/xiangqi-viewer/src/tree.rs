@@ -112,46 +112,62 @@ pub struct ViewerNode {
     pub engine_line: bool,
 }
 
-/// A game without moves whose start is a diagram and no position: one node,
-/// the board as drawn, and what is wrong with it.
-fn diagram_game(game: &Game, diagram: Diagram) -> Result<ViewerGame, ViewerError> {
-    let problems = diagram.problems(Validation::Strict);
-    let node = ViewerNode {
+/// The node of a game's start: no move, the board `fen`, the game's
+/// opening comments.
+fn start_node(game: &Game, number: u32, side: Color, fen: String) -> ViewerNode {
+    ViewerNode {
         id: 0,
         parent: None,
         children: Vec::new(),
         mainline: true,
         ply: 0,
-        number: 1,
-        color: color_name(diagram.side_to_move()),
+        number,
+        color: color_name(side),
         iccs: None,
         text: Vec::new(),
-        fen: diagram.to_fen(),
+        fen,
         before: Vec::new(),
         comments: read_commands(&game.mainline.comments).comments,
         nags: Vec::new(),
         eval: None,
         clock: None,
         engine_line: false,
-    };
-    Ok(ViewerGame {
+    }
+}
+
+/// The viewer's data of `game` whose tree is `nodes`.
+fn game_of(game: &Game, nodes: Vec<ViewerNode>, invalid_start: Option<String>) -> ViewerGame {
+    let has_eval = nodes
+        .iter()
+        .any(|node| node.mainline && node.eval.is_some());
+    ViewerGame {
         title: title(game),
         tags: game.tags.clone(),
         result: game.outcome().as_str().to_owned(),
+        // ICCS writes any legal move; a failure would be a tree the core rejected.
         pgn: write_game(game, &WriteOptions::new(Notation::Iccs)).unwrap_or_default(),
-        has_eval: false,
+        has_eval,
         accuracy: PlayerAccuracy {
             red: game.recorded_accuracy(Color::Red),
             black: game.recorded_accuracy(Color::Black),
         },
-        nodes: vec![node],
-        invalid_start: problems.first().map(|p| {
-            let text = p.to_string();
-            text.strip_prefix("invalid FEN: ")
-                .unwrap_or(&text)
-                .to_owned()
-        }),
-    })
+        nodes,
+        invalid_start,
+    }
+}
+
+/// A game without moves whose start is a diagram and no position: one node,
+/// the board as drawn, and what is wrong with it.
+fn diagram_game(game: &Game, diagram: Diagram) -> ViewerGame {
+    let problems = diagram.problems(Validation::Strict);
+    let node = start_node(game, 1, diagram.side_to_move(), diagram.to_fen());
+    let invalid_start = problems.first().map(|p| {
+        let text = p.to_string();
+        text.strip_prefix("invalid FEN: ")
+            .unwrap_or(&text)
+            .to_owned()
+    });
+    game_of(game, vec![node], invalid_start)
 }
 
 /// `game` as the viewer's data: every line of its tree replayed by the core.
@@ -170,55 +186,26 @@ pub fn viewer_game(game: &Game) -> Result<ViewerGame, ViewerError> {
         Ok(start) => start,
         // A game without moves may be a diagram no game can reach: shown.
         Err(error) if game.mainline.moves.is_empty() => {
-            return diagram_game(
+            return Ok(diagram_game(
                 game,
                 game.start_diagram()
                     .map_err(|_| ViewerError::Start(error))?,
-            );
+            ));
         }
         Err(error) => return Err(ViewerError::Start(error)),
     };
+    let root = start_node(
+        game,
+        start.fullmove_number(),
+        start.side_to_move(),
+        start.to_fen(),
+    );
     let mut builder = Builder {
-        nodes: vec![ViewerNode {
-            id: 0,
-            parent: None,
-            children: Vec::new(),
-            mainline: true,
-            ply: 0,
-            number: start.fullmove_number(),
-            color: color_name(start.side_to_move()),
-            iccs: None,
-            text: Vec::new(),
-            fen: start.to_fen(),
-            before: Vec::new(),
-            comments: read_commands(&game.mainline.comments).comments,
-            nags: Vec::new(),
-            eval: None,
-            clock: None,
-            engine_line: false,
-        }],
+        nodes: vec![root],
         styles: notation_styles(),
     };
     builder.add_line(&game.mainline, 0, &start, true, false)?;
-    let has_eval = builder
-        .nodes
-        .iter()
-        .any(|node| node.mainline && node.eval.is_some());
-    // ICCS writes any legal move; a failure would be a tree the core rejected above.
-    let pgn = write_game(game, &WriteOptions::new(Notation::Iccs)).unwrap_or_default();
-    Ok(ViewerGame {
-        title: title(game),
-        tags: game.tags.clone(),
-        result: game.outcome().as_str().to_owned(),
-        pgn,
-        has_eval,
-        accuracy: PlayerAccuracy {
-            red: game.recorded_accuracy(Color::Red),
-            black: game.recorded_accuracy(Color::Black),
-        },
-        nodes: builder.nodes,
-        invalid_start: None,
-    })
+    Ok(game_of(game, builder.nodes, None))
 }
 
 /// `Red vs Black (Event, Date)`, `?` for a missing name.
