@@ -172,6 +172,7 @@ pub fn build_explorer_file<'py>(
     dict.set_item("games", report.games)?;
     dict.set_item("indexed", report.indexed)?;
     dict.set_item("skipped", report.skipped)?;
+    dict.set_item("partial", report.partial)?;
     dict.set_item("unreadable", report.unreadable)?;
     dict.set_item("entries", report.entries)?;
     dict.set_item("problems", report.problems)?;

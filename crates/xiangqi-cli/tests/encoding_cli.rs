@@ -185,7 +185,8 @@ fn the_ccpd_sample_checks_clean() {
 }
 
 /// `game view` reads a Big5 file as such; forced to GB18030 its moves are
-/// mojibake (the issue's `"\u{e0d1}\u{e5ed}キき"`), and there is no game to show.
+/// mojibake (the issue's `"\u{e0d1}\u{e5ed}キき"`): the game is shown as far
+/// as it reads (its tags, no move), with the error as a warning.
 #[test]
 fn view_detects_or_takes_the_encoding() {
     let dir = scratch("view");
@@ -208,11 +209,12 @@ fn view_detects_or_takes_the_encoding() {
             .arg("-o")
             .arg(&page),
     );
-    assert_eq!(code, Some(2));
+    assert_eq!(code, Some(0), "{err}");
     assert!(
-        err.contains("invalid move \"\\u{e0d1}\\u{e5ed}キき\""),
+        err.contains("warning:") && err.contains("invalid move \"\\u{e0d1}\\u{e5ed}キき\""),
         "{err}"
     );
+    assert!(!std::fs::read_to_string(&page).unwrap().contains("胡榮華"));
 }
 
 /// The other commands that read game files detect the encoding too, and
@@ -232,13 +234,15 @@ fn adjudicate_and_rate_read_big5_and_take_the_encoding() {
         assert_eq!(code, Some(0), "{forced:?}: {err}");
         assert_eq!(json_rows(&out)[0]["ply"], 4, "{out}");
     }
-    let (code, _, err) = output(
+    // A wrong encoding: the game reads as far as its first mojibake move,
+    // which is a warning, and is judged at ply 0.
+    let (_, out, err) = output(
         xiangqi()
-            .args(["adjudicate", "--pgn"])
+            .args(["adjudicate", "--json", "--pgn"])
             .arg(&input)
             .args(["--encoding", "gb18030"]),
     );
-    assert_ne!(code, Some(0));
+    assert_eq!(json_rows(&out)[0]["ply"], 0, "{out}");
     assert!(err.contains("invalid move"), "{err}");
     // Rated: both players named.
     let both = GAME.replace("[Red \"胡榮華\"]", "[Red \"胡榮華\"]\n[Black \"楊官璘\"]");
@@ -253,13 +257,15 @@ fn adjudicate_and_rate_read_big5_and_take_the_encoding() {
 }
 
 /// `explore build` detects each file's encoding as `game check` does, and
-/// takes `--encoding`: a wrong one leaves the Big5 game unreadable.
+/// takes `--encoding`: with a wrong one the Big5 game reads only as far as
+/// its first move, and the build says so (`partial`, a problem line).
 #[test]
 fn explore_build_detects_or_takes_the_encoding() {
     let dir = scratch("explore");
     let input = dir.join("big5.pgn");
     std::fs::write(&input, encoding_rs::BIG5.encode(GAME).0).unwrap();
-    for (forced, indexed) in [(None, 1), (Some("big5"), 1), (Some("gb18030"), 0)] {
+    for (forced, entries, partial) in [(None, 4, 0), (Some("big5"), 4, 0), (Some("gb18030"), 0, 1)]
+    {
         let mut cmd = xiangqi();
         cmd.args(["explore", "build", "--json", "-o"])
             .arg(dir.join("openings.db"))
@@ -270,7 +276,16 @@ fn explore_build_detects_or_takes_the_encoding() {
         let (_, out, err) = output(&mut cmd);
         let report: serde_json::Value = serde_json::from_str(out.trim())
             .unwrap_or_else(|e| panic!("{forced:?}: {e}: {out} {err}"));
-        assert_eq!(report["indexed"], indexed, "{forced:?}: {out}");
         assert_eq!(report["games"], 1, "{forced:?}: {out}");
+        assert_eq!(report["entries"], entries, "{forced:?}: {out}");
+        assert_eq!(report["partial"], partial, "{forced:?}: {out}");
+        let problems = report["problems"].as_array().unwrap();
+        assert_eq!(problems.len(), partial, "{forced:?}: {out}");
+        assert!(
+            problems
+                .iter()
+                .all(|p| p.as_str().unwrap().contains("invalid move")),
+            "{out}"
+        );
     }
 }

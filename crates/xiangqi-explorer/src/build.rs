@@ -68,6 +68,9 @@ pub struct BuildReport {
     pub indexed: u64,
     /// Games that could not be read or whose start cannot be played.
     pub skipped: u64,
+    /// Games indexed as far as their record reads: it had errors (a line
+    /// cut at a move that cannot be played), each also a problem line.
+    pub partial: u64,
     /// Files or folders that could not be read (or read to their end).
     pub unreadable: u64,
     /// The first problems met, one line each.
@@ -131,7 +134,10 @@ pub fn build(
         &reader,
         options.jobs,
         |item| match item {
-            Ok(game) => index_game(&game, options.max_plies, &options.rules).ok_or(None),
+            Ok(game) => match index_game(&game, options.max_plies, &options.rules) {
+                Some(indexed) => Ok((indexed, game.errors.first().map(ToString::to_string))),
+                None => Err(None),
+            },
             Err(e) => Err(Some(e.to_string())),
         },
         |event| {
@@ -203,7 +209,9 @@ struct Building<'a> {
 
 /// A game read (`Ok`), or why it was skipped (`Err(Some)`: it could not be
 /// read; `Err(None)`: its start position cannot be played).
-type Answer = Result<IndexedGame, Option<String>>;
+/// A game indexed, with the first error of its record if it had any; or
+/// why it was skipped (`None`: its start cannot be played).
+type Answer = Result<(IndexedGame, Option<String>), Option<String>>;
 
 impl Building<'_> {
     fn accept(&mut self, event: Event<Answer>) -> Result<(), ExplorerError> {
@@ -216,12 +224,19 @@ impl Building<'_> {
             Event::Game(index, answer) => {
                 self.report.games += 1;
                 match answer {
-                    Ok(game) => self.add(index, game)?,
+                    Ok((game, error)) => {
+                        if let Some(error) = error {
+                            self.report.partial += 1;
+                            let name = &self.file_name;
+                            self.problem(format!("{name} game {index}: indexed up to {error}"));
+                        }
+                        self.add(index, game)?
+                    }
                     Err(why) => {
                         self.report.skipped += 1;
                         let why = why.unwrap_or_else(|| {
                             format!(
-                                "{} game {index}: its start position cannot be read",
+                                "{} game {index}: skipped: its start position cannot be read",
                                 self.file_name
                             )
                         });

@@ -106,6 +106,7 @@ fn run_build(args: BuildArgs) -> Result<()> {
             "games": report.games,
             "indexed": report.indexed,
             "skipped": report.skipped,
+            "partial": report.partial,
             "unreadable": report.unreadable,
             "entries": report.entries,
             "runs": report.runs,
@@ -114,14 +115,15 @@ fn run_build(args: BuildArgs) -> Result<()> {
         }))?;
     } else {
         for problem in &report.problems {
-            eprintln!("warning: skipped: {problem}");
+            eprintln!("warning: {problem}");
         }
         println!(
-            "{} games indexed of {} read from {} files ({} skipped, {} unreadable files): {} positions and moves in {} ({seconds:.1} s)",
+            "{} games indexed of {} read from {} files ({} skipped, {} partly, {} unreadable files): {} positions and moves in {} ({seconds:.1} s)",
             report.indexed,
             report.games,
             report.files,
             report.skipped,
+            report.partial,
             report.unreadable,
             report.entries,
             args.output.display(),
