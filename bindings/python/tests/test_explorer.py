@@ -98,3 +98,10 @@ def test_the_viewer_refuses_a_wrong_notation_or_explorer(explorer_path: Path) ->
         game.viewer_html(notation="klingon")
     with pytest.raises(TypeError):
         game.viewer_html(explorer=str(explorer_path))  # type: ignore[arg-type]
+
+
+def test_a_build_of_nothing_raises_and_leaves_the_file(explorer_path: Path, tmp_path: Path) -> None:
+    before = explorer_path.read_bytes()
+    with pytest.raises(xiangqi.explorer.ExplorerError, match="no game indexed"):
+        xiangqi.explorer.build([tmp_path / "missing.pgn"], explorer_path)
+    assert explorer_path.read_bytes() == before

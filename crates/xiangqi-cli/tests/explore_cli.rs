@@ -118,3 +118,26 @@ fn a_damaged_explorer_is_an_error_line() {
         "{stderr}"
     );
 }
+
+/// A build that reads nothing (files that are not there, a folder of junk)
+/// fails with what it met, and leaves an explorer already there untouched:
+/// it used to report "0 games indexed" and exit 0 over an empty database.
+#[test]
+fn a_build_that_indexes_nothing_fails_and_writes_nothing() {
+    let dir = std::env::temp_dir().join(format!("xiangqi-explore-nothing-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let db = built(&dir);
+    let before = std::fs::read(&db).unwrap();
+    let junk = dir.join("junk");
+    std::fs::create_dir_all(&junk).unwrap();
+    std::fs::write(junk.join("a.xqf"), b"\x00\x01 not a game file \xff").unwrap();
+    let missing = dir.join("missing.pgn");
+    for input in [&missing, &junk] {
+        let out = xiangqi(&["explore", "build", input.to_str().unwrap(), "-o", &db]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{input:?}: {err}");
+        assert!(err.contains("no game indexed"), "{input:?}: {err}");
+        assert_eq!(std::fs::read(&db).unwrap(), before, "{input:?}");
+    }
+}

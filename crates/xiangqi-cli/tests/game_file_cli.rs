@@ -115,6 +115,23 @@ fn xqf_output_needs_a_file_or_a_directory_for_many_games() {
     assert!(dir.join("0001.xqf").exists() && dir.join("0002.xqf").exists());
 }
 
+/// The README's `-o xqf-dir/`: a folder that does not exist yet, named as
+/// one by its trailing separator, is made (it was "Is a directory").
+#[test]
+fn xqf_output_to_a_new_folder_named_with_a_trailing_slash() {
+    let two = format!("{PGN}\n{PGN}");
+    let dir = scratch("new-folder").join("xqf-dir");
+    assert!(!dir.exists());
+    let (code, _, err) = output(
+        xiangqi()
+            .args(["game", "convert", "-", "--output-format", "xqf", "-o"])
+            .arg(format!("{}/", dir.display()))
+            .write_stdin(two.as_str()),
+    );
+    assert_eq!(code, Some(0), "{err}");
+    assert!(dir.join("0001.xqf").is_file() && dir.join("0002.xqf").is_file());
+}
+
 /// The CBL libraries of the corpus, when it is there.
 #[test]
 fn a_cbl_library_is_checked_game_by_game() {

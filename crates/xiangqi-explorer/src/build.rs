@@ -90,7 +90,9 @@ pub struct BuildProgress {
 
 /// Builds the explorer of the game files, directories and patterns
 /// `inputs` (listed as `xiangqi_gamefile::collection` lists them) into a
-/// new file at `output`, replacing it only once the build has succeeded.
+/// new file at `output`, replacing it only once the build has succeeded; a
+/// build that indexes no game fails (`ExplorerError::NothingIndexed`) and
+/// leaves `output` as it was.
 /// Files and games that cannot be read are counted and skipped.
 pub fn build(
     inputs: &[PathBuf],
@@ -152,6 +154,15 @@ pub fn build(
         },
     )?;
     let report = build.finish(options)?;
+    if report.indexed == 0 {
+        return Err(ExplorerError::NothingIndexed {
+            files: report.files,
+            games: report.games,
+            skipped: report.skipped,
+            unreadable: report.unreadable,
+            first_problem: report.problems.first().cloned(),
+        });
+    }
     fs::rename(&scratch.database, output).map_err(|e| ExplorerError::io(output, e))?;
     Ok(report)
 }

@@ -41,6 +41,19 @@ pub enum ExplorerError {
     /// Build options that cannot work.
     #[error("invalid build option: {0}")]
     Options(String),
+    /// A build that indexed no game: an explorer of nothing is not written
+    /// (a file there before is left as it was).
+    #[error(
+        "no game indexed: {games} games read from {files} files ({skipped} skipped, {unreadable} unreadable files){}",
+        first_problem.as_ref().map(|p| format!("; first: {p}")).unwrap_or_default()
+    )]
+    NothingIndexed {
+        files: u64,
+        games: u64,
+        skipped: u64,
+        unreadable: u64,
+        first_problem: Option<String>,
+    },
 }
 
 impl From<CollectionError> for ExplorerError {

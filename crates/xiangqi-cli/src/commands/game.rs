@@ -413,7 +413,10 @@ fn convert_to_xqf(args: &ConvertArgs<'_>) -> Result<()> {
         std::fs::create_dir_all(output)
             .with_context(|| format!("cannot create {}", output.display()))?;
         XqfPlace::Named(UniqueNames::new())
-    } else if output.is_dir() {
+    } else if output.is_dir() || names_a_directory(output) {
+        // `-o xqf-dir/`: a folder by its trailing separator, made if missing.
+        std::fs::create_dir_all(output)
+            .with_context(|| format!("cannot create {}", output.display()))?;
         XqfPlace::Numbered
     } else {
         XqfPlace::OneFile
@@ -462,6 +465,13 @@ fn convert_to_xqf(args: &ConvertArgs<'_>) -> Result<()> {
         },
     )?;
     conclude(&summary, collection, " and were left out")
+}
+
+/// Whether `path` is written as a directory: it ends with a separator.
+fn names_a_directory(path: &Path) -> bool {
+    path.as_os_str()
+        .to_string_lossy()
+        .ends_with(std::path::is_separator)
 }
 
 /// One game converted, or why not.
