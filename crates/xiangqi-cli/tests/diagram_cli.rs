@@ -31,13 +31,10 @@ fn game_check_reads_the_diagram_with_a_warning() {
     let out = xiangqi()
         .args(["game", "check"])
         .arg(&file)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+        .assert()
+        .success()
+        .get_output()
+        .clone();
     let stdout = String::from_utf8(out.stdout).unwrap();
     let lines: Vec<&str> = stdout.lines().collect();
     assert_eq!(lines.len(), 2, "{stdout}");
@@ -54,9 +51,10 @@ fn game_check_reads_the_diagram_with_a_warning() {
     let out = xiangqi()
         .args(["game", "check", "--json"])
         .arg(&dir)
-        .output()
-        .unwrap();
-    assert!(out.status.success());
+        .assert()
+        .success()
+        .get_output()
+        .clone();
     let rows: Vec<serde_json::Value> = String::from_utf8(out.stdout)
         .unwrap()
         .lines()
@@ -96,13 +94,10 @@ fn game_view_shows_the_diagram_and_what_is_wrong() {
         .arg(dir.join("manual.pgn"))
         .arg("-o")
         .arg(&page)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+        .assert()
+        .success()
+        .get_output()
+        .clone();
     let page = std::fs::read_to_string(page).unwrap();
     let start = page.find("id=\"xq-viewer-data\">").unwrap() + "id=\"xq-viewer-data\">".len();
     let end = start + page[start..].find("</script>").unwrap();
