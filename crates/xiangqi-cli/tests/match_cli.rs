@@ -94,6 +94,47 @@ fn check_pgn(path: &Path, summary: &Value) -> usize {
     games.len()
 }
 
+/// `--pgn OUT` appends: a second match adds its games after the first
+/// one's, and a file that ends without a blank line (edited by hand) still
+/// reads as separate games.
+#[test]
+fn pgn_output_is_appended_to_an_existing_file() {
+    let pgn = temp_path("append.pgn");
+    let hand_written = "[Event \"by hand\"]\n\n1. h2e2 h9g7 *";
+    std::fs::write(&pgn, hand_written).unwrap();
+    let args = [
+        "--engine",
+        SELF,
+        "--engine",
+        SELF,
+        "--games",
+        "2",
+        "--depth",
+        "1",
+        "--pgn",
+        pgn.to_str().unwrap(),
+    ];
+    run_json(&args);
+    run_json(&args);
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    assert!(text.starts_with(hand_written), "the old text is kept");
+    let games: Vec<_> = read_str(&text).map(|g| g.expect("valid PGN")).collect();
+    let events: Vec<_> = games.iter().map(|g| g.tag("Event").unwrap()).collect();
+    assert_eq!(
+        events,
+        [
+            "by hand",
+            "xiangqi match",
+            "xiangqi match",
+            "xiangqi match",
+            "xiangqi match"
+        ]
+    );
+    let rounds: Vec<_> = games[1..].iter().map(|g| g.tag("Round").unwrap()).collect();
+    assert_eq!(rounds, ["1", "2", "1", "2"]);
+    let _ = std::fs::remove_file(pgn);
+}
+
 #[test]
 fn self_play_at_depth_one() {
     let pgn = temp_path("self.pgn");
