@@ -94,6 +94,42 @@ fn check_pgn(path: &Path, summary: &Value) -> usize {
     games.len()
 }
 
+/// A reader that stops early (`xiangqi match … | head -3`) ends the
+/// command quietly, as for any filter: no "internal error" for the closed
+/// pipe, and the games are in the PGN file already.
+#[cfg(unix)]
+#[test]
+fn a_closed_stdout_ends_the_summary_quietly() {
+    use std::os::unix::process::ExitStatusExt;
+    use std::process::Stdio;
+    let pgn = temp_path("closed-stdout.pgn");
+    let _ = std::fs::remove_file(&pgn);
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_xiangqi"))
+        .args([
+            "match", "--engine", SELF, "--engine", SELF, "--games", "2", "--depth", "1",
+        ])
+        .arg("--pgn")
+        .arg(&pgn)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("xiangqi match starts");
+    // Nobody reads the summary.
+    drop(child.stdout.take());
+    let out = child.wait_with_output().expect("it ends");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("internal error"), "{stderr}");
+    assert_eq!(
+        out.status.signal(),
+        Some(libc::SIGPIPE),
+        "{:?}: {stderr}",
+        out.status
+    );
+    let text = std::fs::read_to_string(&pgn).expect("PGN written");
+    assert_eq!(read_str(&text).count(), 2);
+    let _ = std::fs::remove_file(pgn);
+}
+
 /// `--pgn OUT` appends: a second match adds its games after the first
 /// one's, and a file that ends without a blank line (edited by hand) still
 /// reads as separate games.

@@ -150,6 +150,15 @@ fn ignore_sigpipe() {
     }
 }
 
+/// SIGPIPE back to its default, as `main` sets it for every other command.
+fn default_sigpipe() {
+    #[cfg(unix)]
+    // SAFETY: changing a signal disposition; no engine pipe is written after this.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+}
+
 /// A worker's pair of engine processes (`run_game` restarts one that
 /// crashed), asked to quit when the map is over however it ends.
 struct EnginePair([Option<Engine>; 2]);
@@ -349,6 +358,10 @@ pub fn run(args: Args) -> Result<()> {
     let summary = play_games(pairs, setups, &specs, &config, pgn_out, &bar);
     bar.finish_and_clear();
     let summary = summary?;
+    // The engines are gone (their pairs dropped with the map): the summary
+    // goes to stdout as any filter's output does, so a reader that stops
+    // early (`| head -3`) ends the command quietly instead of a failed print.
+    default_sigpipe();
     if args.json {
         print_json(&json_summary(
             &summary,
