@@ -2,7 +2,8 @@
 //! docs/README.md: a fenced block whose info string starts with `console`
 //! holds `$ ` commands, each followed by the output it prints; `console
 //! skip: REASON` shows commands that are not run (a server, an engine from
-//! apt, a long run). A `$ ` line in any other fenced block is a mistake:
+//! apt, a long run); `console shared-testdata` commands read the reference
+//! data beside the repository (`../shared/testdata`). A `$ ` line in any other fenced block is a mistake:
 //! it would look like a tested command without being one (except in a
 //! `markdown` block, which shows a page's source, as docs/README.md does).
 
@@ -24,6 +25,8 @@ pub struct Block {
     pub line: usize,
     /// `Some(reason)` for `console skip: REASON`.
     pub skip: Option<String>,
+    /// `console shared-testdata`: the commands read `../shared/testdata`.
+    pub needs_shared: bool,
     pub commands: Vec<Command>,
 }
 
@@ -78,17 +81,19 @@ fn console_block(line: usize, info: &str, body: &[(usize, &str)]) -> Result<Bloc
     let marks = info["console".len()..]
         .trim_start_matches([',', ' '])
         .trim();
-    let skip = if marks.is_empty() {
-        None
+    let (skip, needs_shared) = if marks.is_empty() {
+        (None, false)
+    } else if marks == "shared-testdata" {
+        (None, true)
     } else if let Some(reason) = marks.strip_prefix("skip:") {
         let reason = reason.trim();
         if reason.is_empty() {
             return Err(format!("line {line}: `console skip:` needs a reason"));
         }
-        Some(reason.to_string())
+        (Some(reason.to_string()), false)
     } else {
         return Err(format!(
-            "line {line}: unknown console mark {marks:?} (only `skip: REASON`)"
+            "line {line}: unknown console mark {marks:?} (`skip: REASON` or `shared-testdata`)"
         ));
     };
     let mut commands: Vec<Command> = Vec::new();
@@ -127,6 +132,7 @@ fn console_block(line: usize, info: &str, body: &[(usize, &str)]) -> Result<Bloc
     Ok(Block {
         line,
         skip,
+        needs_shared,
         commands,
     })
 }
@@ -187,6 +193,11 @@ mod tests {
             ]
         );
         assert_eq!(blocks[1].skip.as_deref(), Some("needs a server"));
+        assert!(!blocks[0].needs_shared);
+        let shared = parse("```console shared-testdata\n$ ls ../shared/testdata\n```\n").unwrap();
+        assert!(shared[0].needs_shared && shared[0].skip.is_none());
+        let problems = parse("```console sometimes\n$ x\n```\n").unwrap_err();
+        assert!(problems[0].contains("unknown console mark"), "{problems:?}");
     }
 
     #[test]

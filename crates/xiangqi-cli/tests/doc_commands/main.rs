@@ -6,7 +6,10 @@
 //! Each page gets one scratch folder holding a copy of docs/examples at
 //! `docs/examples/`, so a page reads as if typed at the repository's root
 //! and its blocks run in order (a block may use a file an earlier one
-//! wrote); nothing is written into the repository.
+//! wrote); nothing is written into the repository. Beside that folder,
+//! `../shared/testdata` leads to the reference data when it is there, for
+//! the blocks marked `shared-testdata` (skipped without it, as every test
+//! of that data is; a failure under CI=true).
 
 #![cfg(unix)]
 
@@ -15,7 +18,7 @@ mod expect;
 mod run;
 
 use std::path::{Path, PathBuf};
-use xiangqi_test_support::workspace_root;
+use xiangqi_test_support::{shared_testdata, workspace_root};
 
 #[test]
 fn every_shown_command_runs_and_prints_what_is_shown() {
@@ -46,18 +49,22 @@ fn every_shown_command_runs_and_prints_what_is_shown() {
             continue;
         }
         let scratch = tempfile::tempdir().expect("a scratch folder");
-        copy_folder(
-            &root.join("docs/examples"),
-            &scratch.path().join("docs/examples"),
-        );
+        let folder = scratch.path().join("repository");
+        copy_folder(&root.join("docs/examples"), &folder.join("docs/examples"));
+        let shared = blocks.iter().any(|b| b.needs_shared && b.skip.is_none())
+            && link_shared_testdata(scratch.path());
         for block in blocks {
             if let Some(reason) = &block.skip {
                 skipped.push(format!("{name}:{} ({reason})", block.line));
                 continue;
             }
+            if block.needs_shared && !shared {
+                skipped.push(format!("{name}:{} (no ../shared/testdata)", block.line));
+                continue;
+            }
             blocks_ran += 1;
             for command in &block.commands {
-                let result = run::run(&command.text, scratch.path(), &bin_folder);
+                let result = run::run(&command.text, &folder, &bin_folder);
                 ran += 1;
                 if name == "README.md" {
                     ran_in_readme += 1;
@@ -111,6 +118,19 @@ fn pages(root: &Path) -> Vec<PathBuf> {
     pages.sort();
     pages.insert(0, root.join("README.md"));
     pages
+}
+
+/// `SCRATCH/shared/testdata` as a link to the reference data, so that
+/// `../shared/testdata` reads the same from the scratch copy of the
+/// repository as from the repository; false when the data is absent.
+fn link_shared_testdata(scratch: &Path) -> bool {
+    let Some(data) = shared_testdata("") else {
+        return false;
+    };
+    let link = scratch.join("shared/testdata");
+    std::fs::create_dir_all(link.parent().unwrap()).expect("the shared folder");
+    std::os::unix::fs::symlink(&data, &link).expect("a link to the reference data");
+    true
 }
 
 fn copy_folder(from: &Path, to: &Path) {
