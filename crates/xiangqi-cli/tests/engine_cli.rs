@@ -210,6 +210,28 @@ fn ucci_no_legal_move_answers_nobestmove() {
 }
 
 #[test]
+fn uci_elo_is_on_the_anchored_scale() {
+    let (low, high) = xiangqi_search::Skill::elo_range();
+    assert_eq!(high, xiangqi_search::FULL_STRENGTH_ELO);
+    // The old relative scale's values are refused with the range.
+    let lines = session(
+        "uci",
+        &format!(
+            "setoption name UCI_LimitStrength value true\nsetoption name UCI_Elo value 0\n\
+             setoption name UCI_Elo value {}\nposition startpos\ngo depth 3\n",
+            xiangqi_search::Skill::elo_of_level(5)
+        ),
+    );
+    assert_eq!(
+        lines[0],
+        format!("info string error: UCI_Elo needs a number from {low} to {high}")
+    );
+    // A weakened engine searches four lines to pick from: the setting took.
+    assert!(lines.iter().any(|l| l.contains(" multipv 4 ")), "{lines:?}");
+    assert!(Position::startpos().is_legal(bestmove(lines.last().unwrap())));
+}
+
+#[test]
 fn the_advertised_hash_default_is_the_hash_in_effect() {
     let uci = session_of(xiangqi().args(["uci", "--hash", "64"]), "uci\n");
     assert!(
