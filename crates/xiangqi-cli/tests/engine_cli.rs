@@ -201,6 +201,15 @@ fn uci_no_legal_move_answers_mate_0_then_none() {
 }
 
 #[test]
+fn a_stray_ponderhit_does_not_keep_an_infinite_search_at_end_of_input() {
+    // At the end of input an infinite search is stopped and answers; a
+    // `ponderhit` meant for no ponder search must not change that.
+    let lines = session("uci", "position startpos\ngo infinite\nponderhit\n");
+    // (A session that hangs fails at its 60 s timeout.)
+    assert!(Position::startpos().is_legal(bestmove(lines.last().unwrap())));
+}
+
+#[test]
 fn ucci_no_legal_move_answers_nobestmove() {
     let lines = session(
         "ucci",
