@@ -37,7 +37,7 @@ pub async fn game(
     for _ in 0..2 {
         let Some(room) = state
             .rooms
-            .get(&state, &id)
+            .get(&state.room_ports, &id)
             .await
             .map_err(|e| ApiError::Internal(e.to_string()))?
         else {
