@@ -61,6 +61,11 @@ impl AppState {
                 games: engine_games.clone(),
             },
         };
+        let reviews = Arc::new(Reviews::new(
+            engine_slots.clone(),
+            store.clone(),
+            clock.clone(),
+        ));
         AppState {
             store,
             clock,
@@ -70,7 +75,7 @@ impl AppState {
             engine_slots,
             engine_games,
             room_ports,
-            reviews: Arc::new(Reviews::default()),
+            reviews,
             explorer: None,
             guards: Arc::new(Guards::default()),
         }
