@@ -105,9 +105,10 @@ pub async fn stored_summary(
 pub async fn page_or_pgn(
     State(state): State<AppState>,
     PathParams(file): PathParams<String>,
+    request: axum::http::HeaderMap,
 ) -> Result<Response, ApiError> {
     let Some(id) = file.strip_suffix(".pgn") else {
-        return Ok(crate::http::assets::index().await);
+        return Ok(crate::http::assets::index(request).await);
     };
     let pgn = stored_pgn(&state, id).await?;
     let disposition = format!("inline; filename=\"{id}.pgn\"");
