@@ -14,9 +14,9 @@ use crate::ids::new_id;
 use crate::security::AddressKey;
 use crate::store::GameRow;
 use crate::time_control::format_time_control;
-use crate::ws::protocol::echo::quoted;
-use crate::ws::protocol::server::{GameSummary, SeekView};
-use crate::ws::protocol::{ColorChoice, ServerMessage};
+use xiangqi_server_protocol::echo::quoted;
+use xiangqi_server_protocol::server::{GameSummary, SeekView};
+use xiangqi_server_protocol::{ColorChoice, ServerMessage};
 
 /// Open seeks per player at most.
 pub const MAX_SEEKS_PER_PLAYER: usize = 3;

@@ -17,8 +17,8 @@ use crate::game::view::Seat;
 use crate::http::extract::PathParams;
 use crate::state::AppState;
 use crate::store::{PlayerRow, StoreError, StoredGame};
-use crate::ws::protocol::echo::quoted;
-use crate::ws::protocol::server::GameSummary;
+use xiangqi_server_protocol::echo::quoted;
+use xiangqi_server_protocol::server::GameSummary;
 
 /// `GET /api/games/{id}`'s body: the summary, the moves (ICCS) and the
 /// position now.

@@ -17,7 +17,7 @@ use crate::http::extract::PathParams;
 use crate::http::games::stored_game_record;
 use crate::review::StartError;
 use crate::state::AppState;
-use crate::ws::protocol::echo::quoted;
+use xiangqi_server_protocol::echo::quoted;
 
 /// The viewer's data of `game`.
 pub fn viewer_data(game: &Game) -> Result<Value, ApiError> {

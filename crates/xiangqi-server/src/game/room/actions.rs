@@ -7,7 +7,7 @@ use xiangqi_adjudication::{ClockError, ClockEvent, GameError};
 use xiangqi_core::{Color, Move};
 
 use crate::game::view::EventKind;
-use crate::ws::protocol::echo::quoted;
+use xiangqi_server_protocol::echo::quoted;
 
 /// Something a player does in a game.
 #[derive(Clone, Debug, PartialEq)]

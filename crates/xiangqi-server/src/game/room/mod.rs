@@ -24,7 +24,7 @@ use crate::game::changes;
 use crate::game::view::{ClockView, EventKind, EventOut, GameFacts, ResultView, Snapshot};
 use crate::game::{ConnId, Outbound, Outbox, RoomHandle};
 use crate::store::EventRow;
-use crate::ws::protocol::server::GameSummary;
+use xiangqi_server_protocol::server::GameSummary;
 
 use actions::{effect, event_of, refusal, Effect};
 pub use actions::{Action, ActionError};
