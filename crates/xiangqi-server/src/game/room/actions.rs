@@ -138,3 +138,84 @@ pub(super) enum Effect {
     /// It changed nothing (a repeated draw offer).
     Nothing,
 }
+
+#[cfg(test)]
+mod tests {
+    use xiangqi_adjudication::{OnlineGame, TimedEvent};
+    use xiangqi_core::Position;
+
+    use super::*;
+    use crate::rules::game_rules;
+    use crate::time_control::parse_time_control;
+
+    fn new_game() -> OnlineGame {
+        let rules = game_rules("online").unwrap();
+        let tc = parse_time_control("5+0").unwrap();
+        OnlineGame::new(Position::startpos(), rules, tc, 0).unwrap()
+    }
+
+    /// The protocol's refusal of `side`'s `action` at `at` ms, if any.
+    fn answer(game: &mut OnlineGame, side: Color, action: Action, at: u64) -> Option<ActionError> {
+        let event = match event_of(side, action) {
+            Ok(event) => event,
+            Err(refused) => return Some(refused),
+        };
+        let timed = TimedEvent { at, event };
+        let applied = crate::game::changes::apply(game, &timed);
+        match applied {
+            Ok((changes, ended)) => effect(&timed.event, &changes, ended).err(),
+            Err(error) => Some(refusal(&error, &timed.event).expect("a player's error")),
+        }
+    }
+
+    fn play(mv: &str) -> Action {
+        Action::Move {
+            ply: 0,
+            mv: mv.into(),
+        }
+    }
+
+    #[test]
+    fn the_adjudicators_errors_become_the_protocols_codes_and_words() {
+        let mut game = new_game();
+        let refused = answer(&mut game, Color::Black, play("h9g7"), 10).unwrap();
+        assert_eq!(refused.code, "not_your_turn");
+        assert_eq!(refused.message, "it is red's turn");
+        let refused = answer(&mut game, Color::Red, play("h2"), 20).unwrap();
+        assert_eq!(refused.code, "illegal_move");
+        assert_eq!(answer(&mut game, Color::Red, play("h2e2"), 30), None);
+        // The example of docs/server.md.
+        let refused = answer(&mut game, Color::Black, play("h9h5"), 40).unwrap();
+        assert_eq!(refused.code, "illegal_move");
+        assert_eq!(
+            refused.message,
+            "h9h5 is illegal: illegal move h9h5: the horse on h9 cannot move to h5"
+        );
+        let refused = answer(&mut game, Color::Black, Action::AcceptDraw, 50).unwrap();
+        assert_eq!(refused.code, "no_draw_offer");
+        let refused = answer(&mut game, Color::Black, Action::DeclineDraw, 60).unwrap();
+        assert_eq!(refused.code, "no_draw_offer");
+        assert_eq!(answer(&mut game, Color::Black, play("h9g7"), 70), None);
+        let refused = answer(&mut game, Color::Red, Action::Abort, 80).unwrap();
+        assert_eq!(refused.code, "not_abortable");
+        assert_eq!(answer(&mut game, Color::Red, Action::Resign, 90), None);
+        let refused = answer(&mut game, Color::Black, Action::OfferDraw, 100).unwrap();
+        assert_eq!(refused.code, "game_over");
+        assert_eq!(refused.message, "the game is over");
+    }
+
+    #[test]
+    fn an_offer_made_again_changes_nothing_and_is_not_stored() {
+        let mut game = new_game();
+        let offer = |game: &mut OnlineGame, at| {
+            let timed = TimedEvent {
+                at,
+                event: ClockEvent::OfferDraw { side: Color::Red },
+            };
+            let (changes, ended) = crate::game::changes::apply(game, &timed).unwrap();
+            effect(&timed.event, &changes, ended).unwrap()
+        };
+        assert_eq!(offer(&mut game, 10), Effect::Changed);
+        assert_eq!(offer(&mut game, 20), Effect::Nothing);
+    }
+}
