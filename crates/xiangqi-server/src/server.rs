@@ -66,14 +66,14 @@ impl Server {
         let mut resumed = 0;
         for stored in state.store.unfinished_games().await? {
             let id = stored.game.id.clone();
-            match state.rooms.get(&state, &id).await {
+            match state.rooms.get(&state.room_ports, &id).await {
                 Ok(Some(room)) => {
                     // A game stored right at its end is finished on load.
                     let (reply, answer) = tokio::sync::oneshot::channel();
                     if room.send(RoomCommand::Summary { reply }).is_ok() {
                         if let Ok((summary, _, _)) = answer.await {
-                            if summary["status"] == "playing" {
-                                state.lobby.add_game(&id, summary);
+                            if summary.status == "playing" {
+                                state.lobby.add_game(summary);
                             }
                         }
                     }

@@ -11,7 +11,7 @@ use crate::error::ApiError;
 use crate::http::extract::PathParams;
 use crate::http::games::stored_summary;
 use crate::state::AppState;
-use crate::ws::protocol::echo::quoted;
+use xiangqi_server_protocol::echo::quoted;
 
 /// Games listed at most.
 const GAMES_LISTED: i64 = 100;
@@ -37,7 +37,7 @@ pub async fn player(
     for stored in state.store.games_of(&player.id, GAMES_LISTED).await? {
         games.push(stored_summary(&state, &stored, &mut players).await?);
     }
-    let public = json!({"id": player.id, "name": player.name, "guest": player.guest, "rating": player.rating});
+    let public = crate::game::view::Seat::from(player.clone()).to_public();
     Ok(Json(
         json!({"player": public, "history": history, "games": games}),
     ))
