@@ -167,6 +167,13 @@ impl Reading {
                 if let Some(item) = next_game(games, on_error, collection) {
                     return Some((item, source.clone()));
                 }
+                // Known once the games are read: text after the last game
+                // (a library's unlisted records came at its opening).
+                let trailing = games
+                    .library_warnings()
+                    .into_iter()
+                    .filter(|w| matches!(w.kind, ErrorKind::AfterLastGame(_)));
+                self.warnings.extend(trailing);
             }
             self.current = None;
             let (item, source) = match self.files.pop_front()? {
