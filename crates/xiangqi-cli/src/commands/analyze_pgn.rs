@@ -18,6 +18,7 @@ use xiangqi_engine_client::annotate::accuracy::Accuracy;
 use xiangqi_engine_client::annotate::pgn::{annotate_game, AnnotateError};
 use xiangqi_engine_client::annotate::{Judgement, MoveReview, ReviewOptions};
 use xiangqi_engine_client::{Engine, EngineSpec, Limit, Protocol, SearchOptions};
+use xiangqi_gamefile::corpus::CollectionEntry;
 use xiangqi_gamefile::pgn::{write_game, WriteOptions};
 use xiangqi_gamefile::Game;
 
@@ -279,6 +280,23 @@ pub fn run(args: AnnotateArgs<'_>) -> Result<()> {
         bail!("--json prints a summary on stdout: write the games to a file with -o FILE");
     }
     let spec = engine_spec(&args)?;
+    let missing = |entry: &CollectionEntry| matches!(entry, Ok(file) if file.path != Path::new("-") && !file.path.exists());
+    if args.collection.files.iter().all(missing) {
+        // Nothing to review: reported as every command reports it, before
+        // any engine starts and before -o is created.
+        let summary = for_each_game_with(
+            &args.collection,
+            vec![()],
+            |_, _, _| (),
+            |event| {
+                if let Event::Unreadable(what) = event {
+                    report_unreadable(&what);
+                }
+                Ok(())
+            },
+        )?;
+        return conclude(&summary, &args.collection, "");
+    }
     let jobs = xiangqi_parallel::worker_count(args.jobs);
     let reviewers = start_reviewers(&spec, args.limit, jobs)?;
     let mut out = open_output(args.output)?;

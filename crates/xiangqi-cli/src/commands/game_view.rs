@@ -10,6 +10,7 @@ use xiangqi_explorer::Explorer;
 
 use crate::collection::{
     conclude, for_each_game_of_files, report_game_problems, report_unreadable, Collection, Event,
+    Summary,
 };
 use xiangqi_viewer::{explorer_tables, viewer_game, write_html, PageOptions, ViewerGame};
 
@@ -61,7 +62,7 @@ pub fn view(args: ViewArgs<'_>) -> Result<()> {
     }
     // A bad explorer file is reported before the games are read.
     let explorer = args.explorer.map(Explorer::open).transpose()?;
-    let games = read_games(&args.collection, args.game)?;
+    let (games, summary) = read_games(&args.collection, args.game)?;
     let explorer = match &explorer {
         Some(explorer) => Some(explorer_tables(&games, explorer)?),
         None => None,
@@ -99,7 +100,7 @@ pub fn view(args: ViewArgs<'_>) -> Result<()> {
         if games.len() == 1 { "" } else { "s" },
         args.output.display()
     );
-    Ok(())
+    conclude(&summary, &args.collection, " and were left out")
 }
 
 /// The page's title for several games: the one file's name, else "games".
@@ -116,10 +117,11 @@ fn collection_title(collection: &Collection) -> String {
 /// The games to show: game `pick` alone (counted over the collection),
 /// or every readable game (a game that cannot be read is reported and
 /// left out of the list).
-fn read_games(collection: &Collection, pick: Option<usize>) -> Result<Vec<ViewerGame>> {
+fn read_games(collection: &Collection, pick: Option<usize>) -> Result<(Vec<ViewerGame>, Summary)> {
     let mut shown = Vec::new();
     let mut count = 0;
-    let summary = for_each_game_of_files(
+    let mut unviewable = 0;
+    let mut summary = for_each_game_of_files(
         collection,
         1,
         |at, item| {
@@ -143,12 +145,17 @@ fn read_games(collection: &Collection, pick: Option<usize>) -> Result<Vec<Viewer
             }
             match view {
                 Some(Ok(view)) => shown.push(view),
-                Some(Err(e)) => eprintln!("error: {e:#} (left out)"),
+                Some(Err(e)) => {
+                    unviewable += 1;
+                    eprintln!("error: {e:#} (left out)");
+                }
                 None => {}
             }
             Ok(())
         },
     )?;
+    // A game read that the viewer cannot show is an error of this command.
+    summary.broken_games += unviewable;
     if let Some(n) = pick {
         if shown.is_empty() && n > count {
             bail!(
@@ -162,5 +169,5 @@ fn read_games(collection: &Collection, pick: Option<usize>) -> Result<Vec<Viewer
         bail!("no game to show");
     }
     // The page is written; the status still says what could not be read.
-    Ok(shown)
+    Ok((shown, summary))
 }

@@ -396,11 +396,92 @@ enum Step<'a, T> {
     Folder(&'a CollectionError),
 }
 
+/// What a [`CollectionCursor`] read next; files are named by their index
+/// in the collection.
+#[derive(Debug)]
+pub enum Pulled {
+    /// The games that follow, if any, are of file `.0`.
+    File(usize),
+    /// Game `index` (1-based) of file `file`, read or broken.
+    Game {
+        /// The file's index in the collection.
+        file: usize,
+        /// The file's format and encoding.
+        info: FileInfo,
+        /// The game's 1-based number in the file.
+        index: usize,
+        /// The game, or why it could not be read.
+        item: Result<Game, GameFileError>,
+    },
+    /// File `.0` is read to its end, or to its failure (in the
+    /// [`FileRead`], with its warnings); `.2`: whether its `File` came
+    /// (a file that could not be opened has none).
+    Finished(usize, FileRead, bool),
+    /// Entry `.0` is a folder that could not be walked.
+    Folder(usize),
+}
+
+/// The collection reader pulled one step at a time on the calling thread,
+/// for lazy iteration (Python's `read_games` over a collection); the
+/// collection is passed to every call, so its owner may hold both.
+pub struct CollectionCursor {
+    next_file: usize,
+    current: Option<(usize, IndexedGames)>,
+    options: CollectionOptions,
+}
+
+impl CollectionCursor {
+    /// A cursor at the start of a collection, reading as `options` say
+    /// (`jobs` and `work` do not apply: everything is read here).
+    pub fn new(options: CollectionOptions) -> CollectionCursor {
+        CollectionCursor {
+            next_file: 0,
+            current: None,
+            options,
+        }
+    }
+
+    /// The next step of reading `files` (the same collection at every call).
+    pub fn next(&mut self, files: &[CollectionEntry]) -> Option<Pulled> {
+        if let Some((file, games)) = &mut self.current {
+            let file = *file;
+            if let Some((index, item)) = games.next() {
+                let info = FileInfo {
+                    format: games.format(),
+                    encoding: games.encoding(),
+                };
+                return Some(Pulled::Game {
+                    file,
+                    info,
+                    index,
+                    item,
+                });
+            }
+            let (file, games) = self.current.take()?;
+            return Some(Pulled::Finished(file, games.finish(), true));
+        }
+        let at = self.next_file;
+        let entry = files.get(at)?;
+        self.next_file += 1;
+        match entry {
+            Ok(file) => {
+                let options = &self.options;
+                match IndexedGames::open_with(&file.path, options.format, options.reader) {
+                    Ok(games) => self.current = Some((at, games)),
+                    // Never opened: no `File` step before its failure.
+                    Err(e) => return Some(Pulled::Finished(at, FileRead::failed(e), false)),
+                }
+                Some(Pulled::File(at))
+            }
+            Err(_) => Some(Pulled::Folder(at)),
+        }
+    }
+}
+
 /// The steps of reading `files` one game after another.
 struct Steps<'a> {
-    files: std::slice::Iter<'a, CollectionEntry>,
-    current: Option<(&'a CollectedFile, IndexedGames)>,
-    options: CollectionOptions,
+    files: &'a [CollectionEntry],
+    cursor: CollectionCursor,
 }
 
 type GameStep<'a> = (GameAt<'a>, Result<Game, GameFileError>);
@@ -409,30 +490,26 @@ impl<'a> Iterator for Steps<'a> {
     type Item = Step<'a, GameStep<'a>>;
 
     fn next(&mut self) -> Option<Self::Item> {
-        if let Some((file, games)) = &mut self.current {
-            let file = *file;
-            if let Some((index, item)) = games.next() {
-                let info = FileInfo {
-                    format: games.format(),
-                    encoding: games.encoding(),
-                };
-                return Some(Step::Game((GameAt { file, info, index }, item)));
-            }
-            let (file, games) = self.current.take()?;
-            return Some(Step::Finished(file, games.finish(), true));
-        }
-        match self.files.next()? {
-            Ok(file) => {
-                let options = &self.options;
-                match IndexedGames::open_with(&file.path, options.format, options.reader) {
-                    Ok(games) => self.current = Some((file, games)),
-                    // Never opened: no `File` step before its failure.
-                    Err(e) => return Some(Step::Finished(file, FileRead::failed(e), false)),
-                }
-                Some(Step::File(file))
-            }
-            Err(e) => Some(Step::Folder(e)),
-        }
+        let files = self.files;
+        let file = |at: usize| files[at].as_ref().ok();
+        Some(match self.cursor.next(files)? {
+            Pulled::File(at) => Step::File(file(at)?),
+            Pulled::Game {
+                file: at,
+                info,
+                index,
+                item,
+            } => Step::Game((
+                GameAt {
+                    file: file(at)?,
+                    info,
+                    index,
+                },
+                item,
+            )),
+            Pulled::Finished(at, read, announced) => Step::Finished(file(at)?, read, announced),
+            Pulled::Folder(at) => Step::Folder(files[at].as_ref().err()?),
+        })
     }
 }
 
@@ -458,9 +535,8 @@ where
         ..Summary::default()
     };
     let steps = Steps {
-        files: files.iter(),
-        current: None,
-        options: *options,
+        files,
+        cursor: CollectionCursor::new(*options),
     };
     xiangqi_parallel::ordered_map_with(
         states,

@@ -58,8 +58,8 @@ use xiangqi_parallel::{ordered_map, worker_count, PoolError};
 use crate::{shards, Format, Game, GameFileError, ReaderOptions, ShardReader, TextEncoding};
 
 pub use files::{
-    read_collection, read_collection_with, CollectionEntry, CollectionOptions, CollectionProgress,
-    Event, GameAt, PerGameWork, ReadOutcome, Summary, Unreadable,
+    read_collection, read_collection_with, CollectionCursor, CollectionEntry, CollectionOptions,
+    CollectionProgress, Event, GameAt, PerGameWork, Pulled, ReadOutcome, Summary, Unreadable,
 };
 pub use indexed::IndexedGames;
 
