@@ -214,10 +214,19 @@ impl CollectionProgress for () {}
 /// many bytes.
 const BYTES_PER_WORKER: u64 = 256 << 10;
 
-/// A file read on the workers' shared ranges rather than whole by one worker.
+/// A file read on the workers' shared ranges rather than whole by one
+/// worker: a big text file. A file named as a binary or XML format (XQF,
+/// CBR, CBL, CBF) is one range whatever its size (a CBL library is mostly
+/// empty slots), so it is read whole by one worker like a small file.
 fn read_alone(file: &CollectedFile) -> bool {
+    let named_binary = file
+        .path
+        .extension()
+        .and_then(Format::from_extension)
+        .is_some_and(|format| !format.is_text());
     file.path.as_os_str() == "-"
-        || std::fs::metadata(&file.path).is_ok_and(|m| m.is_file() && splits(m.len()))
+        || (!named_binary
+            && std::fs::metadata(&file.path).is_ok_and(|m| m.is_file() && splits(m.len())))
 }
 
 fn file_len(file: &CollectedFile) -> u64 {
