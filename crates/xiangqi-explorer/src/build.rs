@@ -80,9 +80,9 @@ pub struct BuildReport {
     pub partial: u64,
     /// Files or folders that could not be read (or read to their end).
     pub unreadable: u64,
-    /// The first problems met, one line each, in the game-file reader's
-    /// wording (file, game, place, what).
-    pub problems: Vec<String>,
+    /// The first problems met, in the game-file reader's wording (file,
+    /// game, place, what).
+    pub problems: Vec<Problem>,
     /// What the collection reader counted: files, games, warnings,
     /// broken games, unreadable files (the same summary as every command
     /// that reads games).
@@ -92,6 +92,23 @@ pub struct BuildReport {
     pub entries: u64,
     /// Sorted runs written to disk (0: the corpus fit in one batch).
     pub runs: usize,
+}
+
+/// A problem a build met: a game indexed only up to an error of its record
+/// (a warning), or a game or file that could not be read (an error).
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct Problem {
+    /// A game or file left out (not a game indexed in part).
+    pub is_error: bool,
+    /// What, where.
+    pub message: String,
+}
+
+impl std::fmt::Display for Problem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
 }
 
 /// How far a build is, for a progress display.
@@ -183,7 +200,7 @@ pub fn build(
             games: report.games,
             skipped: report.skipped,
             unreadable: report.unreadable,
-            first_problem: report.problems.first().cloned(),
+            first_problem: report.problems.first().map(|p| p.message.clone()),
         });
     }
     fs::rename(&scratch.database, output).map_err(|e| ExplorerError::io(output, e))?;
@@ -255,7 +272,7 @@ impl Building<'_> {
                 self.writer.add_file(self.file, &file.name)?;
                 self.file_name = file.name.clone();
             }
-            Event::Warning(_, warning) => self.problem(warning.to_string()),
+            Event::Warning(_, warning) => self.problem(false, warning.to_string()),
             Event::Game((index, answer)) => {
                 self.report.games += 1;
                 match answer {
@@ -263,7 +280,7 @@ impl Building<'_> {
                         if let Some(error) = error {
                             // The reader's own wording names the file, game and place.
                             self.report.partial += 1;
-                            self.problem(format!("{error} (indexed up to there)"));
+                            self.problem(false, format!("{error} (indexed up to there)"));
                         }
                         self.add(index, game)?
                     }
@@ -275,21 +292,21 @@ impl Building<'_> {
                                 self.file_name
                             )
                         });
-                        self.problem(why);
+                        self.problem(true, why);
                     }
                 }
             }
             Event::Unreadable(what) => {
                 self.report.unreadable += 1;
-                self.problem(what.to_string());
+                self.problem(true, what.to_string());
             }
         }
         Ok(())
     }
 
-    fn problem(&mut self, message: String) {
+    fn problem(&mut self, is_error: bool, message: String) {
         if self.report.problems.len() < MAX_PROBLEMS {
-            self.report.problems.push(message);
+            self.report.problems.push(Problem { is_error, message });
         }
     }
 

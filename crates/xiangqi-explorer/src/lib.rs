@@ -56,7 +56,7 @@ mod stats;
 mod tally;
 mod writer;
 
-pub use build::{build, BuildOptions, BuildProgress, BuildReport, DEFAULT_BATCH_ENTRIES};
+pub use build::{build, BuildOptions, BuildProgress, BuildReport, Problem, DEFAULT_BATCH_ENTRIES};
 pub use error::ExplorerError;
 pub use explorer::{Explorer, ExplorerInfo};
 pub use schema::FORMAT_VERSION;

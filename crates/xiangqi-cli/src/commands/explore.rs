@@ -116,12 +116,14 @@ fn run_build(args: BuildArgs) -> Result<()> {
             "unreadable": report.unreadable,
             "entries": report.entries,
             "runs": report.runs,
-            "problems": report.problems,
+            "problems": report.problems.iter().map(ToString::to_string).collect::<Vec<_>>(),
             "seconds": seconds,
         }))?;
     } else {
+        // As every command reports them (docs/cli.md).
         for problem in &report.problems {
-            eprintln!("warning: {problem}");
+            let level = if problem.is_error { "error" } else { "warning" };
+            eprintln!("{level}: {problem}");
         }
         println!(
             "{} games indexed of {} read from {} files ({} skipped, {} partly, {} unreadable files): {} positions and moves in {} ({seconds:.1} s)",
