@@ -95,10 +95,12 @@ pub enum Event<'a, R> {
     Unreadable(Unreadable<'a>),
 }
 
-/// The terminal's progress bars: files of a big collection, bytes of a big file.
+/// The terminal's progress bars: files of a big collection, bytes of a big
+/// file, games done when each game's work is long (an engine's review).
 struct Bars {
     files: ProgressBar,
     file: Option<ProgressBar>,
+    games: ProgressBar,
     show: bool,
 }
 
@@ -107,7 +109,22 @@ impl Bars {
         Bars {
             files: files_progress(collection.files.len(), !collection.single),
             file: None,
+            games: ProgressBar::hidden(),
             show: !collection.single,
+        }
+    }
+
+    /// The bars of long work per game: a count of games done, with the
+    /// time spent (drawn only when stderr is a terminal).
+    fn for_long_work(collection: &Collection) -> Bars {
+        let games = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
+        games.set_style(
+            ProgressStyle::with_template("[{elapsed_precise}] {pos} games done {msg}")
+                .expect("valid template"),
+        );
+        Bars {
+            games,
+            ..Bars::new(collection)
         }
     }
 
@@ -116,6 +133,7 @@ impl Bars {
             bar.finish_and_clear();
         }
         self.files.finish_and_clear();
+        self.games.finish_and_clear();
     }
 }
 
@@ -136,6 +154,10 @@ impl CollectionProgress for Bars {
         }
         self.files.inc(1);
         self.files.set_message(format!("{} games", summary.games));
+    }
+
+    fn game_done(&mut self, summary: &Summary) {
+        self.games.set_position(summary.games as u64);
     }
 }
 
@@ -184,7 +206,7 @@ pub fn for_each_game_with<'a, W: Send, R: Send>(
     work: impl Fn(&mut W, GameAt<'a>, Result<Game, GameFileError>) -> R + Sync,
     mut sink: impl FnMut(Event<'a, R>) -> Result<()>,
 ) -> Result<Summary> {
-    let mut bars = Bars::new(collection);
+    let mut bars = Bars::for_long_work(collection);
     let options = collection.options(states.len(), PerGameWork::Heavy);
     let summary = read_collection_with(
         &collection.files,

@@ -205,6 +205,9 @@ pub trait CollectionProgress {
     fn reading(&mut self, _at: ReadProgress) {}
     /// A file (or folder) is done; `summary` is the run so far.
     fn file_done(&mut self, _file: Option<&CollectedFile>, _summary: &Summary) {}
+    /// A game's work is done, with a state per worker
+    /// ([`read_collection_with`], where each game's work is long).
+    fn game_done(&mut self, _summary: &Summary) {}
 }
 
 impl CollectionProgress for () {}
@@ -565,7 +568,9 @@ where
                 Step::Game((warnings, answer)) => {
                     summary.games += 1;
                     summary.warnings += warnings;
-                    sink(Event::Game(answer))
+                    sink(Event::Game(answer))?;
+                    progress.game_done(&summary);
+                    Ok(())
                 }
                 Step::Finished(file, read, announced) => {
                     if !announced {
