@@ -161,7 +161,7 @@ pub fn build_explorer_file<'py>(
         max_plies: plies,
         jobs,
         rules: RuleSet::preset(preset),
-        encoding: crate::pgn::encoding_arg(encoding)?,
+        encoding: crate::pgn::args::encoding_arg(encoding)?,
         ..BuildOptions::default()
     };
     let report = py
@@ -175,6 +175,7 @@ pub fn build_explorer_file<'py>(
     dict.set_item("partial", report.partial)?;
     dict.set_item("unreadable", report.unreadable)?;
     dict.set_item("entries", report.entries)?;
-    dict.set_item("problems", report.problems)?;
+    let problems: Vec<String> = report.problems.iter().map(ToString::to_string).collect();
+    dict.set_item("problems", problems)?;
     Ok(dict)
 }

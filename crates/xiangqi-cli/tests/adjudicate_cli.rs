@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 use assert_cmd::Command;
-use serde_json::Value;
+use serde_json::{json, Value};
 
 fn xiangqi() -> Command {
     Command::cargo_bin("xiangqi").unwrap()
@@ -221,7 +221,7 @@ fn cli_clock_events_out_of_time_order_are_an_error() {
     let (code, _, err) = run(&[
         "adjudicate",
         "--clock",
-        "60000",
+        "60",
         "--events",
         events.to_str().unwrap(),
     ]);
@@ -244,7 +244,16 @@ fn cli_pgn_with_many_games_gives_one_json_line_per_game() {
         ),
     );
     let lines = json_lines(&["--pgn", pgn.to_str().unwrap()]);
-    assert_eq!(lines.len(), 2);
+    // One line per game, then the summary (docs/cli.md).
+    assert_eq!(lines.len(), 3);
+    assert_eq!(lines[2]["summary"]["games"], 2);
+    assert_eq!(
+        (
+            lines[0]["recorded"].as_str(),
+            lines[0]["agreement"].as_str()
+        ),
+        (Some("0-1"), Some("agree"))
+    );
     assert_eq!(
         (lines[0]["game"].as_u64(), lines[0]["reason"].as_str()),
         (Some(1), Some("perpetual_check"))
@@ -253,4 +262,99 @@ fn cli_pgn_with_many_games_gives_one_json_line_per_game() {
         (lines[1]["game"].as_u64(), lines[1]["outcome"].as_str()),
         (Some(2), Some("ongoing"))
     );
+}
+
+/// `--clock` is in seconds, as `match --clock`; units may be written; the
+/// former bare milliseconds still read as milliseconds, with a warning
+/// (CHANGELOG.md).
+#[test]
+fn cli_clock_in_seconds_units_or_the_former_milliseconds() {
+    let events = temp_file(
+        "units.jsonl",
+        concat!(
+            r#"{"at":3000,"event":"move","side":"red","move":"h2e2"}"#,
+            "\n",
+            r#"{"at":4000,"event":"poll"}"#,
+            "\n",
+        ),
+    );
+    let path = events.to_str().unwrap();
+    let clocks = |clock: &str| {
+        let (code, out, err) = run(&["adjudicate", "--json", "--clock", clock, "--events", path]);
+        assert_eq!(code, 0, "{clock}: {err}");
+        let v: Value = serde_json::from_str(out.lines().next().unwrap()).unwrap();
+        (
+            v["clocks"]["red"].clone(),
+            v["clocks"]["black"].clone(),
+            err,
+        )
+    };
+    let (red, black, err) = clocks("60+1");
+    assert_eq!((red, black), (json!(58_000), json!(59_000)));
+    assert!(err.is_empty(), "{err}");
+    for same in ["60s+1s", "1m+1000ms", "60.0+1.0"] {
+        let (r, b, err) = clocks(same);
+        assert_eq!((r, b), (json!(58_000), json!(59_000)), "{same}");
+        assert!(err.is_empty(), "{same}: {err}");
+    }
+    let (r, b, err) = clocks("60000+1000");
+    assert_eq!((r, b), (json!(58_000), json!(59_000)));
+    assert!(
+        err.starts_with("warning: --clock 60000+1000: read as milliseconds"),
+        "{err}"
+    );
+    let (code, _, err) = run(&["adjudicate", "--clock", "fast", "--events", path]);
+    assert_eq!(code, 2);
+    assert!(err.contains("BASE[+INC] in seconds"), "{err}");
+}
+
+/// `adjudicate --pgn` on a folder: every game named by its file, the
+/// recorded result, our verdict, whether they agree; the counts and the
+/// summary line on stderr.
+#[test]
+fn cli_pgn_reads_a_folder_and_says_whether_the_verdicts_agree() {
+    const NUMBERED: &str = "1. i0i9 e9e8 2. i9i8 e8e9 3. i8i9 e9e8 4. i9i8 e8e9 5. i8i9";
+    let dir =
+        std::env::temp_dir().join(format!("xiangqi-adjudicate-{}-folder", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("a.pgn"),
+        format!(
+            "[Red \"R\"]\n[Black \"B\"]\n[FEN \"{EX_REP_1_FEN}\"]\n\n{NUMBERED} 0-1\n\n\
+             [Red \"C\"]\n[Black \"D\"]\n\n1. h2e2 h9g7 0-1\n\n\
+             [Red \"E\"]\n[Black \"F\"]\n\n1. h2e2 h9g7 *\n"
+        ),
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("b.pgn"),
+        format!("[FEN \"{EX_REP_1_FEN}\"]\n\n{NUMBERED} 1-0\n"),
+    )
+    .unwrap();
+    let (code, out, err) = run(&["adjudicate", "--pgn", dir.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 4, "{out}");
+    assert!(
+        lines[0].starts_with("a.pgn#1\tR vs B\trecorded 0-1\tverdict 0-1 "),
+        "{out}"
+    );
+    assert!(lines[0].ends_with("\tagree"), "{out}");
+    assert!(
+        lines[1].ends_with("recorded 0-1\tverdict * ongoing after ply 2\tundecided"),
+        "{out}"
+    );
+    assert!(lines[2].ends_with("\tunrecorded"), "{out}");
+    assert!(
+        lines[3].starts_with("b.pgn#1\t? vs ?\trecorded 1-0\tverdict 0-1 "),
+        "{out}"
+    );
+    assert!(lines[3].ends_with("\tdisagree"), "{out}");
+    assert_eq!(
+        err,
+        "agree: 1, disagree: 1, undecided: 1, unrecorded: 1\n\
+         files: 2, games: 4, warnings: 0, errors: 0\n"
+    );
+    let _ = std::fs::remove_dir_all(dir);
 }

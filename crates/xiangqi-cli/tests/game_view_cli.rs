@@ -177,3 +177,22 @@ fn a_file_that_is_no_explorer_is_a_clear_error() {
     );
     assert!(!dir.join("never.html").exists());
 }
+
+/// `--notation iccs`, as every command spells it; `coordinate`, its former
+/// name, still works (CHANGELOG.md).
+#[test]
+fn iccs_is_the_notation_name_and_coordinate_an_alias() {
+    let dir = scratch("iccs");
+    for name in ["iccs", "coordinate"] {
+        let page = dir.join(format!("{name}.html"));
+        xiangqi()
+            .args(["game", "view", "--notation", name])
+            .arg(dir.join("games.pgn"))
+            .arg("-o")
+            .arg(&page)
+            .assert()
+            .success();
+        let page = std::fs::read_to_string(page).unwrap();
+        assert!(page.contains("\"notation\":\"coordinate\""), "{name}");
+    }
+}

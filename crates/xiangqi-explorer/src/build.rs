@@ -9,12 +9,12 @@ use std::path::{Path, PathBuf};
 
 use xiangqi_adjudication::RuleSet;
 use xiangqi_gamefile::collection::collect;
-use xiangqi_gamefile::{ReaderOptions, TextEncoding};
+use xiangqi_gamefile::corpus::{read_collection, CollectionOptions, Event, Summary};
+use xiangqi_gamefile::{Format, ReaderOptions, TextEncoding};
 
 use crate::batch::Batch;
 use crate::error::ExplorerError;
 use crate::indexed_game::{index_game, IndexedGame};
-use crate::read::{read_collection, Event};
 use crate::runs::{merge_runs, write_run, Run};
 use crate::schema::FORMAT_VERSION;
 use crate::tally::EXAMPLES_PER_MOVE;
@@ -42,6 +42,11 @@ pub struct BuildOptions {
     /// The encoding of the files' text, forced; `None` detects it once per
     /// file (`xiangqi_gamefile::ReaderOptions::encoding`).
     pub encoding: Option<TextEncoding>,
+    /// The format of every file, forced; `None` sniffs each.
+    pub format: Option<Format>,
+    /// A game read with errors (a line cut at a move that cannot be
+    /// played) is skipped as broken, not indexed up to its error.
+    pub strict: bool,
 }
 
 impl Default for BuildOptions {
@@ -52,6 +57,8 @@ impl Default for BuildOptions {
             rules: RuleSet::default(),
             batch_entries: DEFAULT_BATCH_ENTRIES,
             encoding: None,
+            format: None,
+            strict: false,
         }
     }
 }
@@ -73,12 +80,35 @@ pub struct BuildReport {
     pub partial: u64,
     /// Files or folders that could not be read (or read to their end).
     pub unreadable: u64,
-    /// The first problems met, one line each.
-    pub problems: Vec<String>,
+    /// The first problems met, in the game-file reader's wording (file,
+    /// game, place, what).
+    pub problems: Vec<Problem>,
+    /// What the collection reader counted: files, games, warnings,
+    /// broken games, unreadable files (the same summary as every command
+    /// that reads games).
+    #[cfg_attr(feature = "serde", serde(skip))]
+    pub read: Summary,
     /// Rows written: distinct positions and moves.
     pub entries: u64,
     /// Sorted runs written to disk (0: the corpus fit in one batch).
     pub runs: usize,
+}
+
+/// A problem a build met: a game indexed only up to an error of its record
+/// (a warning), or a game or file that could not be read (an error).
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct Problem {
+    /// A game or file left out (not a game indexed in part).
+    pub is_error: bool,
+    /// What, where.
+    pub message: String,
+}
+
+impl std::fmt::Display for Problem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
 }
 
 /// How far a build is, for a progress display.
@@ -127,20 +157,29 @@ pub fn build(
         file: 0,
         file_name: String::new(),
     };
-    let reader = ReaderOptions {
-        encoding: options.encoding,
-        ..ReaderOptions::default()
+    let reading = CollectionOptions {
+        format: options.format,
+        reader: ReaderOptions {
+            encoding: options.encoding,
+            strict: options.strict,
+            ..ReaderOptions::default()
+        },
+        jobs: options.jobs,
+        ..CollectionOptions::default()
     };
-    read_collection(
+    let read = read_collection(
         &files,
-        &reader,
-        options.jobs,
-        |item| match item {
-            Ok(game) => match index_game(&game, options.max_plies, &options.rules) {
-                Some(indexed) => Ok((indexed, game.errors.first().map(ToString::to_string))),
-                None => Err(None),
-            },
-            Err(e) => Err(Some(e.to_string())),
+        &reading,
+        &mut (),
+        |at, item| {
+            let answer = match item {
+                Ok(game) => match index_game(&game, options.max_plies, &options.rules) {
+                    Some(indexed) => Ok((indexed, game.errors.first().map(ToString::to_string))),
+                    None => Err(None),
+                },
+                Err(e) => Err(Some(e.to_string())),
+            };
+            (at.index, answer)
         },
         |event| {
             build.accept(event)?;
@@ -153,6 +192,7 @@ pub fn build(
             Ok::<(), ExplorerError>(())
         },
     )?;
+    build.report.read = read;
     let report = build.finish(options)?;
     if report.indexed == 0 {
         return Err(ExplorerError::NothingIndexed {
@@ -160,7 +200,7 @@ pub fn build(
             games: report.games,
             skipped: report.skipped,
             unreadable: report.unreadable,
-            first_problem: report.problems.first().cloned(),
+            first_problem: report.problems.first().map(|p| p.message.clone()),
         });
     }
     fs::rename(&scratch.database, output).map_err(|e| ExplorerError::io(output, e))?;
@@ -225,21 +265,22 @@ struct Building<'a> {
 type Answer = Result<(IndexedGame, Option<String>), Option<String>>;
 
 impl Building<'_> {
-    fn accept(&mut self, event: Event<Answer>) -> Result<(), ExplorerError> {
+    fn accept(&mut self, event: Event<'_, (usize, Answer)>) -> Result<(), ExplorerError> {
         match event {
-            Event::File(name) => {
+            Event::File(file) => {
                 self.file += 1;
-                self.writer.add_file(self.file, &name)?;
-                self.file_name = name;
+                self.writer.add_file(self.file, &file.name)?;
+                self.file_name = file.name.clone();
             }
-            Event::Game(index, answer) => {
+            Event::Warning(_, warning) => self.problem(false, warning.to_string()),
+            Event::Game((index, answer)) => {
                 self.report.games += 1;
                 match answer {
                     Ok((game, error)) => {
                         if let Some(error) = error {
+                            // The reader's own wording names the file, game and place.
                             self.report.partial += 1;
-                            let name = &self.file_name;
-                            self.problem(format!("{name} game {index}: indexed up to {error}"));
+                            self.problem(false, format!("{error} (indexed up to there)"));
                         }
                         self.add(index, game)?
                     }
@@ -251,21 +292,21 @@ impl Building<'_> {
                                 self.file_name
                             )
                         });
-                        self.problem(why);
+                        self.problem(true, why);
                     }
                 }
             }
-            Event::Unreadable(message) => {
+            Event::Unreadable(what) => {
                 self.report.unreadable += 1;
-                self.problem(message);
+                self.problem(true, what.to_string());
             }
         }
         Ok(())
     }
 
-    fn problem(&mut self, message: String) {
+    fn problem(&mut self, is_error: bool, message: String) {
         if self.report.problems.len() < MAX_PROBLEMS {
-            self.report.problems.push(message);
+            self.report.problems.push(Problem { is_error, message });
         }
     }
 

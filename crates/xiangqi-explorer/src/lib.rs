@@ -50,14 +50,13 @@ mod build;
 mod error;
 mod explorer;
 mod indexed_game;
-mod read;
 mod runs;
 mod schema;
 mod stats;
 mod tally;
 mod writer;
 
-pub use build::{build, BuildOptions, BuildProgress, BuildReport, DEFAULT_BATCH_ENTRIES};
+pub use build::{build, BuildOptions, BuildProgress, BuildReport, Problem, DEFAULT_BATCH_ENTRIES};
 pub use error::ExplorerError;
 pub use explorer::{Explorer, ExplorerInfo};
 pub use schema::FORMAT_VERSION;
