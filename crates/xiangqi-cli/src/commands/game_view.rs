@@ -158,8 +158,13 @@ fn read_games(collection: &Collection, pick: Option<usize>) -> Result<(Vec<Viewe
     summary.broken_games += unviewable;
     if let Some(n) = pick {
         if shown.is_empty() && n > count {
+            // One file named: say which; a collection: its games in all.
+            let input = match collection.files.as_slice() {
+                [Ok(file)] if collection.single => file.path.display().to_string(),
+                _ => "the input".to_string(),
+            };
             bail!(
-                "--game {n}: the input has {count} game{}",
+                "--game {n}: {input} has {count} game{}",
                 if count == 1 { "" } else { "s" }
             );
         }
