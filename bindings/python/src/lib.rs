@@ -16,6 +16,7 @@ mod engine;
 mod errors;
 mod explorer;
 mod game_tree;
+mod legal_moves;
 mod map_games;
 mod notation;
 mod pgn;
@@ -49,6 +50,8 @@ mod _xiangqi {
     use crate::explorer::{build_explorer_file, open_explorer, ExplorerError, PyExplorer};
     #[pymodule_export]
     use crate::game_tree::PyGameNode;
+    #[pymodule_export]
+    use crate::legal_moves::PyLegalMoves;
     #[pymodule_export]
     use crate::map_games::{map_games, PyGameReport};
     #[pymodule_export]

@@ -196,6 +196,107 @@ def test_a_bad_token_keeps_the_headers_and_the_moves_before_it() -> None:
         next(xiangqi.pgn.read_games(text.encode(), strict=True))
 
 
+# --- Gaps: board editing --------------------------------------------------
+
+
+def test_empty_board_is_built_piece_by_piece() -> None:
+    board = Board.empty()
+    assert board.piece_map() == {} and board.fen().startswith("9/9/9/9/9/9/9/9/9/9 w")
+    assert not board.is_valid() and xiangqi.Status.MISSING_GENERAL in board.status()
+    with pytest.raises(xiangqi.InvalidFenError, match="no general"):
+        board.is_check()
+    with pytest.raises(xiangqi.InvalidFenError, match="status"):
+        len(board.legal_moves)
+    board.set_piece_at(xiangqi.E0, xiangqi.Piece.from_symbol("K"))
+    board.set_piece_at("d9", xiangqi.Piece.from_symbol("k"))
+    board.set_piece_at(xiangqi.I5, xiangqi.Piece.from_symbol("R"))
+    assert board.is_valid() and board.status() == xiangqi.STATUS_VALID
+    assert board.fen() == "3k5/9/9/9/8R/9/9/9/9/4K4 w - - 0 1"
+    assert "i5d5" in board.legal_moves
+    board.push_iccs("i5d5")
+    assert board.is_check()
+
+
+def test_remove_piece_at_and_clear() -> None:
+    board = Board()
+    board.push_iccs("h2e2")
+    removed = board.remove_piece_at(xiangqi.A0)
+    assert removed == xiangqi.Piece.from_symbol("R") and board.piece_at(xiangqi.A0) is None
+    assert board.move_stack == (), "an edit starts the board anew"
+    assert board.remove_piece_at(xiangqi.A0) is None
+    board.clear()
+    assert board.piece_map() == {} and board.turn == xiangqi.RED
+
+
+def test_piece_map_round_trip() -> None:
+    board = Board()
+    pieces = board.piece_map()
+    assert len(pieces) == 32 and pieces[xiangqi.E0] == xiangqi.Piece.from_symbol("K")
+    other = Board.empty()
+    other.set_piece_map(pieces)
+    assert other == board and other.is_valid()
+    other.set_piece_map({"e0": xiangqi.Piece.from_symbol("K"), "e9": xiangqi.Piece.from_symbol("k")})
+    assert len(other.piece_map()) == 2
+    assert xiangqi.Status.GENERALS_FACING in other.status()
+    assert any("face each other" in p for p in other.problems())
+
+
+def test_turn_setter_edits_the_board() -> None:
+    board = Board()
+    board.turn = xiangqi.BLACK
+    assert board.turn == xiangqi.BLACK and board.fen().split()[1] == "b"
+    assert "h7e7" in board.legal_moves
+    # Red to move while Black's general is in check: the rules refuse it.
+    mate = Board("3k5/9/9/9/9/9/9/9/9/3RK4 b - - 0 1")
+    mate.turn = xiangqi.RED
+    assert xiangqi.Status.OPPONENT_IN_CHECK in mate.status()
+    with pytest.raises(xiangqi.InvalidFenError, match="in check"):
+        mate.push_iccs("d0d1")
+
+
+def test_status_of_a_finished_mate_diagram_is_both_in_check() -> None:
+    # Both generals attacked: a manual's drawing of a mate (core's Diagram).
+    board = Board.empty()
+    for square, symbol in {"e0": "K", "e9": "k", "e1": "r", "e8": "R"}.items():
+        board.set_piece_at(square, xiangqi.Piece.from_symbol(symbol))
+    assert board.status() & xiangqi.Status.BOTH_IN_CHECK
+    assert not board.is_valid()
+
+
+def test_strict_and_lenient_status() -> None:
+    board = Board("3k5/9/9/9/9/9/9/9/P8/4K4 w - - 0 1", lenient=True)
+    assert xiangqi.Status.UNREACHABLE_SQUARE in board.status()
+    assert board.is_valid(lenient=True) and not board.is_valid()
+    assert any("a1" in problem for problem in board.problems())
+
+
+def test_edited_board_pickles() -> None:
+    import pickle
+
+    board = Board.empty()
+    board.set_piece_at("e0", xiangqi.Piece.from_symbol("K"))
+    again = pickle.loads(pickle.dumps(board))
+    assert again.fen() == board.fen() and not again.is_valid()
+
+
+# --- Gaps: legal moves as a view -----------------------------------------
+
+
+def test_legal_moves_view_counts_contains_iterates() -> None:
+    board = Board()
+    moves = board.legal_moves
+    assert moves.count() == len(moves) == 44 and bool(moves)
+    assert xiangqi.Move.from_iccs("h2e2") in moves and "h2e2" in moves
+    assert "a0a5" not in moves and 42 not in moves
+    assert len(list(moves)) == 44 and moves[0] in moves
+    with pytest.raises(xiangqi.InvalidMoveError):
+        "e4" in moves  # noqa: B015 - a chess square is no ICCS move
+    board.push_iccs("h2e2")
+    assert "h9g7" in moves, "the view follows the board"
+    mated = Board("3k5/9/9/9/9/9/9/9/9/3RK4 b - - 0 1")
+    assert not mated.legal_moves and mated.legal_moves.count() == 0
+
+
 # --- mypy --strict on the documented import ------------------------------
 
 

@@ -27,6 +27,7 @@ from xiangqi._xiangqi import (
     EngineError,
     IllegalMoveError,
     InvalidFenError,
+    LegalMoves,
     InvalidMoveError,
     Move,
     PgnError,
@@ -49,6 +50,10 @@ from xiangqi._xiangqi import (
     wdl,
 )
 from xiangqi import engine, pgn, svg
+from xiangqi._status import Status
+
+#: ``board.status() == STATUS_VALID``: nothing keeps the board from play.
+STATUS_VALID = Status.VALID
 
 RED = Color.RED
 BLACK = Color.BLACK
@@ -85,12 +90,12 @@ A9, B9, C9, D9, E9, F9, G9, H9, I9 = SQUARES
 # Static, so type checkers (mypy --strict, pyright) see every export.
 __all__ = [
     "MOVE_ENCODING_SIZE", "NOTATIONS", "RULE_SETS", "STARTING_FEN", "AmbiguousMoveError", "Board",
-    "Color", "EngineError", "IllegalMoveError", "InvalidFenError", "InvalidMoveError", "Move",
+    "Color", "EngineError", "IllegalMoveError", "InvalidFenError", "InvalidMoveError", "LegalMoves", "Move",
     "PgnError", "Piece", "PieceKind", "PlayerRating", "Ratings", "Score", "Square", "Verdict",
     "__version__", "decode_move", "detect_notation", "encode_move", "engine", "expected_score",
     "fens_to_numpy", "game_accuracy", "move_accuracy", "pgn", "rate", "svg", "wdl", "RED", "BLACK",
     "COLORS", "GENERAL", "ADVISOR", "ELEPHANT", "HORSE", "CHARIOT", "CANNON", "SOLDIER",
-    "PIECE_KINDS", "SQUARES", "FILE_NAMES", "RANK_NAMES",
+    "PIECE_KINDS", "STATUS_VALID", "Status", "SQUARES", "FILE_NAMES", "RANK_NAMES",
     "A0", "B0", "C0", "D0", "E0", "F0", "G0", "H0", "I0",
     "A1", "B1", "C1", "D1", "E1", "F1", "G1", "H1", "I1",
     "A2", "B2", "C2", "D2", "E2", "F2", "G2", "H2", "I2",

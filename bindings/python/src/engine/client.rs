@@ -66,6 +66,7 @@ pub struct PyEngineClient {
 
 /// The board's start and moves, refusing a position without legal moves.
 fn game_of(board: &PyBoard) -> PyResult<(Position, Vec<Move>)> {
+    board.position()?;
     let moves: Vec<Move> = board.moves().collect();
     let position = board
         .root_position()
@@ -222,6 +223,7 @@ impl PyEngineClient {
 
     /// Tells the engine a new game starts (clears its hash tables).
     fn new_game(&self, py: Python<'_>, board: PyRef<'_, PyBoard>) -> PyResult<()> {
+        board.position()?;
         let start = board.root_position().clone();
         drop(board);
         let mut backend = self.lock()?;

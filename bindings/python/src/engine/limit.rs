@@ -82,7 +82,7 @@ fn in_range(value: &Bound<'_, PyAny>, what: &str, max: i64) -> PyResult<i64> {
     let n = int_arg(value, what)?;
     if !(1..=max).contains(&n) {
         return Err(PyValueError::new_err(format!(
-            "{what} {n} is not in 1..={max}"
+            "{what} {n} is not in 1 to {max}"
         )));
     }
     Ok(n)
