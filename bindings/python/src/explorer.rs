@@ -161,7 +161,7 @@ pub fn build_explorer_file<'py>(
         max_plies: plies,
         jobs,
         rules: RuleSet::preset(preset),
-        encoding: crate::pgn::encoding_arg(encoding)?,
+        encoding: crate::pgn::args::encoding_arg(encoding)?,
         ..BuildOptions::default()
     };
     let report = py

@@ -13,7 +13,7 @@ use xiangqi_gamefile::NodePath;
 
 use crate::board::PyBoard;
 use crate::errors::to_py;
-use crate::pgn::PyGame;
+use crate::pgn::game::PyGame;
 use crate::types::{Frozen, PyMove};
 
 /// One place in a game's tree: the game's root (before the first move) or

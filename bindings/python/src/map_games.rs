@@ -23,7 +23,9 @@ use xiangqi_gamefile::{Format, Game, GameFileError, ReaderOptions};
 use xiangqi_parallel::PoolError;
 
 use crate::errors::{int_arg, type_name, ToPyErr};
-use crate::pgn::{collection_paths, encoding_arg, format_arg, path_of, unlisted, PyGame};
+use crate::pgn::args::{collection_paths, encoding_arg, format_arg, path_of};
+use crate::pgn::read::unlisted;
+use crate::pgn::PyGame;
 use crate::types::Frozen;
 use crate::verdict::{judge, preset_arg, PyVerdict};
 

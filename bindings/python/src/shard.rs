@@ -6,6 +6,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
 use crate::errors::{int_arg, ToPyErr};
+use crate::pgn::args::{format_arg, offset_arg};
 
 /// Bytes `start` to `end` (exclusive) of a game file, starting where a game
 /// starts: read its games with `read_games(path, start=shard.start, end=shard.end)`.
@@ -53,12 +54,6 @@ impl PyShard {
     }
 }
 
-/// A byte offset: a non-negative int.
-pub fn offset_arg(value: &Bound<'_, PyAny>, what: &str) -> PyResult<u64> {
-    let n = int_arg(value, what)?;
-    u64::try_from(n).map_err(|_| PyValueError::new_err(format!("{what} {n} must not be negative")))
-}
-
 /// At most `n` shards of the game file at `path`, in file order, that
 /// together cover it: fewer when the file has fewer games (every shard but
 /// a lone first one holds a game). PGN and WXF game files are split at game
@@ -76,7 +71,7 @@ pub fn shards(
         return Err(PyValueError::new_err(format!("n {n} must be at least 1")));
     }
     let n = usize::try_from(n).map_err(|_| PyValueError::new_err(format!("n {n} is too large")))?;
-    let format = crate::pgn::format_arg(format)?;
+    let format = format_arg(format)?;
     let all = py
         .detach(|| {
             // More shards than bytes hold no more games: the bound keeps a
