@@ -4,42 +4,87 @@
 //! (`xiangqi-gamefile`'s `NodePath`); the tree itself stays in the game.
 
 use std::collections::BTreeSet;
+use std::sync::{Mutex, OnceLock};
 
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyIndexError, PyKeyError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::PyTuple;
-use xiangqi_core::Move;
+use pyo3::types::{PyDict, PyTuple};
+use xiangqi_core::{Move, Position};
 use xiangqi_gamefile::NodePath;
 
 use crate::board::PyBoard;
 use crate::errors::to_py;
 use crate::pgn::game::PyGame;
-use crate::types::{Frozen, PyMove};
+use crate::types::{Frozen, PyColor, PyMove};
 
 /// One place in a game's tree: the game's root (before the first move) or
 /// a move. Nodes stay valid when variations are added.
+///
+/// A node hands out the same objects each time: `node.parent is
+/// node.parent`, and `node.variations[0].parent is node`.
 #[pyclass(module = "xiangqi.pgn", name = "GameNode")]
 pub struct PyGameNode {
     game: Py<PyGame>,
     path: NodePath,
+    /// The parent object, once asked for (or set by the parent that made this node).
+    parent: OnceLock<Py<PyGameNode>>,
+    /// The children objects handed out, kept so they are handed out again.
+    children: Mutex<Vec<Py<PyGameNode>>>,
 }
 
 impl PyGameNode {
     pub fn new(game: Py<PyGame>, path: NodePath) -> PyGameNode {
-        PyGameNode { game, path }
+        PyGameNode {
+            game,
+            path,
+            parent: OnceLock::new(),
+            children: Mutex::new(Vec::new()),
+        }
     }
 
     fn at(&self, path: NodePath) -> PyGameNode {
-        PyGameNode {
-            game: Python::attach(|py| self.game.clone_ref(py)),
-            path,
-        }
+        PyGameNode::new(Python::attach(|py| self.game.clone_ref(py)), path)
     }
 
     /// The nodes of the moves that may follow, the main continuation first.
     pub fn variation_nodes(&self, py: Python<'_>) -> Vec<PyGameNode> {
         let children = self.path.children(&self.game.borrow(py).0.mainline);
         children.into_iter().map(|p| self.at(p)).collect()
+    }
+
+    /// The child objects of `slf`, the same objects as last time for the
+    /// places that are still children, each knowing `slf` as its parent.
+    pub fn child_objects(slf: &Bound<'_, Self>) -> PyResult<Vec<Py<PyGameNode>>> {
+        let py = slf.py();
+        let this = slf.borrow();
+        let paths = this.path.children(&this.game.borrow(py).0.mainline);
+        let mut cache = this
+            .children
+            .lock()
+            .map_err(|_| PyValueError::new_err("the node's children are being changed"))?;
+        let mut out = Vec::with_capacity(paths.len());
+        for path in paths {
+            let known = cache.iter().find(|c| c.borrow(py).path == path);
+            let child = match known {
+                Some(child) => child.clone_ref(py),
+                None => {
+                    let node = this.at(path);
+                    let _ = node.parent.set(slf.clone().unbind());
+                    Py::new(py, node)?
+                }
+            };
+            out.push(child);
+        }
+        *cache = out.iter().map(|c| c.clone_ref(py)).collect();
+        Ok(out)
+    }
+
+    /// The position before this node's move (the start at the root).
+    fn position_before(&self, py: Python<'_>) -> PyResult<Position> {
+        let mut moves = self.moves_here(py)?;
+        moves.pop();
+        let start = self.game.borrow(py).0.start_position().map_err(to_py)?;
+        start.after_moves(moves).map_err(|e| to_py(e.error))
     }
 
     fn gone() -> PyErr {
@@ -73,18 +118,156 @@ impl PyGameNode {
         self.path.node(&game.0.mainline).map(|n| PyMove(n.mv))
     }
 
-    /// The node before this one (`None` at the root).
+    /// The node before this one (`None` at the root), the same object each time.
     #[getter]
-    fn parent(&self) -> Option<PyGameNode> {
-        self.path.parent().map(|p| self.at(p))
+    fn parent(&self, py: Python<'_>) -> PyResult<Option<Py<PyGameNode>>> {
+        let Some(path) = self.path.parent() else {
+            return Ok(None);
+        };
+        if let Some(parent) = self.parent.get() {
+            return Ok(Some(parent.clone_ref(py)));
+        }
+        let parent = Py::new(py, self.at(path))?;
+        Ok(Some(self.parent.get_or_init(|| parent).clone_ref(py)))
     }
 
     /// The moves that may follow, as a tuple of nodes: the main
     /// continuation first, then the alternatives in file order.
     /// `add_variation` adds one.
     #[getter]
-    fn variations(&self, py: Python<'_>) -> Frozen<PyGameNode> {
-        Frozen(self.variation_nodes(py))
+    fn variations(slf: &Bound<'_, Self>) -> PyResult<Frozen<Py<PyGameNode>>> {
+        Ok(Frozen(PyGameNode::child_objects(slf)?))
+    }
+
+    /// The `index`-th variation (0: the main continuation), or the one
+    /// whose move is `index` (a `Move` or ICCS text). Raises `IndexError` /
+    /// `KeyError` when there is none.
+    fn variation(slf: &Bound<'_, Self>, index: &Bound<'_, PyAny>) -> PyResult<Py<PyGameNode>> {
+        let py = slf.py();
+        let children = PyGameNode::child_objects(slf)?;
+        if let Ok(i) = index.extract::<isize>() {
+            let len = children.len() as isize;
+            let at = if i < 0 { i + len } else { i };
+            return usize::try_from(at)
+                .ok()
+                .and_then(|at| children.get(at))
+                .map(|c| c.clone_ref(py))
+                .ok_or_else(|| {
+                    PyIndexError::new_err(format!(
+                        "variation {i} is out of range: the node has {len} variations"
+                    ))
+                });
+        }
+        let mv = move_arg(index)?;
+        children
+            .into_iter()
+            .find(|c| c.borrow(py).get_move(py).is_some_and(|m| m.0 == mv))
+            .ok_or_else(|| PyKeyError::new_err(format!("no variation plays {mv}")))
+    }
+
+    /// Whether a variation plays `move` (a `Move` or ICCS text).
+    fn has_variation(&self, py: Python<'_>, r#move: &Bound<'_, PyAny>) -> PyResult<bool> {
+        let mv = move_arg(r#move)?;
+        Ok(self
+            .variation_nodes(py)
+            .iter()
+            .any(|c| c.get_move(py).is_some_and(|m| m.0 == mv)))
+    }
+
+    /// The main continuation (`variations[0]`), `None` at the end of a line.
+    fn next(slf: &Bound<'_, Self>) -> PyResult<Option<Py<PyGameNode>>> {
+        Ok(PyGameNode::child_objects(slf)?.into_iter().next())
+    }
+
+    /// The last node of the main continuation from here (this node at the end of a line).
+    fn end(slf: &Bound<'_, Self>) -> PyResult<Py<PyGameNode>> {
+        let mut node = slf.clone();
+        while let Some(next) = PyGameNode::next(&node)? {
+            node = next.into_bound(slf.py());
+        }
+        Ok(node.unbind())
+    }
+
+    /// Whether the node is on the game's main line (the root is).
+    fn is_mainline(&self) -> bool {
+        self.path.is_mainline()
+    }
+
+    /// Whether the node is its parent's main continuation (the root is).
+    fn is_main_variation(&self, py: Python<'_>) -> bool {
+        match self.path.parent() {
+            None => true,
+            Some(parent) => parent
+                .children(&self.game.borrow(py).0.mainline)
+                .first()
+                .is_some_and(|first| *first == self.path),
+        }
+    }
+
+    /// The comment before the move of a node that starts a variation
+    /// (`(1... {this} b9c7)`); empty for other nodes. Assigning one to a
+    /// node that starts no variation raises `ValueError`.
+    #[getter]
+    fn starting_comment(&self, py: Python<'_>) -> String {
+        let game = self.game.borrow(py);
+        self.path
+            .starting_comments(&game.0.mainline)
+            .map(|c| c.join("\n"))
+            .unwrap_or_default()
+    }
+
+    #[setter]
+    fn set_starting_comment(&self, py: Python<'_>, text: &str) -> PyResult<()> {
+        let mut game = self.game.borrow_mut(py);
+        let comments = self
+            .path
+            .starting_comments_mut(&mut game.0.mainline)
+            .ok_or_else(|| {
+                PyValueError::new_err(
+                    "only a node that starts a variation has a starting comment \
+                     (a main-line move's comment before it is the previous move's comment)",
+                )
+            })?;
+        comments.clear();
+        if !text.is_empty() {
+            comments.push(text.to_owned());
+        }
+        Ok(())
+    }
+
+    /// The side to move after this node's move (at the root: at the start).
+    fn turn(&self, py: Python<'_>) -> PyResult<PyColor> {
+        let start = self.game.borrow(py).0.start_position().map_err(to_py)?;
+        let plies = self.moves_here(py)?.len();
+        let side = start.side_to_move();
+        Ok(if plies % 2 == 0 {
+            side
+        } else {
+            side.opposite()
+        }
+        .into())
+    }
+
+    /// The move's text in the notation the game was read in (its
+    /// `notation`), or in `notation` with the `**style` keywords of
+    /// `Board.san`. Raises `ValueError` at the root, which has no move.
+    #[pyo3(signature = (notation = None, **style))]
+    fn san(
+        &self,
+        py: Python<'_>,
+        notation: Option<&str>,
+        style: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<String> {
+        let mv = self
+            .get_move(py)
+            .ok_or_else(|| PyValueError::new_err("the root has no move to write"))?;
+        let notation = match notation {
+            Some(name) => crate::notation::fixed_notation(name)?,
+            None => self.game.borrow(py).0.notation,
+        };
+        let style = crate::notation::style(style)?;
+        let before = self.position_before(py)?;
+        xiangqi_notation::format(&before, mv.0, notation, &style).map_err(to_py)
     }
 
     /// The comment after the move (at the root: before the first move);
@@ -156,22 +339,28 @@ impl PyGameNode {
         Ok(())
     }
 
-    /// The nodes of the main continuation after this one, to the end.
-    pub fn mainline(&self, py: Python<'_>) -> Vec<PyGameNode> {
+    /// The nodes of the main continuation after this one, to the end (the
+    /// same objects `next()` hands out).
+    pub fn mainline(slf: &Bound<'_, Self>) -> PyResult<Vec<Py<PyGameNode>>> {
+        let mut out = Vec::new();
+        let mut node = slf.clone();
+        while let Some(next) = PyGameNode::next(&node)? {
+            out.push(next.clone_ref(slf.py()));
+            node = next.into_bound(slf.py());
+        }
+        Ok(out)
+    }
+
+    /// The moves of `mainline()`.
+    pub fn mainline_moves(&self, py: Python<'_>) -> Vec<PyMove> {
         let game = self.game.borrow(py);
         let mut out = Vec::new();
         let mut path = self.path.clone();
         while let Some(next) = path.children(&game.0.mainline).into_iter().next() {
-            out.push(self.at(next.clone()));
+            out.extend(next.node(&game.0.mainline).map(|n| PyMove(n.mv)));
             path = next;
         }
         out
-    }
-
-    /// The moves of `mainline()`.
-    fn mainline_moves(&self, py: Python<'_>) -> PyResult<Vec<PyMove>> {
-        let nodes = self.mainline(py);
-        Ok(nodes.iter().filter_map(|n| n.get_move(py)).collect())
     }
 
     /// Adds `move` (a `Move` or ICCS text) after this node: the main

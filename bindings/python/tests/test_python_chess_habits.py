@@ -297,6 +297,95 @@ def test_legal_moves_view_counts_contains_iterates() -> None:
     assert not mated.legal_moves and mated.legal_moves.count() == 0
 
 
+# --- Gaps: the game tree -------------------------------------------------
+
+TREE = '1. h2e2 {main} h9g7 (1... {the other knight} b9c7 2. h0g2) 2. h0g2 i9h9 *'
+
+
+def test_node_parent_is_the_same_object() -> None:
+    game = Game.from_pgn(TREE)
+    node = game.variations[0].variations[1]
+    assert node.parent is node.parent
+    first = game.variations[0]
+    assert first.variations[0].parent is first and first.variations[1] is first.variations[1]
+
+
+def test_next_end_and_mainline_moves() -> None:
+    game = Game.from_pgn(TREE)
+    first = game.variations[0]
+    nxt = first.next()
+    assert nxt is not None and str(nxt.move) == "h9g7" and nxt is first.variations[0]
+    end = first.end()
+    assert str(end.move) == "i9h9" and end.next() is None and end.end() is end
+    assert [str(m) for m in game.mainline_moves()] == ["h2e2", "h9g7", "h0g2", "i9h9"]
+    assert [str(m) for m in first.mainline_moves()] == ["h9g7", "h0g2", "i9h9"]
+
+
+def test_variation_by_index_and_move() -> None:
+    game = Game.from_pgn(TREE)
+    first = game.variations[0]
+    other = first.variation(1)
+    assert str(other.move) == "b9c7" and first.variation("b9c7") is other
+    assert first.variation(xiangqi.Move.from_iccs("h9g7")) is first.variation(0)
+    assert first.has_variation("b9c7") and not first.has_variation("a9a8")
+    with pytest.raises(IndexError):
+        first.variation(2)
+    with pytest.raises(KeyError):
+        first.variation("a9a8")
+
+
+def test_is_mainline_and_main_variation() -> None:
+    game = Game.from_pgn(TREE)
+    first = game.variations[0]
+    other = first.variation(1)
+    assert first.is_mainline() and first.is_main_variation()
+    assert not other.is_mainline() and not other.is_main_variation()
+    assert not other.variation(0).is_mainline() and other.variation(0).is_main_variation()
+
+
+def test_starting_comment() -> None:
+    game = Game.from_pgn(TREE)
+    other = game.variations[0].variation(1)
+    assert other.starting_comment == "the other knight"
+    other.starting_comment = "edited"
+    assert "{edited}" in game.to_pgn() and "the other knight" not in game.to_pgn()
+    assert game.variations[0].starting_comment == ""
+    with pytest.raises(ValueError, match="starts a variation"):
+        game.variations[0].starting_comment = "nowhere to go"
+
+
+def test_turn_ply_board_san_in_the_games_notation() -> None:
+    game = Game.from_pgn(TREE)
+    node = game.variations[0].variation(1)
+    assert node.turn() == xiangqi.RED and node.ply() == 2
+    assert node.board().move_stack == (xiangqi.Move.from_iccs("h2e2"), xiangqi.Move.from_iccs("b9c7"))
+    assert node.san() == "b9c7", "the game was read in ICCS"
+    assert node.san("wxf") == "H2+3" and node.san("chinese") == "马2进3"
+    chinese = Game.from_pgn("1. 炮二平五 马８进７ *")
+    assert chinese.variations[0].san() == "炮二平五"
+    with pytest.raises(ValueError, match="root"):
+        game.root().san()
+
+
+def test_read_game_one_at_a_time(tmp_path: Path) -> None:
+    import io
+
+    text = PGN + '\n[Event "second"]\n\n1. b2e2 *\n'
+    handle = io.StringIO(text)
+    first = xiangqi.pgn.read_game(handle)
+    second = xiangqi.pgn.read_game(handle)
+    assert first is not None and first.headers["Event"] == "x"
+    assert second is not None and second.headers["Event"] == "second"
+    assert xiangqi.pgn.read_game(handle) is None
+    path = tmp_path / "two.pgn"
+    path.write_text(text, encoding="utf-8")
+    with open(path, encoding="utf-8") as f:
+        events = []
+        while (headers := xiangqi.pgn.read_headers(f)) is not None:
+            events.append(headers["Event"])
+    assert events == ["x", "second"]
+
+
 # --- mypy --strict on the documented import ------------------------------
 
 

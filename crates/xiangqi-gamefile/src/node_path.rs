@@ -16,6 +16,12 @@
 //! let added = replies[1].add_variation(&mut game.mainline, "h0g2".parse().unwrap()).unwrap();
 //! let moves: Vec<String> = added.moves(&game.mainline).unwrap().iter().map(|m| m.to_string()).collect();
 //! assert_eq!(moves, ["h2e2", "b9c7", "h0g2"]);
+//! assert!(first.is_mainline() && !replies[1].is_mainline());
+//! let mut commented = read_str("1. h2e2 ({the cannon elsewhere} 1. b2e2) *").next().unwrap().unwrap();
+//! let other = &NodePath::root().children(&commented.mainline)[1];
+//! assert_eq!(other.starting_comments(&commented.mainline).unwrap(), &["the cannon elsewhere"]);
+//! other.starting_comments_mut(&mut commented.mainline).unwrap().clear();
+//! assert!(first.starting_comments(&game.mainline).is_none());
 //! ```
 
 use crate::{Line, Node};
@@ -41,6 +47,29 @@ impl NodePath {
     /// Whether this is the root.
     pub fn is_root(&self) -> bool {
         self.index.is_none()
+    }
+
+    /// Whether the node is on the main line (the root is).
+    pub fn is_mainline(&self) -> bool {
+        self.line.is_empty()
+    }
+
+    /// The comments before the node when it starts a variation (python-chess's
+    /// `starting_comment`); `None` for any other node, whose comments before
+    /// it belong to the move before.
+    pub fn starting_comments<'a>(&self, mainline: &'a Line) -> Option<&'a Vec<String>> {
+        if self.line.is_empty() || self.index != Some(0) {
+            return None;
+        }
+        Some(&NodePath::resolve(mainline, &self.line)?.comments)
+    }
+
+    /// The comments before the node, to change (see [`NodePath::starting_comments`]).
+    pub fn starting_comments_mut<'a>(&self, mainline: &'a mut Line) -> Option<&'a mut Vec<String>> {
+        if self.line.is_empty() || self.index != Some(0) {
+            return None;
+        }
+        Some(&mut NodePath::resolve_mut(mainline, &self.line)?.comments)
     }
 
     fn resolve<'a>(line: &'a Line, steps: &[(usize, usize)]) -> Option<&'a Line> {

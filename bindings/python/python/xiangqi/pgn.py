@@ -28,10 +28,44 @@ file order.
 
 from __future__ import annotations
 
+import weakref
+from typing import IO, Any, Optional
+
 from xiangqi._views import Headers, Nags
 from xiangqi._xiangqi import Game, GameIterator, GameNode, GameReport, Shard, map_games, read_games, shards
 
 __all__ = [
-    "Game", "GameIterator", "GameNode", "GameReport", "Headers", "Nags", "Shard", "map_games", "read_games",
-    "shards",
+    "Game", "GameIterator", "GameNode", "GameReport", "Headers", "Nags", "Shard", "map_games", "read_game",
+    "read_games", "read_headers", "shards",
 ]
+
+# One reader per open handle, so that successive ``read_game(handle)`` calls
+# go on where the last one stopped. The reader reads the handle ahead in
+# chunks: mixing ``read_game`` with the handle's own ``read``/``seek`` is not
+# supported (``read_games`` is the streaming reader to use then).
+_readers: "weakref.WeakKeyDictionary[Any, GameIterator]" = weakref.WeakKeyDictionary()
+
+
+def _reader(handle: IO[Any]) -> GameIterator:
+    reader = _readers.get(handle)
+    if reader is None:
+        reader = read_games(handle)
+        _readers[handle] = reader
+    return reader
+
+
+def read_game(handle: IO[Any]) -> Optional[Game]:
+    """The next game of an open file (text or binary), or ``None`` at its
+    end, as python-chess's ``chess.pgn.read_game``: call it again for the
+    game after. Broken games come back with ``errors``, as from
+    ``read_games``."""
+    return next(_reader(handle), None)
+
+
+def read_headers(handle: IO[Any]) -> Optional[Headers]:
+    """The tags of the next game of an open file, or ``None`` at its end
+    (python-chess's ``chess.pgn.read_headers``). The game is read whole (our
+    reader is fast enough that skipping its moves would save little); its
+    headers are those of ``read_game``."""
+    game = read_game(handle)
+    return None if game is None else game.headers

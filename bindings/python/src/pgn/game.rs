@@ -301,8 +301,14 @@ impl PyGame {
     }
 
     /// The nodes of the main line, first move to last.
-    fn mainline(slf: &Bound<'_, Self>) -> Vec<PyGameNode> {
-        Self::root(slf).mainline(slf.py())
+    fn mainline(slf: &Bound<'_, Self>) -> PyResult<Vec<Py<PyGameNode>>> {
+        PyGameNode::mainline(&Bound::new(slf.py(), Self::root(slf))?)
+    }
+
+    /// The moves of the main line, first to last (python-chess's
+    /// `mainline_moves()`; the same as `moves`).
+    fn mainline_moves(&self) -> Vec<PyMove> {
+        self.0.moves().map(PyMove).collect()
     }
 
     /// Adds a first move (a `Move` or ICCS text): the main line's if there
