@@ -9,8 +9,12 @@ fn xiangqi() -> Command {
 
 /// Runs a protocol session with `script` on stdin; returns stdout lines.
 fn session(protocol: &str, script: &str) -> Vec<String> {
-    let out = xiangqi()
-        .arg(protocol)
+    session_of(xiangqi().arg(protocol), script)
+}
+
+/// `command` (a protocol session) with `script` on stdin; its stdout lines.
+fn session_of(command: &mut Command, script: &str) -> Vec<String> {
+    let out = command
         .write_stdin(script)
         .timeout(std::time::Duration::from_secs(60))
         .output()
@@ -171,12 +175,68 @@ fn uci_clock_and_mate_report() {
 }
 
 #[test]
-fn uci_no_legal_move_answers_none() {
+fn uci_no_legal_move_answers_mate_0_then_none() {
+    // Stalemated (f8 covered, e9 faces the red general) and checkmated:
+    // both lose in xiangqi (R-END-STALEMATE, R-END-MATE), both are mate 0.
+    for fen in [
+        "5k3/8R/9/9/9/9/9/9/9/4K4 b - - 0 1",
+        "5k3/9/9/9/5R3/9/9/9/9/4K4 b - - 0 1",
+    ] {
+        let lines = session("uci", &format!("position fen {fen}\ngo depth 3\n"));
+        assert_eq!(
+            lines,
+            ["info depth 0 score mate 0", "bestmove (none)"],
+            "{fen}"
+        );
+    }
+    // Also when the search is infinite: the answer waits for stop.
     let lines = session(
         "uci",
-        "position fen 5k3/8R/9/9/9/9/9/9/9/4K4 b - - 0 1\ngo depth 3\n",
+        "position fen 5k3/8R/9/9/9/9/9/9/9/4K4 b - - 0 1\ngo infinite\nisready\nstop\n",
     );
-    assert_eq!(lines, ["bestmove (none)"]);
+    assert_eq!(
+        lines,
+        ["readyok", "info depth 0 score mate 0", "bestmove (none)"]
+    );
+}
+
+#[test]
+fn ucci_no_legal_move_answers_nobestmove() {
+    let lines = session(
+        "ucci",
+        "position fen 5k3/9/9/9/5R3/9/9/9/9/4K4 b - - 0 1\ngo depth 3\n",
+    );
+    assert_eq!(lines, ["nobestmove"]);
+}
+
+#[test]
+fn the_advertised_hash_default_is_the_hash_in_effect() {
+    let uci = session_of(xiangqi().args(["uci", "--hash", "64"]), "uci\n");
+    assert!(
+        uci.contains(&"option name Hash type spin default 64 min 1 max 32768".to_string()),
+        "{uci:?}"
+    );
+    let ucci = session_of(xiangqi().args(["ucci", "--hash", "64"]), "ucci\n");
+    assert!(
+        ucci.contains(&"option hashsize type spin min 1 max 32768 default 64".to_string()),
+        "{ucci:?}"
+    );
+    // Out-of-range sizes are clamped, and the clamped size is what is advertised.
+    let clamped = session_of(xiangqi().args(["uci", "--hash", "0"]), "uci\n");
+    assert!(
+        clamped.contains(&"option name Hash type spin default 1 min 1 max 32768".to_string()),
+        "{clamped:?}"
+    );
+    let program = session_of(
+        Command::cargo_bin("xiangqi-engine")
+            .expect("binary built")
+            .args(["--hash", "64"]),
+        "uci\n",
+    );
+    assert!(
+        program.contains(&"option name Hash type spin default 64 min 1 max 32768".to_string()),
+        "{program:?}"
+    );
 }
 
 #[test]

@@ -1,6 +1,8 @@
 //! Our own search (`xiangqi-search`) behind the client's interface: the
 //! same [`Limit`], [`SearchOptions`] and [`Analysis`] as an external engine,
-//! in process, with no protocol in between. [`BuiltinEngine`] is an
+//! in process, with no protocol in between, on the search's non-blocking
+//! [`SearchThread`] (so a [`SearchRemote`] stops it from anywhere, as `stop`
+//! stops every other front end's search). [`BuiltinEngine`] is an
 //! [`Analyser`], so a game review ([`crate::annotate`]) runs on it exactly
 //! as on an external engine; the Python `SimpleEngine.builtin()` and the
 //! server's reviews use it.
@@ -27,7 +29,7 @@
 //! ```
 
 use xiangqi_core::{Color, Move, Position};
-use xiangqi_search::{Limits, SearchInfo, SearchResult, StopHandle, MAX_MULTI_PV};
+use xiangqi_search::{Limits, SearchInfo, SearchRemote, SearchResult, SearchThread, MAX_MULTI_PV};
 
 use crate::annotate::Analyser;
 use crate::engine::{Analysis, Info, SearchOptions};
@@ -39,10 +41,10 @@ use crate::spec::Limit;
 ///
 /// A search in process cannot hang, so [`SearchOptions::timeout`] does not
 /// apply: a search ends at its limit, or early through
-/// [`BuiltinEngine::stop_handle`] with the best move so far.
+/// [`BuiltinEngine::remote`] with the best move so far.
 #[derive(Debug, Default)]
 pub struct BuiltinEngine {
-    engine: xiangqi_search::Engine,
+    search: SearchThread,
 }
 
 impl BuiltinEngine {
@@ -54,7 +56,9 @@ impl BuiltinEngine {
 
     /// A search already set up (threads, skill, weights).
     pub fn from_engine(engine: xiangqi_search::Engine) -> BuiltinEngine {
-        BuiltinEngine { engine }
+        BuiltinEngine {
+            search: SearchThread::new(engine),
+        }
     }
 
     /// The engine's name, as external engines give theirs: `xiangqi VERSION`.
@@ -62,25 +66,21 @@ impl BuiltinEngine {
         format!("xiangqi {}", env!("CARGO_PKG_VERSION"))
     }
 
-    /// The search, for its settings.
-    pub fn engine(&self) -> &xiangqi_search::Engine {
-        &self.engine
-    }
-
-    /// The search, to change its settings (threads, hash, skill).
+    /// The search, to read or change its settings (threads, hash, skill).
     pub fn engine_mut(&mut self) -> &mut xiangqi_search::Engine {
-        &mut self.engine
+        self.search.engine()
     }
 
     /// A handle that ends the running search early from another thread; it
-    /// still answers with the best move so far.
-    pub fn stop_handle(&self) -> StopHandle {
-        self.engine.stop_handle()
+    /// still answers with the best move so far. A stop while no search runs
+    /// does nothing.
+    pub fn remote(&self) -> SearchRemote {
+        self.search.remote()
     }
 
     /// Forgets the hash table and move-ordering history.
     pub fn new_game(&mut self) {
-        self.engine.new_game();
+        self.search.engine().new_game();
     }
 
     /// Searches the position after `moves` from `start`, as
@@ -108,9 +108,12 @@ impl BuiltinEngine {
             .map_err(|e| EngineError::Unsupported(format!("cannot search after the moves: {e}")))?;
         let turn = root.side_to_move();
         let limits = limits_of(options, turn);
-        let result = self.engine.search(&root, &history, &limits, |info| {
-            on_info(&iteration_info(info));
-        });
+        let result = self
+            .search
+            .search(root, history, limits, |info| on_info(&iteration_info(info)))
+            .map_err(|e| EngineError::Died {
+                status: e.to_string(),
+            })?;
         analysis_of(result, turn)
     }
 }
@@ -365,8 +368,16 @@ mod tests {
     #[test]
     fn a_stop_ends_the_search_with_a_move() {
         let mut engine = BuiltinEngine::new(1);
-        let stop = engine.stop_handle();
-        stop.stop();
+        let remote = engine.remote();
+        // Sent while idle: it does nothing, the search below still runs.
+        remote.stop();
+        let stopper = std::thread::spawn(move || {
+            while !remote.is_searching() {
+                std::thread::sleep(Duration::from_millis(5));
+            }
+            std::thread::sleep(Duration::from_millis(100));
+            remote.stop();
+        });
         let analysis = engine
             .search(
                 &Position::startpos(),
@@ -374,7 +385,9 @@ mod tests {
                 options(Limit::MoveTime(Duration::from_secs(60)), 1),
             )
             .unwrap();
+        stopper.join().unwrap();
         assert!(analysis.elapsed < Duration::from_secs(10));
+        assert!(analysis.lines[0].depth.unwrap() >= 1);
         assert!(Position::startpos().check_legal(analysis.best_move).is_ok());
     }
 

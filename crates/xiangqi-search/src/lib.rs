@@ -4,8 +4,14 @@
 //! table, time management, and the fixed benchmark. This crate owns *choosing
 //! a move*; the rules come from `xiangqi-core`, and the repetition rules used
 //! inside the search follow the rules reference section 5 through a
-//! pluggable [`RepetitionJudge`]. Protocol front ends (UCI, UCCI) live in the
-//! `xiangqi` CLI and only translate text to [`Engine::search`] calls.
+//! pluggable [`RepetitionJudge`].
+//!
+//! Two ways in: [`Engine::search`] blocks until the search is over (bench,
+//! tuning, batch analysis); [`SearchThread`] runs it on its own thread with
+//! `go`, `stop` and `ponderhit` and reports through a callback, the one
+//! interface every interactive front end uses (the CLI's UCI and UCCI loops,
+//! the Python bindings, the server's engine player and reviews), so stop and
+//! ponder behave the same everywhere.
 //!
 //! ```
 //! use xiangqi_core::Position;
@@ -29,6 +35,7 @@ mod ordering;
 mod repetition;
 mod score;
 mod search;
+mod search_thread;
 mod see;
 mod skill;
 mod time;
@@ -40,7 +47,7 @@ pub use bench::{
     run_bench, run_bench_threads, BenchEntry, BenchReport, BENCH_DEPTH, BENCH_POSITIONS,
 };
 pub use engine::{
-    Engine, PvLine, SearchInfo, SearchResult, StopHandle, DEFAULT_HASH_MB, MAX_DEPTH, MAX_HASH_MB,
+    Engine, PvLine, SearchInfo, SearchResult, DEFAULT_HASH_MB, MAX_DEPTH, MAX_HASH_MB,
     MAX_MULTI_PV, MAX_THREADS,
 };
 pub use eval::{
@@ -52,6 +59,7 @@ pub use repetition::{
     AdjudicationJudge, AlwaysDraw, CheckRuleJudge, CyclePly, RepetitionJudge, RepetitionOutcome,
 };
 pub use score::Score;
+pub use search_thread::{SearchError, SearchEvent, SearchRemote, SearchThread};
 pub use see::{is_quiet, see};
 pub use skill::{Skill, ELO_TABLE, MAX_SKILL_LEVEL};
-pub use time::{PonderHandle, DEFAULT_MOVE_OVERHEAD, MAX_MOVE_OVERHEAD};
+pub use time::{DEFAULT_MOVE_OVERHEAD, MAX_MOVE_OVERHEAD};

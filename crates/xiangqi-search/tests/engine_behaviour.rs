@@ -111,42 +111,6 @@ fn info_callback_reports_each_iteration() {
 }
 
 #[test]
-fn stop_handle_ends_an_infinite_search() {
-    let mut engine = Engine::new(8);
-    let stop = engine.stop_handle();
-    let stopper = std::thread::spawn(move || {
-        std::thread::sleep(Duration::from_millis(100));
-        stop.stop();
-    });
-    let start = Instant::now();
-    let limits = Limits {
-        infinite: true,
-        ..Limits::default()
-    };
-    let r = engine.search(&Position::startpos(), &[], &limits, |_| {});
-    let took = start.elapsed();
-    stopper.join().unwrap();
-    assert!(took < Duration::from_secs(5), "stop took {took:?}");
-    assert!(Position::startpos().is_legal(r.best_move.unwrap()));
-    // The flag is lowered again: the next search runs normally.
-    assert!(!engine.stop_handle().is_stopped());
-    assert_eq!(
-        engine
-            .search(&Position::startpos(), &[], &Limits::depth(3), |_| {})
-            .depth,
-        3
-    );
-}
-
-#[test]
-fn stop_before_start_still_gives_a_move() {
-    let mut engine = Engine::new(1);
-    engine.stop_handle().stop();
-    let r = engine.search(&Position::startpos(), &[], &Limits::default(), |_| {});
-    assert!(r.best_move.is_some() && r.depth >= 1);
-}
-
-#[test]
 fn move_time_is_honoured() {
     let mut engine = Engine::new(8);
     let start = Instant::now();

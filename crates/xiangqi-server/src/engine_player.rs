@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use tokio::task::JoinHandle;
 use xiangqi_core::{Move, Position};
-use xiangqi_search::{Limits, Skill, MAX_SKILL_LEVEL};
+use xiangqi_search::{Limits, SearchThread, Skill, MAX_SKILL_LEVEL};
 
 use crate::engine_slots::{EngineSlots, SearchControl};
 
@@ -104,7 +104,7 @@ fn search(
     // A slot's engine serves every game: nothing of the last one carries over.
     engine.new_game();
     engine.set_skill(Skill::level(turn.level));
-    if !control.begin(engine.stop_handle()) {
+    if control.is_cancelled() {
         return Some((None, engine));
     }
     let limits = Limits {
@@ -113,9 +113,19 @@ fn search(
         move_overhead: Some(MOVE_OVERHEAD),
         ..Limits::default()
     };
-    let result = engine.search(&position, &history, &limits, |_| {});
+    let mut thread = SearchThread::new(engine);
+    if thread.go(position, history, limits, |_| {}).is_err() {
+        return Some((None, thread.into_engine()));
+    }
+    // Registered once running, so a cancel in between is not lost: it
+    // makes `begin` refuse, and the search is stopped here unanswered.
+    let cancelled = !control.begin(thread.remote());
+    if cancelled {
+        thread.stop();
+    }
+    let answer = thread.wait().ok().flatten().filter(|_| !cancelled);
     control.end();
-    Some((result.best_move, engine))
+    Some((answer.and_then(|r| r.best_move), thread.into_engine()))
 }
 
 /// The players with an engine game going, and its id.

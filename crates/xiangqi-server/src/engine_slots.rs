@@ -14,7 +14,7 @@ use std::time::Duration;
 use tokio::runtime::Handle;
 use tokio::sync::oneshot;
 use tokio::time::Instant;
-use xiangqi_search::{Engine, StopHandle};
+use xiangqi_search::{Engine, SearchRemote};
 
 /// The transposition table of each slot's engine, in MiB: the whole
 /// engine memory of the server is about this times the slot count.
@@ -32,7 +32,7 @@ pub struct SearchControl {
 #[derive(Debug, Default)]
 struct ControlState {
     cancelled: bool,
-    running: Option<StopHandle>,
+    running: Option<SearchRemote>,
 }
 
 impl SearchControl {
@@ -61,8 +61,9 @@ impl SearchControl {
         }
     }
 
-    /// The search starts on the engine of `stop`: false if it was cancelled.
-    pub fn begin(&self, stop: StopHandle) -> bool {
+    /// The search of `stop` has started: false if it was cancelled (the
+    /// caller then stops it).
+    pub fn begin(&self, stop: SearchRemote) -> bool {
         let mut state = self.lock();
         if state.cancelled {
             return false;
@@ -71,12 +72,10 @@ impl SearchControl {
         true
     }
 
-    /// The search is over: a stop raised since then must not reach the
-    /// engine's next search.
+    /// The search is over: nothing is left to stop (a stop reaches only
+    /// the search running when it is sent, never the engine's next one).
     pub fn end(&self) {
-        if let Some(stop) = self.lock().running.take() {
-            stop.reset();
-        }
+        self.lock().running = None;
     }
 }
 
@@ -332,6 +331,9 @@ impl Drop for Slot {
 
 #[cfg(test)]
 mod tests {
+    use xiangqi_core::Position;
+    use xiangqi_search::{Limits, SearchThread};
+
     use super::*;
 
     fn control() -> Arc<SearchControl> {
@@ -363,37 +365,50 @@ mod tests {
         assert_eq!((slots.running(), slots.waiting()), (0, 0));
     }
 
-    /// Waits (real time, as the searches run) until `stop` is raised, for at
-    /// most a generous bound; whether it was.
-    async fn stopped_within(stop: &StopHandle, wait: Duration) -> bool {
+    /// An infinite search on `thread`: it answers only when stopped.
+    fn search_until_stopped(thread: &mut SearchThread) -> SearchRemote {
+        let infinite = Limits {
+            infinite: true,
+            ..Limits::default()
+        };
+        thread
+            .go(Position::startpos(), Vec::new(), infinite, |_| {})
+            .expect("an idle engine");
+        thread.remote()
+    }
+
+    /// Waits (real time, as the searches run) until the search of `remote`
+    /// has stopped, for at most a generous bound; whether it did.
+    async fn stopped_within(remote: &SearchRemote, wait: Duration) -> bool {
         let deadline = Instant::now() + wait;
-        while !stop.is_stopped() && Instant::now() < deadline {
+        while remote.is_searching() && Instant::now() < deadline {
             tokio::time::sleep(Duration::from_millis(5)).await;
         }
-        stop.is_stopped()
+        !remote.is_searching()
     }
 
     #[tokio::test]
     async fn a_search_is_cut_short_after_its_slice_only_while_another_waits() {
         let slots = EngineSlots::new(1);
-        let engine = Engine::new(1);
+        let mut thread = SearchThread::new(Engine::new(1));
         let long = control();
         let mut slot = slots.acquire("greedy", long.clone()).await.expect("slot");
         assert!(slot.take_engine().is_some());
-        assert!(long.begin(engine.stop_handle()));
+        let remote = search_until_stopped(&mut thread);
+        assert!(long.begin(remote.clone()));
         // Nobody waits: the search may think as long as its clock allows.
-        assert!(!stopped_within(&engine.stop_handle(), SLICE + SLICE / 2).await);
+        assert!(!stopped_within(&remote, SLICE + SLICE / 2).await);
         // Someone waits: the search's slice (from its start) is over.
         let waiter = {
             let slots = slots.clone();
             tokio::spawn(async move { slots.acquire("victim", control()).await.is_some() })
         };
-        assert!(stopped_within(&engine.stop_handle(), SLICE * 20).await);
+        assert!(stopped_within(&remote, SLICE * 20).await);
         long.end();
-        assert!(
-            !engine.stop_handle().is_stopped(),
-            "the next search starts clean"
-        );
+        let next = thread
+            .search(Position::startpos(), Vec::new(), Limits::depth(3), |_| {})
+            .unwrap();
+        assert_eq!(next.depth, 3, "the next search starts clean");
         drop(slot);
         assert!(waiter.await.unwrap());
         assert_eq!(slots.running_owners(), Vec::<String>::new());
@@ -420,13 +435,17 @@ mod tests {
 
     #[test]
     fn a_cancelled_search_never_starts_and_a_running_one_stops() {
-        let engine = Engine::new(1);
+        let mut thread = SearchThread::new(Engine::new(1));
         let cancelled = SearchControl::default();
         cancelled.cancel();
-        assert!(!cancelled.begin(engine.stop_handle()));
+        assert!(!cancelled.begin(thread.remote()));
         let running = SearchControl::default();
-        assert!(running.begin(engine.stop_handle()));
+        let remote = search_until_stopped(&mut thread);
+        assert!(running.begin(remote.clone()));
         running.cancel();
-        assert!(engine.stop_handle().is_stopped() && running.is_cancelled());
+        assert!(running.is_cancelled());
+        // An infinite search answers only when stopped.
+        let answer = thread.wait().unwrap().expect("the stopped search's answer");
+        assert!(answer.best_move.is_some() && !remote.is_searching());
     }
 }

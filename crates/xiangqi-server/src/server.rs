@@ -72,8 +72,8 @@ impl Server {
                     let (reply, answer) = tokio::sync::oneshot::channel();
                     if room.send(RoomCommand::Summary { reply }).is_ok() {
                         if let Ok((summary, _, _)) = answer.await {
-                            if summary["status"] == "playing" {
-                                state.lobby.add_game(&id, summary);
+                            if summary.status == "playing" {
+                                state.lobby.add_game(summary);
                             }
                         }
                     }

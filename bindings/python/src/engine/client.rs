@@ -15,7 +15,7 @@ use xiangqi_engine_client::builtin::BuiltinEngine;
 use xiangqi_engine_client::{
     Analysis, Engine, EngineError, EngineSpec, Limit, Protocol, SearchOptions,
 };
-use xiangqi_search::StopHandle;
+use xiangqi_search::SearchRemote;
 
 use super::info::PyEngineResult;
 use super::limit::{read_hash_mb, read_limit, read_multipv, read_threads, secs};
@@ -58,8 +58,8 @@ impl Analyser for Backend {
 #[pyclass(module = "xiangqi.engine", name = "EngineClient", frozen)]
 pub struct PyEngineClient {
     backend: Mutex<Backend>,
-    /// The built-in search's stop flag, usable while a search holds the backend.
-    stop: Option<StopHandle>,
+    /// Stops the built-in search's running search, usable while a search holds the backend.
+    stop: Option<SearchRemote>,
     name: String,
     protocol: &'static str,
 }
@@ -165,7 +165,7 @@ impl PyEngineClient {
         Ok(PyEngineClient {
             name: BuiltinEngine::name(),
             protocol: "builtin",
-            stop: Some(engine.stop_handle()),
+            stop: Some(engine.remote()),
             backend: Mutex::new(Backend::Builtin(Box::new(engine))),
         })
     }
@@ -293,7 +293,8 @@ impl PyEngineClient {
     }
 
     /// Runs `job` on the open engine off the GIL, interruptible by signals
-    /// ([`interruptible`]); a stop left over from an earlier call is cleared first.
+    /// ([`interruptible`]). A stop only ever reaches the search running when
+    /// it comes, so none is left over from an earlier call.
     pub(super) fn with_open_backend<T: Send>(
         &self,
         py: Python<'_>,
@@ -302,9 +303,6 @@ impl PyEngineClient {
         let mut backend = self.lock()?;
         if let Backend::Closed = &*backend {
             return Err(closed());
-        }
-        if let Some(stop) = &self.stop {
-            stop.reset();
         }
         let backend = &mut *backend;
         interruptible(py, self.stop.as_ref(), || job(backend))

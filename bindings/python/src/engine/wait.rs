@@ -1,9 +1,10 @@
 //! Waiting for an engine with the GIL released, but still answering
 //! signals: the job runs on a helper thread while the calling thread wakes
-//! every few milliseconds to run Python's signal handlers. A
-//! `KeyboardInterrupt` (or any exception a handler raises) keeps the
-//! search's stop flag raised, so the built-in search (and each one after it
-//! in a game review) ends at once, and is re-raised when the job returns.
+//! every few milliseconds to run Python's signal handlers. After a
+//! `KeyboardInterrupt` (or any exception a handler raises) every poll sends
+//! `stop` through the built-in search's [`SearchRemote`], so the running
+//! search (and each one after it in a game review) ends within a poll, and
+//! the exception is re-raised when the job returns.
 //! An external engine cannot be stopped mid-search: its wait ends at its
 //! limit or deadline.
 
@@ -12,7 +13,7 @@ use std::time::Duration;
 
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
-use xiangqi_search::StopHandle;
+use xiangqi_search::SearchRemote;
 
 /// How often the waiting thread checks for signals.
 const SIGNAL_POLL: Duration = Duration::from_millis(20);
@@ -20,7 +21,7 @@ const SIGNAL_POLL: Duration = Duration::from_millis(20);
 /// Runs `job` off the GIL; `stop` is raised once a signal handler fails.
 pub fn interruptible<T: Send>(
     py: Python<'_>,
-    stop: Option<&StopHandle>,
+    stop: Option<&SearchRemote>,
     job: impl FnOnce() -> T + Send,
 ) -> PyResult<T> {
     let (tx, rx) = mpsc::channel();
@@ -45,7 +46,7 @@ pub fn interruptible<T: Send>(
                     if interrupted.is_none() {
                         interrupted = py.check_signals().err();
                     }
-                    // Raised again at every poll: a search started after
+                    // Sent again at every poll: a search started after
                     // the last one returned is stopped too.
                     if let (Some(_), Some(stop)) = (&interrupted, stop) {
                         stop.stop();

@@ -1,20 +1,19 @@
 //! The protocol-independent half of `xiangqi uci` and `xiangqi ucci` (and
 //! `xiangqi-engine`): the input loop (bounded lines, garbage tolerated), the
-//! game state set by `position`, the search thread that keeps
-//! `stop`/`isready`/`ponderhit` responsive, and the Pikafish/Stockfish
+//! game state set by `position`, the search (the search library's
+//! [`SearchThread`], which keeps `stop`/`isready`/`ponderhit` responsive and
+//! holds an infinite or ponder search's answer), and the Pikafish/Stockfish
 //! extensions clients use (`go perft N`, `d`, `eval`, `flip`). Each protocol
 //! supplies a [`Dialect`] for the words that differ.
 
 use std::io::{self, BufRead, Write};
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::thread::JoinHandle;
 use std::time::Duration;
 
 use anyhow::Result;
 use xiangqi_core::{Move, Position};
 use xiangqi_search::{
-    evaluate, Engine, Limits, PonderHandle, SearchInfo, SearchResult, Skill, StopHandle,
+    evaluate, Engine, Limits, SearchEvent, SearchInfo, SearchResult, SearchThread, Skill,
     MAX_HASH_MB, MAX_MULTI_PV, MAX_SKILL_LEVEL, MAX_THREADS,
 };
 
@@ -62,26 +61,18 @@ pub trait Dialect {
     fn parse_go(&self, session: &Session, args: &[&str]) -> Result<Limits, String>;
 }
 
-/// The game state and the engine (lent to the search thread while it runs).
+/// The game state and the engine on its search thread.
 pub struct Session {
     pub out: Out,
-    engine: Option<Engine>,
-    worker: Option<JoinHandle<Engine>>,
-    stop: StopHandle,
-    ponder: PonderHandle,
-    /// Raised by `stop`/`quit`; an infinite search waits for it before answering.
-    stop_requested: Arc<AtomicBool>,
-    /// Raised by `go ponder`, lowered by `ponderhit`: a ponder search that
-    /// finished early waits for either before it answers (UCI).
-    pondering: Arc<AtomicBool>,
-    /// Raised by the search thread once it has printed its best move: from
-    /// then on a new `go` waits for the thread instead of being refused.
-    answered: Arc<AtomicBool>,
+    search: SearchThread,
     root: Position,
     history: Vec<Position>,
     /// Root moves excluded from the next searches (UCCI `banmoves`).
     pub ban_moves: Vec<Move>,
     pub hash_mb: usize,
+    /// The hash size the program started with (`--hash`): the `Hash`
+    /// (`hashsize`) option's advertised default, the value in effect until set.
+    pub default_hash_mb: usize,
     /// Search threads (UCI `Threads`, UCCI `threads`).
     pub threads: usize,
     /// Lines reported per search (UCI `MultiPV`).
@@ -102,19 +93,15 @@ pub struct Session {
 impl Session {
     pub fn new(hash_mb: usize) -> Session {
         let engine = Engine::new(hash_mb);
+        let hash_mb = engine.hash_size();
         Session {
             out: Out(Arc::new(std::sync::Mutex::new(io::stdout()))),
-            stop: engine.stop_handle(),
-            ponder: engine.ponder_handle(),
-            engine: Some(engine),
-            worker: None,
-            stop_requested: Arc::new(AtomicBool::new(false)),
-            pondering: Arc::new(AtomicBool::new(false)),
-            answered: Arc::new(AtomicBool::new(false)),
+            search: SearchThread::new(engine),
             root: Position::startpos(),
             history: Vec::new(),
             ban_moves: Vec::new(),
             hash_mb,
+            default_hash_mb: hash_mb,
             threads: 1,
             multi_pv: 1,
             move_overhead: None,
@@ -140,10 +127,8 @@ impl Session {
     /// `ponderhit`: the predicted move was played; the ponder search goes
     /// on as a timed search (or answers at once if it already finished).
     pub fn ponder_hit(&mut self) {
-        if self.pondering.swap(false, Ordering::SeqCst) {
-            self.searching_infinite = false;
-            self.ponder.hit();
-        }
+        self.searching_infinite = false;
+        self.search.ponderhit();
     }
 
     /// `go perft N`: each legal move with its count, then the total, as
@@ -206,32 +191,19 @@ impl Session {
     }
 
     pub fn is_searching(&self) -> bool {
-        self.worker.as_ref().is_some_and(|w| !w.is_finished())
-            && !self.answered.load(Ordering::SeqCst)
+        self.search.is_searching()
     }
 
     /// Asks a running search to stop (it answers with its best move).
     pub fn stop(&mut self) {
-        if self.worker.is_some() {
-            self.stop_requested.store(true, Ordering::SeqCst);
-            self.stop.stop();
-        }
+        self.search.stop();
     }
 
-    /// Waits for the search thread, if any, and takes the engine back.
+    /// Waits until the search, if any, has answered.
     pub fn join(&mut self) {
         self.searching_infinite = false;
-        if let Some(worker) = self.worker.take() {
-            match worker.join() {
-                Ok(engine) => self.engine = Some(engine),
-                Err(_) => {
-                    self.out
-                        .error("the search thread failed; starting a fresh engine");
-                    let mut engine = Engine::new(self.hash_mb);
-                    engine.set_threads(self.threads);
-                    self.engine = Some(engine);
-                }
-            }
+        if let Err(e) = self.search.wait() {
+            self.out.error(&format!("{e}; starting a fresh engine"));
         }
     }
 
@@ -239,7 +211,7 @@ impl Session {
     pub fn engine(&mut self) -> &mut Engine {
         self.stop();
         self.join();
-        self.engine.get_or_insert_with(|| Engine::new(self.hash_mb))
+        self.search.engine()
     }
 
     /// Resizes the hash to `value` MiB (UCI `Hash`, UCCI `hashsize`); `option`
@@ -321,58 +293,30 @@ impl Session {
 
     /// Starts a search on its own thread; results are printed by that thread.
     pub fn start_search(&mut self, limits: Limits, dialect: Arc<dyn SearchOutput>) {
-        if self.is_searching() {
-            self.out.error("already searching; send stop first");
-            return;
-        }
-        self.join();
-        let mut engine = self
-            .engine
-            .take()
-            .unwrap_or_else(|| Engine::new(self.hash_mb));
-        self.stop_requested.store(false, Ordering::SeqCst);
-        self.answered.store(false, Ordering::SeqCst);
-        self.stop.reset();
-        // A `ponderhit` that came after the last search answered is stale.
-        self.ponder = engine.ponder_handle();
-        self.ponder.reset();
-        self.pondering.store(limits.ponder, Ordering::SeqCst);
-        let root = self.root.clone();
-        let history = self.history.clone();
         let out = self.out.clone();
-        let stop_requested = Arc::clone(&self.stop_requested);
-        let answered = Arc::clone(&self.answered);
-        let pondering = Arc::clone(&self.pondering);
-        let infinite = limits.infinite;
         let wdl_model = self.show_wdl.then(WinRateModel::default);
         let ply = game_ply(&self.root);
-        self.searching_infinite = infinite || limits.ponder;
-        let spawned = std::thread::Builder::new()
-            .name("search".into())
-            .spawn(move || {
-                let result = engine.search(&root, &history, &limits, |info| {
+        let held = limits.infinite || limits.ponder;
+        let started = self.search.go(
+            self.root.clone(),
+            self.history.clone(),
+            limits,
+            move |event| match event {
+                SearchEvent::Info(info) => {
                     let wdl = wdl_model.map(|m| m.wdl(info.score, ply));
-                    out.line(&dialect.info(info, wdl));
-                });
-                // UCI: an infinite search answers only after `stop`, a
-                // ponder search only after `stop` or `ponderhit`.
-                while (infinite || pondering.load(Ordering::SeqCst))
-                    && !stop_requested.load(Ordering::SeqCst)
-                {
-                    std::thread::sleep(Duration::from_millis(2));
+                    out.line(&dialect.info(&info, wdl));
                 }
-                // Answered before the line goes out: a client may send its
-                // next `go` the moment it reads `bestmove`, and that `go`
-                // must not find this search still running.
-                answered.store(true, Ordering::SeqCst);
-                out.line(&dialect.bestmove(&result));
-                engine
-            });
-        match spawned {
-            Ok(handle) => self.worker = Some(handle),
-            Err(e) => self
-                .out
-                .error(&format!("cannot start the search thread: {e}")),
+                SearchEvent::BestMove(result) => {
+                    if let Some(line) = dialect.no_move_info(&result) {
+                        out.line(&line);
+                    }
+                    out.line(&dialect.bestmove(&result));
+                }
+            },
+        );
+        match started {
+            Ok(()) => self.searching_infinite = held,
+            Err(e) => self.out.error(&e.to_string()),
         }
     }
 }
@@ -398,6 +342,11 @@ pub trait SearchOutput: Send + Sync {
     /// One `info` line; `wdl`: the win/draw/loss estimate to show, if the
     /// protocol has a syntax for it.
     fn info(&self, info: &SearchInfo, wdl: Option<Wdl>) -> String;
+    /// The line sent before `bestmove` when there is no move to play (the
+    /// side to move is mated or stalemated), if the protocol has one.
+    fn no_move_info(&self, _result: &SearchResult) -> Option<String> {
+        None
+    }
     fn bestmove(&self, result: &SearchResult) -> String;
 }
 

@@ -89,7 +89,8 @@ impl Dialect for Ucci {
                 identify(&s.out);
                 s.out.line("option usemillisec type check default false");
                 s.out.line(&format!(
-                    "option hashsize type spin min 1 max {MAX_HASH_MB} default {DEFAULT_HASH_MB}"
+                    "option hashsize type spin min 1 max {MAX_HASH_MB} default {}",
+                    s.default_hash_mb
                 ));
                 s.out.line(&format!(
                     "option threads type spin min 1 max {MAX_THREADS} default 1"

@@ -60,6 +60,16 @@ impl SearchOutput for UciOutput {
         )
     }
 
+    /// `info depth 0 score mate 0` (or `cp 0` when the only moves were
+    /// excluded by `searchmoves`), as Stockfish and Pikafish send before
+    /// `bestmove (none)`: in xiangqi having no legal move loses (R-END-MATE,
+    /// R-END-STALEMATE), so the score is mate 0 for both.
+    fn no_move_info(&self, r: &SearchResult) -> Option<String> {
+        r.best_move
+            .is_none()
+            .then(|| format!("info depth 0 score {}", r.score))
+    }
+
     fn bestmove(&self, r: &SearchResult) -> String {
         bestmove_line(r, "bestmove (none)")
     }
@@ -71,7 +81,8 @@ impl Dialect for Uci {
             "uci" => {
                 identify(&s.out);
                 s.out.line(&format!(
-                    "option name Hash type spin default {DEFAULT_HASH_MB} min 1 max {MAX_HASH_MB}"
+                    "option name Hash type spin default {} min 1 max {MAX_HASH_MB}",
+                    s.default_hash_mb
                 ));
                 s.out.line(&format!(
                     "option name Threads type spin default 1 min 1 max {MAX_THREADS}"

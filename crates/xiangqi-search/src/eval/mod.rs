@@ -250,15 +250,16 @@ fn connected_soldiers(b: &Board<'_>, sink: &mut impl Sink) {
     }
 }
 
-/// The score sink: weighted sums per colour, tapered at the end.
-struct Score<'a> {
+/// The sink `evaluate` uses: weighted sums per colour, tapered at the end
+/// (the trace's sink, [`trace`], keeps every term instead).
+struct WeightedSums<'a> {
     weights: &'a Weights,
     opening: [i32; 2],
     endgame: [i32; 2],
     plain: [i32; 2],
 }
 
-impl Sink for Score<'_> {
+impl Sink for WeightedSums<'_> {
     #[inline(always)]
     fn add(&mut self, color: Color, index: usize, coef: i32) {
         self.plain[color.index()] += coef * self.weights.get(index);
@@ -303,7 +304,7 @@ pub fn evaluate(pos: &Position) -> i32 {
 /// Evaluates `pos` for the side to move with explicit weights.
 pub fn evaluate_with(pos: &Position, weights: &Weights) -> i32 {
     let b = Board::new(pos, weights);
-    let mut s = Score {
+    let mut s = WeightedSums {
         weights,
         opening: [0; 2],
         endgame: [0; 2],

@@ -4,7 +4,6 @@
 use std::collections::HashMap;
 use std::sync::Mutex;
 
-use serde_json::{json, Value};
 use xiangqi_adjudication::TimeControl;
 use xiangqi_core::{Color, Position};
 
@@ -17,7 +16,8 @@ use crate::state::AppState;
 use crate::store::GameRow;
 use crate::time_control::format_time_control;
 use crate::ws::protocol::echo::quoted;
-use crate::ws::protocol::ColorChoice;
+use crate::ws::protocol::server::{GameSummary, SeekView};
+use crate::ws::protocol::{ColorChoice, ServerMessage};
 
 /// Open seeks per player at most.
 pub const MAX_SEEKS_PER_PLAYER: usize = 3;
@@ -43,11 +43,15 @@ pub struct Seek {
 
 impl Seek {
     /// `Seek`.
-    pub fn to_json(&self) -> Value {
-        json!({
-            "id": self.id, "player": self.seat.to_json(), "tc": format_time_control(&self.tc),
-            "rated": self.rated, "color": self.color.name(), "rules": self.rules,
-        })
+    pub fn to_view(&self) -> SeekView {
+        SeekView {
+            id: self.id.clone(),
+            player: self.seat.to_public(),
+            tc: format_time_control(&self.tc),
+            rated: self.rated,
+            color: self.color,
+            rules: self.rules.clone(),
+        }
     }
 }
 
@@ -57,13 +61,14 @@ pub type Refusal = (&'static str, String);
 #[derive(Default)]
 struct Inner {
     seeks: Vec<Seek>,
-    games: Vec<(String, Value)>,
+    games: Vec<GameSummary>,
     subscribers: HashMap<ConnId, Outbox>,
 }
 
 impl Inner {
-    fn broadcast(&self, frame: Value) {
-        let text = frame.to_string();
+    /// Sends `frame` to every follower, written once.
+    fn broadcast(&self, frame: ServerMessage) {
+        let text = frame.to_text();
         for out in self.subscribers.values() {
             let _ = out.send(Outbound::Text(text.clone()));
         }
@@ -88,10 +93,11 @@ impl Lobby {
     /// Follows the lobby: the current lists now, changes later.
     pub fn subscribe(&self, conn: ConnId, out: Outbox) {
         self.with(|inner| {
-            let seeks: Vec<Value> = inner.seeks.iter().map(Seek::to_json).collect();
-            let games: Vec<Value> = inner.games.iter().map(|(_, g)| g.clone()).collect();
-            let frame = json!({"t": "lobby", "seeks": seeks, "games": games});
-            let _ = out.send(Outbound::Text(frame.to_string()));
+            let frame = ServerMessage::Lobby {
+                seeks: inner.seeks.iter().map(Seek::to_view).collect(),
+                games: inner.games.clone(),
+            };
+            let _ = out.send(Outbound::Text(frame.to_text()));
             inner.subscribers.insert(conn, out);
         });
     }
@@ -104,7 +110,7 @@ impl Lobby {
     /// Opens a seek, unless its player has [`MAX_SEEKS_PER_PLAYER`] open
     /// or its address `per_address` (so many guests from one place cannot
     /// fill the lobby).
-    pub fn add_seek(&self, seek: Seek, per_address: usize) -> Result<Value, Refusal> {
+    pub fn add_seek(&self, seek: Seek, per_address: usize) -> Result<SeekView, Refusal> {
         self.with(|inner| {
             let player = seek.seat.id();
             let open = inner.seeks.iter().filter(|s| s.seat.id() == player).count();
@@ -125,10 +131,10 @@ impl Lobby {
                     format!("your address has {from_address} open seeks, the most allowed"),
                 ));
             }
-            let json = seek.to_json();
+            let view = seek.to_view();
             inner.seeks.push(seek);
-            inner.broadcast(json!({"t": "seek_added", "seek": json}));
-            Ok(json)
+            inner.broadcast(ServerMessage::SeekAdded { seek: view.clone() });
+            Ok(view)
         })
     }
 
@@ -146,7 +152,7 @@ impl Lobby {
                 ));
             };
             inner.seeks.remove(i);
-            inner.broadcast(json!({"t": "seek_removed", "id": id}));
+            inner.broadcast(ServerMessage::SeekRemoved { id: id.to_string() });
             Ok(())
         })
     }
@@ -161,7 +167,7 @@ impl Lobby {
                 return Err(("own_seek", "you cannot accept your own seek".to_string()));
             }
             let seek = inner.seeks.remove(i);
-            inner.broadcast(json!({"t": "seek_removed", "id": id}));
+            inner.broadcast(ServerMessage::SeekRemoved { id: id.to_string() });
             Ok(seek)
         })
     }
@@ -169,9 +175,9 @@ impl Lobby {
     /// Puts back a seek whose game could not start.
     pub fn restore_seek(&self, seek: Seek) {
         self.with(|inner| {
-            let json = seek.to_json();
+            let view = seek.to_view();
             inner.seeks.push(seek);
-            inner.broadcast(json!({"t": "seek_added", "seek": json}));
+            inner.broadcast(ServerMessage::SeekAdded { seek: view });
         });
     }
 
@@ -182,16 +188,16 @@ impl Lobby {
                 inner.seeks.drain(..).partition(|s| s.seat.is(player));
             inner.seeks = kept;
             for seek in gone {
-                inner.broadcast(json!({"t": "seek_removed", "id": seek.id}));
+                inner.broadcast(ServerMessage::SeekRemoved { id: seek.id });
             }
         });
     }
 
     /// A game in progress.
-    pub fn add_game(&self, id: &str, summary: Value) {
+    pub fn add_game(&self, summary: GameSummary) {
         self.with(|inner| {
-            inner.games.push((id.to_string(), summary.clone()));
-            inner.broadcast(json!({"t": "game_added", "game": summary}));
+            inner.games.push(summary.clone());
+            inner.broadcast(ServerMessage::GameAdded { game: summary });
         });
     }
 
@@ -199,9 +205,9 @@ impl Lobby {
     pub fn remove_game(&self, id: &str) {
         self.with(|inner| {
             let before = inner.games.len();
-            inner.games.retain(|(g, _)| g != id);
+            inner.games.retain(|g| g.id != id);
             if inner.games.len() != before {
-                inner.broadcast(json!({"t": "game_removed", "id": id}));
+                inner.broadcast(ServerMessage::GameRemoved { id: id.to_string() });
             }
         });
     }
@@ -257,6 +263,6 @@ pub async fn start_game(
     let summary = facts.summary(None, 0);
     let handle = room::start(state.clone(), facts).await?;
     state.rooms.insert(handle.clone()).await;
-    state.lobby.add_game(&handle.id, summary);
+    state.lobby.add_game(summary);
     Ok(handle)
 }

@@ -6,7 +6,6 @@ use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
 use std::time::Duration;
 
-use serde_json::Value;
 use tokio::sync::{mpsc, oneshot};
 use xiangqi_adjudication::{ClockError, ClockEvent, OnlineGame, Outcome, Reason, TimedEvent};
 use xiangqi_core::{Color, Move, Position};
@@ -19,6 +18,7 @@ use crate::rules::game_rules;
 use crate::state::AppState;
 use crate::store::{Ending, EventRow, RatingChangeRow, StoreError, StoredGame};
 use crate::time_control::parse_time_control;
+use crate::ws::protocol::server::GameSummary;
 
 /// Events kept for reconnecting clients.
 const RECENT_EVENTS: usize = 50;
@@ -97,7 +97,7 @@ pub enum RoomCommand {
     /// The summary, moves and FEN (for `GET /api/games/{id}`).
     Summary {
         /// The answer.
-        reply: oneshot::Sender<(Value, Vec<String>, String)>,
+        reply: oneshot::Sender<(GameSummary, Vec<String>, String)>,
     },
     /// The engine's search came back.
     EngineMoved {

@@ -1,11 +1,16 @@
 //! What a room tells its watchers, kept notation-free, and its rendering
-//! into protocol frames for one recipient (their side, their notation).
+//! into protocol frames (`xiangqi-server-protocol`'s typed messages) for
+//! one recipient (their side, their notation).
 
 use std::sync::Arc;
 
-use serde_json::{json, Value};
 use xiangqi_adjudication::{Outcome, Reason, TimeControl};
 use xiangqi_core::{Color, Move, Position};
+use xiangqi_server_protocol::server::{
+    BySide, EventBody, GameEvent, GameResult, GameState, GameSummary, MoveText, PublicPlayer,
+    RatingChange, Side,
+};
+use xiangqi_server_protocol::ServerMessage;
 
 use crate::notation_setting::NotationSetting;
 use crate::store::PlayerRow;
@@ -90,18 +95,27 @@ impl Seat {
     }
 
     /// `PublicPlayer` or `EnginePlayer`.
-    pub fn to_json(&self) -> Value {
+    pub fn to_public(&self) -> PublicPlayer {
         match self {
             Seat::Player {
                 id,
                 name,
                 guest,
                 rating,
-            } => json!({"id": id, "name": name, "guest": guest, "rating": rating}),
-            Seat::Engine { level } => json!({
-                "id": format!("engine-{level}"), "name": Seat::engine_name(*level),
-                "guest": false, "rating": null, "engine_level": level,
-            }),
+            } => PublicPlayer {
+                id: id.clone(),
+                name: name.clone(),
+                guest: *guest,
+                rating: *rating,
+                engine_level: None,
+            },
+            Seat::Engine { level } => PublicPlayer {
+                id: self.id(),
+                name: Seat::engine_name(*level),
+                guest: false,
+                rating: None,
+                engine_level: Some(*level),
+            },
         }
     }
 }
@@ -144,17 +158,24 @@ impl GameFacts {
     }
 
     /// `GameSummary`.
-    pub fn summary(&self, result: Option<&ResultView>, ply: u32) -> Value {
+    pub fn summary(&self, result: Option<&ResultView>, ply: u32) -> GameSummary {
         let (status, result_text, reason) = match result {
             None => ("playing", "*", None),
             Some(r) => (r.status(), r.outcome.result(), Some(reason_code(r.reason))),
         };
-        json!({
-            "id": self.id, "red": self.red.to_json(), "black": self.black.to_json(),
-            "tc": self.tc_text, "rated": self.rated, "rules": self.rules,
-            "status": status, "result": result_text, "reason": reason,
-            "started_at": self.started_at, "ply": ply,
-        })
+        GameSummary {
+            id: self.id.clone(),
+            red: self.red.to_public(),
+            black: self.black.to_public(),
+            tc: self.tc_text.clone(),
+            rated: self.rated,
+            rules: self.rules.clone(),
+            status: status.to_string(),
+            result: result_text.to_string(),
+            reason: reason.map(str::to_string),
+            started_at: self.started_at,
+            ply,
+        }
     }
 }
 
@@ -254,14 +275,18 @@ impl ResultView {
     }
 
     /// `Result` for one recipient.
-    pub fn to_json(&self, notation: NotationSetting) -> Value {
-        let ratings = self.ratings.map(|[red, black]| {
-            json!({"red": {"before": red.0, "after": red.1}, "black": {"before": black.0, "after": black.1}})
-        });
-        json!({
-            "result": self.outcome.result(), "status": self.status(),
-            "reason": reason_code(self.reason), "text": self.text(notation), "ratings": ratings,
-        })
+    pub fn to_view(&self, notation: NotationSetting) -> GameResult {
+        let change = |(before, after)| RatingChange { before, after };
+        GameResult {
+            result: self.outcome.result().to_string(),
+            status: self.status().to_string(),
+            reason: reason_code(self.reason).to_string(),
+            text: self.text(notation),
+            ratings: self.ratings.map(|[red, black]| BySide {
+                red: change(red),
+                black: change(black),
+            }),
+        }
     }
 }
 
@@ -338,8 +363,12 @@ pub struct Snapshot {
     pub result: Option<Arc<ResultView>>,
 }
 
-fn side_json(side: Option<Color>) -> Value {
-    side.map_or(Value::Null, |c| Value::from(c.name()))
+/// The protocol's name of a side.
+pub fn side(color: Color) -> Side {
+    match color {
+        Color::Red => Side::Red,
+        Color::Black => Side::Black,
+    }
 }
 
 fn legal_for(clock: &ClockView, you: Option<Color>) -> Vec<String> {
@@ -350,8 +379,18 @@ fn legal_for(clock: &ClockView, you: Option<Color>) -> Vec<String> {
     }
 }
 
-fn clocks_json(clock: &ClockView) -> Value {
-    json!({"red": clock.clocks[0], "black": clock.clocks[1]})
+fn clocks(clock: &ClockView) -> BySide<u64> {
+    BySide {
+        red: clock.clocks[0],
+        black: clock.clocks[1],
+    }
+}
+
+fn move_text(before: &Position, mv: Move, notation: NotationSetting) -> MoveText {
+    MoveText {
+        iccs: mv.to_string(),
+        text: notation.move_text(before, mv),
+    }
 }
 
 /// An `event` frame for a player (`viewer`, `None` for spectators without
@@ -361,7 +400,7 @@ pub fn event_frame(
     event: &EventOut,
     viewer: Option<&str>,
     notation: NotationSetting,
-) -> Value {
+) -> ServerMessage {
     let you = viewer.and_then(|p| facts.side_of(p));
     let body = match &event.kind {
         EventKind::Move {
@@ -369,43 +408,63 @@ pub fn event_frame(
             before,
             mv,
             fen,
-        } => json!({
-            "kind": "move", "ply": ply, "fen": fen,
-            "move": {"iccs": mv.to_string(), "text": notation.move_text(before, *mv)},
-        }),
-        EventKind::DrawOffer(side) => json!({"kind": "draw_offer", "by": side.name()}),
-        EventKind::DrawDeclined(side) => json!({"kind": "draw_declined", "by": side.name()}),
-        EventKind::Away(side) => json!({"kind": "away", "side": side.name()}),
-        EventKind::Back(side) => json!({"kind": "back", "side": side.name()}),
-        EventKind::End(result) => json!({"kind": "end", "result": result.to_json(notation)}),
+        } => EventBody::Move {
+            ply: *ply,
+            fen: fen.clone(),
+            mv: move_text(before, *mv, notation),
+        },
+        EventKind::DrawOffer(by) => EventBody::DrawOffer { by: side(*by) },
+        EventKind::DrawDeclined(by) => EventBody::DrawDeclined { by: side(*by) },
+        EventKind::Away(who) => EventBody::Away { side: side(*who) },
+        EventKind::Back(who) => EventBody::Back { side: side(*who) },
+        EventKind::End(result) => EventBody::End {
+            result: result.to_view(notation),
+        },
     };
-    json!({
-        "t": "event", "game": facts.id, "v": event.v, "event": body,
-        "clocks": clocks_json(&event.clock), "running": side_json(event.clock.running),
-        "now": event.clock.now, "legal": legal_for(&event.clock, you),
-    })
+    ServerMessage::Event(Box::new(GameEvent {
+        game: facts.id.clone(),
+        v: event.v,
+        event: body,
+        clocks: clocks(&event.clock),
+        running: event.clock.running.map(side),
+        now: event.clock.now,
+        legal: legal_for(&event.clock, you),
+    }))
 }
 
 /// A `state` frame for one recipient.
-pub fn state_frame(snapshot: &Snapshot, viewer: Option<&str>, notation: NotationSetting) -> Value {
+pub fn state_frame(
+    snapshot: &Snapshot,
+    viewer: Option<&str>,
+    notation: NotationSetting,
+) -> ServerMessage {
     let facts = &snapshot.facts;
     let you = viewer.and_then(|p| facts.side_of(p));
     let mut pos = facts.start.clone();
     let mut moves = Vec::with_capacity(snapshot.moves.len());
     for &mv in &snapshot.moves {
-        moves.push(json!({"iccs": mv.to_string(), "text": notation.move_text(&pos, mv)}));
+        moves.push(move_text(&pos, mv, notation));
         pos.make_move(mv);
     }
     let ply = snapshot.moves.len() as u32;
-    json!({
-        "t": "state", "game": facts.id, "v": snapshot.v,
-        "summary": facts.summary(snapshot.result.as_deref(), ply),
-        "start_fen": facts.start.to_fen(), "fen": snapshot.fen, "moves": moves,
-        "clocks": clocks_json(&snapshot.clock), "turn": snapshot.clock.turn.name(),
-        "running": side_json(snapshot.clock.running), "draw_offer": side_json(snapshot.draw_offer),
-        "away": {"red": snapshot.away[0], "black": snapshot.away[1]},
-        "you": side_json(you), "legal": legal_for(&snapshot.clock, you),
-        "result": snapshot.result.as_ref().map(|r| r.to_json(notation)),
-        "now": snapshot.clock.now,
-    })
+    ServerMessage::State(Box::new(GameState {
+        game: facts.id.clone(),
+        v: snapshot.v,
+        summary: facts.summary(snapshot.result.as_deref(), ply),
+        start_fen: facts.start.to_fen(),
+        fen: snapshot.fen.clone(),
+        moves,
+        clocks: clocks(&snapshot.clock),
+        turn: side(snapshot.clock.turn),
+        running: snapshot.clock.running.map(side),
+        draw_offer: snapshot.draw_offer.map(side),
+        away: BySide {
+            red: snapshot.away[0],
+            black: snapshot.away[1],
+        },
+        you: you.map(side),
+        legal: legal_for(&snapshot.clock, you),
+        result: snapshot.result.as_ref().map(|r| r.to_view(notation)),
+        now: snapshot.clock.now,
+    }))
 }

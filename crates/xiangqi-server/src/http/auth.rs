@@ -12,7 +12,7 @@ use axum::http::{HeaderMap, HeaderValue};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde::Deserialize;
-use serde_json::{json, Value};
+use serde_json::json;
 
 use crate::error::ApiError;
 use crate::http::extract::JsonBody;
@@ -26,14 +26,18 @@ use crate::security::Client;
 use crate::state::AppState;
 use crate::store::{PlayerRow, StoreError};
 
+use crate::ws::protocol::server::Player;
 use crate::ws::protocol::SESSION_COOKIE;
 
 /// `Player`, as a player sees themselves.
-pub fn player_json(player: &PlayerRow) -> Value {
-    json!({
-        "id": player.id, "name": player.name, "guest": player.guest,
-        "rating": player.rating, "notation": player.notation,
-    })
+pub fn player_view(player: &PlayerRow) -> Player {
+    Player {
+        id: player.id.clone(),
+        name: player.name.clone(),
+        guest: player.guest,
+        rating: player.rating,
+        notation: player.notation.clone(),
+    }
 }
 
 /// The session token the request carries, if any.
@@ -154,7 +158,7 @@ async fn new_guest_named(
     }
 }
 
-fn with_cookie(cookie: HeaderValue, body: Value) -> Response {
+fn with_cookie(cookie: HeaderValue, body: impl serde::Serialize) -> Response {
     let mut response = Json(body).into_response();
     response.headers_mut().insert(SET_COOKIE, cookie);
     response
@@ -167,11 +171,11 @@ pub async fn me(
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
     if let Some(player) = current_player(&state, &headers).await? {
-        return Ok(Json(player_json(&player)).into_response());
+        return Ok(Json(player_view(&player)).into_response());
     }
     let guest = new_guest(&state, &client).await?;
     let cookie = new_session(&state, &guest.id, &client).await?;
-    Ok(with_cookie(cookie, player_json(&guest)))
+    Ok(with_cookie(cookie, player_view(&guest)))
 }
 
 /// A name and password.
@@ -243,7 +247,7 @@ pub async fn register(
         state.store.delete_session(&token_hash(&token)).await?;
     }
     let cookie = new_session(&state, &player.id, &client).await?;
-    Ok(with_cookie(cookie, player_json(&player)))
+    Ok(with_cookie(cookie, player_view(&player)))
 }
 
 /// `POST /api/login`: throttled per address and per name (known or not,
@@ -275,7 +279,7 @@ pub async fn login(
         state.store.delete_session(&token_hash(&token)).await?;
     }
     let cookie = new_session(&state, &player.id, &client).await?;
-    Ok(with_cookie(cookie, player_json(&player)))
+    Ok(with_cookie(cookie, player_view(&player)))
 }
 
 /// `POST /api/logout`.
@@ -314,7 +318,7 @@ pub async fn settings(
     state.store.set_notation(&player.id, setting.name()).await?;
     state.hub.set_notation(&player.id, setting);
     player.notation = setting.name().to_string();
-    Ok(Json(player_json(&player)).into_response())
+    Ok(Json(player_view(&player)).into_response())
 }
 
 #[cfg(test)]

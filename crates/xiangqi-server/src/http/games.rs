@@ -7,7 +7,7 @@ use axum::extract::State;
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use serde_json::{json, Value};
+use serde::Serialize;
 use tokio::sync::oneshot;
 
 use crate::error::ApiError;
@@ -17,6 +17,17 @@ use crate::http::extract::PathParams;
 use crate::state::AppState;
 use crate::store::{PlayerRow, StoreError, StoredGame};
 use crate::ws::protocol::echo::quoted;
+use crate::ws::protocol::server::GameSummary;
+
+/// `GET /api/games/{id}`'s body: the summary, the moves (ICCS) and the
+/// position now.
+#[derive(Serialize)]
+struct GameDetail {
+    #[serde(flatten)]
+    summary: GameSummary,
+    moves: Vec<String>,
+    fen: String,
+}
 
 /// `GET /api/games/{id}`: `GameSummary` with `moves` and `fen`.
 pub async fn game(
@@ -36,10 +47,13 @@ pub async fn game(
         if room.send(RoomCommand::Summary { reply }).is_err() {
             continue; // the room stopped meanwhile: load it again
         }
-        if let Ok((mut summary, moves, fen)) = answer.await {
-            summary["moves"] = json!(moves);
-            summary["fen"] = json!(fen);
-            return Ok(Json(summary).into_response());
+        if let Ok((summary, moves, fen)) = answer.await {
+            let detail = GameDetail {
+                summary,
+                moves,
+                fen,
+            };
+            return Ok(Json(detail).into_response());
         }
     }
     Err(ApiError::Internal(format!(
@@ -52,7 +66,7 @@ pub async fn stored_summary(
     state: &AppState,
     stored: &StoredGame,
     players: &mut HashMap<String, PlayerRow>,
-) -> Result<Value, StoreError> {
+) -> Result<GameSummary, StoreError> {
     let row = &stored.game;
     for id in [&row.red, &row.black] {
         if Seat::engine_level(id).is_none() && !players.contains_key(id) {
@@ -71,12 +85,19 @@ pub async fn stored_summary(
         ),
         None => ("playing", "*", None, moves),
     };
-    Ok(json!({
-        "id": row.id, "red": Seat::stored(&row.red, players.get(&row.red)).to_json(),
-        "black": Seat::stored(&row.black, players.get(&row.black)).to_json(), "tc": row.time_control,
-        "rated": row.rated, "rules": row.rules, "status": status, "result": result,
-        "reason": reason, "started_at": row.started_at, "ply": ply,
-    }))
+    Ok(GameSummary {
+        id: row.id.clone(),
+        red: Seat::stored(&row.red, players.get(&row.red)).to_public(),
+        black: Seat::stored(&row.black, players.get(&row.black)).to_public(),
+        tc: row.time_control.clone(),
+        rated: row.rated,
+        rules: row.rules.clone(),
+        status: status.to_string(),
+        result: result.to_string(),
+        reason: reason.map(str::to_string),
+        started_at: row.started_at,
+        ply: ply as u32,
+    })
 }
 
 /// `GET /games/{id}`: the game page; `GET /games/{id}.pgn`: its PGN.

@@ -37,7 +37,7 @@ pub async fn player(
     for stored in state.store.games_of(&player.id, GAMES_LISTED).await? {
         games.push(stored_summary(&state, &stored, &mut players).await?);
     }
-    let public = json!({"id": player.id, "name": player.name, "guest": player.guest, "rating": player.rating});
+    let public = crate::game::view::Seat::from(player.clone()).to_public();
     Ok(Json(
         json!({"player": public, "history": history, "games": games}),
     ))

@@ -10,13 +10,12 @@ use std::time::Duration;
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket};
 use futures_util::stream::{SplitSink, SplitStream};
 use futures_util::{SinkExt, StreamExt};
-use serde_json::{json, Value};
 use tokio::sync::mpsc;
 
 use crate::game::room::RoomCommand;
 use crate::game::view::{event_frame, state_frame};
 use crate::game::{ConnId, Outbound};
-use crate::http::auth::player_json;
+use crate::http::auth::player_view;
 use crate::notation_setting::NotationSetting;
 use crate::security::AddressKey;
 use crate::state::AppState;
@@ -24,7 +23,8 @@ use crate::store::PlayerRow;
 use crate::ws::dispatch;
 use crate::ws::flood::FloodGate;
 use crate::ws::protocol::echo::{cut_message, MAX_ECHO_CHARS};
-use crate::ws::protocol::{decode, ClientMessage, PROTOCOL_VERSION};
+use crate::ws::protocol::server::{ErrorFrame, ErrorRef};
+use crate::ws::protocol::{decode, ClientMessage, ServerMessage, PROTOCOL_VERSION};
 
 /// The server pings an idle socket this often.
 const PING_EVERY: Duration = Duration::from_secs(10);
@@ -63,21 +63,19 @@ pub struct Session {
 /// An `error` frame. The message is cut to
 /// [`MAX_MESSAGE_CHARS`](crate::ws::protocol::echo::MAX_MESSAGE_CHARS) and
 /// each text in `ref` (ids the client sent) to a few dozen characters.
-pub fn error_frame(code: &str, message: &str, reference: Option<Value>) -> String {
-    let mut frame = json!({"t": "error", "code": code, "message": cut_message(message)});
-    if let Some(mut reference) = reference {
-        if let Some(fields) = reference.as_object_mut() {
-            for value in fields.values_mut() {
-                if let Some(text) = value.as_str() {
-                    if text.chars().count() > MAX_ECHO_CHARS {
-                        *value = Value::String(text.chars().take(MAX_ECHO_CHARS).collect());
-                    }
-                }
-            }
-        }
-        frame["ref"] = reference;
-    }
-    frame.to_string()
+pub fn error_frame(code: &str, message: &str, reference: Option<ErrorRef>) -> String {
+    let cut = |id: Option<String>| id.map(|id| id.chars().take(MAX_ECHO_CHARS).collect());
+    let reference = reference.map(|r| ErrorRef {
+        seek: cut(r.seek),
+        game: cut(r.game),
+        ply: r.ply,
+    });
+    ServerMessage::Error(ErrorFrame {
+        code: code.to_string(),
+        message: cut_message(message),
+        reference,
+    })
+    .to_text()
 }
 
 /// Runs the socket of `player` until it closes.
@@ -116,8 +114,11 @@ pub async fn run(socket: WebSocket, state: AppState, player: PlayerRow, address:
         await_close_reply(&mut stream).await;
         return;
     }
-    let welcome = json!({"t": "welcome", "v": PROTOCOL_VERSION, "player": player_json(&player)});
-    if sink.send(text(welcome.to_string())).await.is_err() {
+    let welcome = ServerMessage::Welcome {
+        v: PROTOCOL_VERSION,
+        player: player_view(&player),
+    };
+    if sink.send(text(welcome.to_text())).await.is_err() {
         return;
     }
 
@@ -292,7 +293,7 @@ async fn write_loop(
                 .await;
                 return;
             }
-            _ = ping.tick() => json!({"t": "ping"}).to_string(),
+            _ = ping.tick() => ServerMessage::Ping.to_text(),
             next = outbox.recv() => match next {
                 None => return,
                 Some(_) if outbox.len() > MAX_QUEUED => {
@@ -314,10 +315,10 @@ fn render(state: &AppState, player: &str, out: Outbound) -> String {
     match out {
         Outbound::Text(text) => text,
         Outbound::Event(facts, event) => {
-            event_frame(&facts, &event, Some(player), state.hub.notation_of(player)).to_string()
+            event_frame(&facts, &event, Some(player), state.hub.notation_of(player)).to_text()
         }
         Outbound::State(snapshot) => {
-            state_frame(&snapshot, Some(player), state.hub.notation_of(player)).to_string()
+            state_frame(&snapshot, Some(player), state.hub.notation_of(player)).to_text()
         }
     }
 }

@@ -2,8 +2,6 @@
 //! actions to the game's room, which decides. Every refusal is an `error`
 //! frame with a code, words and a `ref` naming what it refers to.
 
-use serde_json::{json, Value};
-
 use crate::game::lobby::{seat_colors, start_game, Seek};
 use crate::game::room::{Action, RoomCommand};
 use crate::game::view::Seat;
@@ -14,7 +12,8 @@ use crate::state::AppState;
 use crate::time_control::offered_time_control;
 use crate::ws::connection::{error_frame, Session};
 use crate::ws::protocol::echo::quoted;
-use crate::ws::protocol::{ClientMessage, PROTOCOL_VERSION};
+use crate::ws::protocol::server::ErrorRef;
+use crate::ws::protocol::{ClientMessage, ServerMessage, PROTOCOL_VERSION};
 
 /// The highest engine level.
 const MAX_ENGINE_LEVEL: i64 = crate::engine_player::MAX_LEVEL as i64;
@@ -24,20 +23,22 @@ const MAX_WATCHED: usize = 32;
 /// The frames that go back to the socket that sent the message.
 pub type Replies = Vec<String>;
 
-fn refuse(code: &str, message: impl AsRef<str>, reference: Option<Value>) -> Replies {
+fn refuse(code: &str, message: impl AsRef<str>, reference: Option<ErrorRef>) -> Replies {
     vec![error_frame(code, message.as_ref(), reference)]
 }
 
-fn frame(value: Value) -> Replies {
-    vec![value.to_string()]
+fn frame(message: ServerMessage) -> Replies {
+    vec![message.to_text()]
 }
 
 /// Handles one decoded message of `session`'s player.
 pub async fn handle(state: &AppState, session: &mut Session, message: ClientMessage) -> Replies {
     match message {
-        ClientMessage::Hello { .. } => frame(json!({"t": "welcome", "v": PROTOCOL_VERSION,
-            "player": crate::http::auth::player_json(&session.player)})),
-        ClientMessage::Ping => frame(json!({"t": "pong"})),
+        ClientMessage::Hello { .. } => frame(ServerMessage::Welcome {
+            v: PROTOCOL_VERSION,
+            player: crate::http::auth::player_view(&session.player),
+        }),
+        ClientMessage::Ping => frame(ServerMessage::Pong),
         ClientMessage::Pong => Vec::new(),
         ClientMessage::Lobby => {
             if !session.in_lobby {
@@ -83,14 +84,14 @@ pub async fn handle(state: &AppState, session: &mut Session, message: ClientMess
             };
             let per_address = state.guards.security.seeks_per_address;
             match state.lobby.add_seek(seek, per_address) {
-                Ok(seek) => frame(json!({"t": "seek_created", "seek": seek})),
+                Ok(seek) => frame(ServerMessage::SeekCreated { seek }),
                 Err((code, message)) => refuse(code, message, None),
             }
         }
         ClientMessage::CancelSeek { id } => {
             match state.lobby.cancel_seek(&id, &session.player.id) {
                 Ok(()) => Vec::new(),
-                Err((code, message)) => refuse(code, message, Some(json!({"seek": id}))),
+                Err((code, message)) => refuse(code, message, Some(ErrorRef::seek(&id))),
             }
         }
         ClientMessage::Accept { id } => accept(state, session, id).await,
@@ -141,9 +142,9 @@ pub async fn handle(state: &AppState, session: &mut Session, message: ClientMess
             Vec::new()
         }
         ClientMessage::Move { game, ply, mv } => {
-            let reference = json!({"game": game, "ply": ply});
+            let reference = ErrorRef::game_move(&game, ply);
             match act(state, session, &game, Action::Move { ply, mv }).await {
-                Ok(()) => frame(json!({"t": "ack", "game": game, "ply": ply})),
+                Ok(()) => frame(ServerMessage::Ack { game, ply }),
                 Err((code, message)) => refuse(code, message, Some(reference)),
             }
         }
@@ -183,7 +184,10 @@ async fn fresh_seat(state: &AppState, session: &Session) -> Result<Seat, Replies
 
 /// Tells both players that a game started (on every socket of theirs).
 fn started(state: &AppState, room: &RoomHandle) {
-    let text = json!({"t": "started", "game": room.id}).to_string();
+    let text = ServerMessage::Started {
+        game: room.id.clone(),
+    }
+    .to_text();
     for seat in [&room.facts.red, &room.facts.black] {
         if let Seat::Player { id, .. } = seat {
             state.hub.send(id, &text);
@@ -198,14 +202,14 @@ async fn accept(state: &AppState, session: &Session, id: String) -> Replies {
     };
     let seek = match state.lobby.take_seek(&id, &session.player.id) {
         Ok(seek) => seek,
-        Err((code, message)) => return refuse(code, message, Some(json!({"seek": id}))),
+        Err((code, message)) => return refuse(code, message, Some(ErrorRef::seek(&id))),
     };
     if seek.rated && !me.is_account() {
         state.lobby.restore_seek(seek);
         return refuse(
             "guest_rated",
             "rated games are for accounts: register first",
-            Some(json!({"seek": id})),
+            Some(ErrorRef::seek(&id)),
         );
     }
     let (red, black) = seat_colors(seek.seat.clone(), me, seek.color);
@@ -220,7 +224,7 @@ async fn accept(state: &AppState, session: &Session, id: String) -> Replies {
             refuse(
                 "internal",
                 "the game could not be started; try again",
-                Some(json!({"seek": id})),
+                Some(ErrorRef::seek(&id)),
             )
         }
     }
@@ -236,7 +240,7 @@ async fn watch(
         return refuse(
             "too_many_games",
             format!("one socket watches at most {MAX_WATCHED} games"),
-            Some(json!({"game": game})),
+            Some(ErrorRef::game(&game)),
         );
     }
     // A finished room may stop between the lookup and the send: look again.
@@ -247,7 +251,7 @@ async fn watch(
                 return refuse(
                     "unknown_game",
                     format!("no game {}", quoted(&game)),
-                    Some(json!({"game": game})),
+                    Some(ErrorRef::game(&game)),
                 )
             }
             Err(e) => {
@@ -255,7 +259,7 @@ async fn watch(
                 return refuse(
                     "internal",
                     "the game could not be loaded",
-                    Some(json!({"game": game})),
+                    Some(ErrorRef::game(&game)),
                 );
             }
         };
@@ -273,7 +277,7 @@ async fn watch(
     refuse(
         "internal",
         "the game could not be loaded",
-        Some(json!({"game": game})),
+        Some(ErrorRef::game(&game)),
     )
 }
 
@@ -303,6 +307,6 @@ async fn act(
 async fn game_action(state: &AppState, session: &Session, game: String, action: Action) -> Replies {
     match act(state, session, &game, action).await {
         Ok(()) => Vec::new(),
-        Err((code, message)) => refuse(code, message, Some(json!({"game": game}))),
+        Err((code, message)) => refuse(code, message, Some(ErrorRef::game(&game))),
     }
 }
