@@ -386,6 +386,105 @@ def test_read_game_one_at_a_time(tmp_path: Path) -> None:
     assert events == ["x", "second"]
 
 
+# --- Gaps: the engine API ------------------------------------------------
+
+
+def test_scores_compare_and_sort() -> None:
+    from xiangqi.engine import Cp, Mate
+
+    assert Cp(20) > Cp(-5) and Mate(1) > Mate(3) > Cp(5000) > Cp(-5000) > Mate(-3) > Mate(0)
+    assert sorted([Mate(2), Cp(0), Mate(-1), Cp(-30)]) == [Mate(-1), Cp(-30), Cp(0), Mate(2)]
+    assert max([Cp(10), Cp(300)]) == Cp(300) and Cp(35) == xiangqi.Score(cp=35)
+    assert -Mate(2) == Mate(-2)
+    with pytest.raises(ValueError, match="exactly one"):
+        xiangqi.Score(cp=1, mate=2)
+
+
+def test_pov_score_views() -> None:
+    from xiangqi.engine import Cp, PovScore
+
+    pov = PovScore(Cp(40), xiangqi.BLACK)
+    assert pov.relative == Cp(40) and pov.black() == Cp(40) and pov.red() == Cp(-40)
+    win, draw, loss = pov.wdl(ply=20)
+    assert win + draw + loss == 1000 and win > loss
+    assert pov.red().wdl(ply=20) == (loss, draw, win)
+
+
+def test_info_is_a_mapping_too() -> None:
+    with xiangqi.engine.SimpleEngine.builtin() as engine:
+        info = engine.analyse(Board(), xiangqi.engine.Limit(depth=3))
+    assert info["score"] == info.score and info["depth"] == 3 and info.get("depth") == 3
+    assert "score" in info and "pv" in info and "nosuchkey" not in info
+    assert info.get("nosuchkey", 7) == 7 and "wdl" in info.keys()
+    with pytest.raises(KeyError):
+        info["nosuchkey"]
+    assert info.wdl is not None and sum(info.wdl) == 1000
+    assert info.score is not None and info.wdl == info.score.wdl(ply=0)
+
+
+def test_multipv_zero_is_an_error() -> None:
+    with xiangqi.engine.SimpleEngine.builtin() as engine:
+        with pytest.raises(ValueError, match="multipv 0"):
+            engine.analyse(Board(), xiangqi.engine.Limit(depth=1), multipv=0)
+        assert len(engine.analyse(Board(), xiangqi.engine.Limit(depth=2), multipv=2)) == 2
+
+
+def test_streaming_analysis() -> None:
+    with xiangqi.engine.SimpleEngine.builtin() as engine:
+        analysis = engine.analysis(Board(), xiangqi.engine.Limit(depth=4))
+        depths = [info.depth for info in analysis]
+        assert depths == [1, 2, 3, 4], "one report per completed depth, as they come"
+        result = analysis.wait()
+        assert analysis.done() and analysis.info is not None and analysis.info.depth == 4
+        assert result.best_move in Board().legal_moves
+        # stop() ends a long search early, with a move.
+        with engine.analysis(Board(), xiangqi.engine.Limit(depth=60)) as running:
+            first = next(running)
+            assert first.depth == 1
+            running.stop()
+            assert running.wait().best_move in Board().legal_moves
+        # The engine is free again afterwards.
+        assert engine.analyse(Board(), xiangqi.engine.Limit(depth=1)).depth == 1
+
+
+def test_async_engine() -> None:
+    import asyncio
+
+    async def main() -> tuple[object, object]:
+        engine = await xiangqi.engine.AsyncEngine.builtin()
+        try:
+            info = await engine.analyse(Board(), xiangqi.engine.Limit(depth=2))
+            played = await engine.play(Board(), xiangqi.engine.Limit(depth=2))
+        finally:
+            await engine.quit()
+        return info, played
+
+    info, played = asyncio.run(main())
+    assert isinstance(info, xiangqi.engine.EngineInfo) and info.depth == 2
+    assert isinstance(played, xiangqi.engine.PlayResult)
+    assert asyncio.iscoroutinefunction(xiangqi.engine.popen_uci)
+
+
+def test_analysis_and_async_popen_of_an_external_engine(xiangqi_cli: str) -> None:
+    import asyncio
+
+    with xiangqi.engine.SimpleEngine.popen_uci([xiangqi_cli, "uci", "--hash", "4"]) as engine:
+        with engine.analysis(Board(), xiangqi.engine.Limit(depth=3), multipv=2) as analysis:
+            lines = list(analysis)
+            assert lines and {info.multipv for info in lines} == {1, 2}
+            assert analysis.info is not None and analysis.info.multipv == 1
+            assert len(analysis.multipv) == 2 and analysis.wait().best_move in Board().legal_moves
+
+    async def main() -> xiangqi.engine.PlayResult:
+        engine = await xiangqi.engine.popen_uci([xiangqi_cli, "uci", "--hash", "4"])
+        try:
+            return await engine.play(Board(), xiangqi.engine.Limit(depth=2))
+        finally:
+            await engine.quit()
+
+    assert asyncio.run(main()).move in Board().legal_moves
+
+
 # --- mypy --strict on the documented import ------------------------------
 
 

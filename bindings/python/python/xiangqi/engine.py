@@ -20,11 +20,13 @@ Ctrl-C stops a built-in search at once.
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass
 from types import MappingProxyType, TracebackType
 from typing import Mapping, Optional, Sequence, Union, overload
 
 from xiangqi._xiangqi import (
+    AnalysisResult,
     Board,
     EngineClient,
     Game,
@@ -42,6 +44,9 @@ from xiangqi._xiangqi import (
 from xiangqi._xiangqi import annotate as _annotate
 
 __all__ = [
+    "AnalysisResult",
+    "AsyncEngine",
+    "Cp",
     "EngineError",
     "EngineInfo",
     "EngineProtocolError",
@@ -49,12 +54,16 @@ __all__ = [
     "EngineTerminatedError",
     "EngineTimeoutError",
     "Limit",
+    "Mate",
     "MoveReview",
     "PlayResult",
     "PovScore",
     "Score",
     "SimpleEngine",
     "annotate",
+    "popen_uci",
+    "popen_ucci",
+    "popen_xboard",
 ]
 
 Command = Union[str, Sequence[str]]
@@ -69,6 +78,24 @@ class Limit:
     time: Optional[float] = None
     depth: Optional[int] = None
     nodes: Optional[int] = None
+
+
+def Cp(cp: int) -> Score:
+    """A centipawn score, ``Score(cp=cp)`` (python-chess's ``Cp``)."""
+    return Score(cp=cp)
+
+
+def Mate(moves: int) -> Score:
+    """A mate score, ``Score(mate=moves)``: positive when this side mates in
+    ``moves``, negative (or 0) when it is mated (python-chess's ``Mate``)."""
+    return Score(mate=moves)
+
+
+def _multipv(multipv: Optional[int]) -> Optional[int]:
+    # 0 is no number of lines: an error, not one line (python-chess says so too).
+    if multipv is not None and multipv < 1:
+        raise ValueError(f"multipv {multipv} is not a number of lines: give 1 or more")
+    return multipv
 
 
 @dataclass(frozen=True)
@@ -196,7 +223,7 @@ class SimpleEngine:
             time=limit.time,
             depth=limit.depth,
             nodes=limit.nodes,
-            multipv=multipv or 1,
+            multipv=_multipv(multipv),
             timeout=timeout,
         )
         lines = result.lines
@@ -205,6 +232,31 @@ class SimpleEngine:
         if not lines:
             raise EngineProtocolError(f"{self.name} reported no analysis (no info line with a score)")
         return lines[0]
+
+    def analysis(
+        self,
+        board: Board,
+        limit: Limit,
+        *,
+        multipv: Optional[int] = None,
+        timeout: Optional[float] = None,
+    ) -> AnalysisResult:
+        """Starts analysing the board's position and returns at once: iterate
+        the :class:`AnalysisResult` for each line as it comes, read its
+        ``info`` (the best line so far), ``stop()`` it, ``wait()`` for the
+        :class:`EngineResult`; as a context manager it stops and waits on
+        exit. The built-in search reports every completed depth; an external
+        engine's lines come when its search ends. A limit is needed (an
+        external engine cannot be stopped mid-search here)."""
+        return AnalysisResult.start(
+            self._client,
+            board,
+            time=limit.time,
+            depth=limit.depth,
+            nodes=limit.nodes,
+            multipv=_multipv(multipv),
+            timeout=timeout,
+        )
 
     def play(self, board: Board, limit: Limit, *, timeout: Optional[float] = None) -> PlayResult:
         """The move the engine plays in the board's position."""
@@ -265,3 +317,88 @@ def annotate(
     :class:`MoveReview` per move (for tables and evaluation plots)."""
     client = engine.client if isinstance(engine, SimpleEngine) else engine
     return _annotate(game, client, time=limit.time, depth=limit.depth, nodes=limit.nodes, timeout=timeout)
+
+
+class AsyncEngine:
+    """An engine for ``asyncio`` code, as python-chess's protocol objects:
+    every method is a coroutine that runs the blocking call on a worker
+    thread (``asyncio.to_thread``), so the event loop keeps running while
+    the engine searches. Made by :func:`popen_uci`, :func:`popen_ucci`,
+    :func:`popen_xboard` or :meth:`builtin`."""
+
+    def __init__(self, engine: SimpleEngine) -> None:
+        self._engine = engine
+
+    @classmethod
+    async def builtin(cls, *, hash_mb: Optional[int] = None, threads: Optional[int] = None) -> AsyncEngine:
+        """The built-in search (see :meth:`SimpleEngine.builtin`)."""
+        return cls(await asyncio.to_thread(SimpleEngine.builtin, hash_mb=hash_mb, threads=threads))
+
+    @property
+    def engine(self) -> SimpleEngine:
+        """The synchronous engine underneath."""
+        return self._engine
+
+    @property
+    def id(self) -> Mapping[str, str]:
+        return self._engine.id
+
+    async def configure(self, options: Mapping[str, OptionValue]) -> None:
+        await asyncio.to_thread(self._engine.configure, options)
+
+    async def analyse(
+        self, board: Board, limit: Limit, *, multipv: Optional[int] = None, timeout: Optional[float] = None
+    ) -> Union[EngineInfo, list[EngineInfo]]:
+        """:meth:`SimpleEngine.analyse`, awaited."""
+        if multipv is None:
+            return await asyncio.to_thread(self._engine.analyse, board, limit, timeout=timeout)
+        return await asyncio.to_thread(self._engine.analyse, board, limit, multipv=multipv, timeout=timeout)
+
+    async def analysis(
+        self, board: Board, limit: Limit, *, multipv: Optional[int] = None, timeout: Optional[float] = None
+    ) -> AnalysisResult:
+        """:meth:`SimpleEngine.analysis`: the running analysis (its
+        ``wait()`` blocks; await ``asyncio.to_thread(analysis.wait)``)."""
+        return self._engine.analysis(board, limit, multipv=multipv, timeout=timeout)
+
+    async def play(self, board: Board, limit: Limit, *, timeout: Optional[float] = None) -> PlayResult:
+        """:meth:`SimpleEngine.play`, awaited."""
+        return await asyncio.to_thread(self._engine.play, board, limit, timeout=timeout)
+
+    async def quit(self) -> None:
+        await asyncio.to_thread(self._engine.quit)
+
+    def __repr__(self) -> str:
+        return f"<AsyncEngine {self._engine.name!r} ({self._engine.protocol})>"
+
+
+async def popen_uci(
+    command: Command,
+    *,
+    options: Optional[Mapping[str, OptionValue]] = None,
+    ranks: Optional[int] = None,
+    timeout: float = 10.0,
+) -> AsyncEngine:
+    """Starts a UCI engine for ``asyncio`` code: ``engine = await
+    xiangqi.engine.popen_uci("pikafish")``. Different from python-chess,
+    which returns a ``(transport, protocol)`` pair: the engine alone (its
+    ``quit()`` ends the process)."""
+    return AsyncEngine(
+        await asyncio.to_thread(SimpleEngine.popen_uci, command, options=options, ranks=ranks, timeout=timeout)
+    )
+
+
+async def popen_ucci(
+    command: Command, *, options: Optional[Mapping[str, OptionValue]] = None, timeout: float = 10.0
+) -> AsyncEngine:
+    """:func:`popen_uci` for a UCCI engine."""
+    return AsyncEngine(await asyncio.to_thread(SimpleEngine.popen_ucci, command, options=options, timeout=timeout))
+
+
+async def popen_xboard(
+    command: Command, *, options: Optional[Mapping[str, OptionValue]] = None, timeout: float = 10.0
+) -> AsyncEngine:
+    """:func:`popen_uci` for an xboard/CECP engine."""
+    return AsyncEngine(
+        await asyncio.to_thread(SimpleEngine.popen_xboard, command, options=options, timeout=timeout)
+    )

@@ -59,13 +59,13 @@ impl Analyser for Backend {
 pub struct PyEngineClient {
     backend: Mutex<Backend>,
     /// Stops the built-in search's running search, usable while a search holds the backend.
-    stop: Option<SearchRemote>,
+    pub(super) stop: Option<SearchRemote>,
     name: String,
     protocol: &'static str,
 }
 
 /// The board's start and moves, refusing a position without legal moves.
-fn game_of(board: &PyBoard) -> PyResult<(Position, Vec<Move>)> {
+pub(super) fn game_of(board: &PyBoard) -> PyResult<(Position, Vec<Move>)> {
     board.position()?;
     let moves: Vec<Move> = board.moves().collect();
     let position = board
@@ -215,10 +215,11 @@ impl PyEngineClient {
             timeout: timeout.map(|t| secs(t, "timeout")).transpose()?,
         };
         let (start, moves) = game_of(&board)?;
+        let here = board.position()?.clone();
         drop(board);
         let analysis =
             self.with_open_backend(py, |backend| backend.analyse(&start, &moves, options))?;
-        Ok(analysis.map_err(to_py)?.into())
+        Ok(PyEngineResult::of_position(analysis.map_err(to_py)?, &here))
     }
 
     /// Tells the engine a new game starts (clears its hash tables).
@@ -286,7 +287,7 @@ fn closed() -> PyErr {
 }
 
 impl PyEngineClient {
-    fn lock(&self) -> PyResult<MutexGuard<'_, Backend>> {
+    pub(super) fn lock(&self) -> PyResult<MutexGuard<'_, Backend>> {
         self.backend
             .try_lock()
             .map_err(|_| PyRuntimeError::new_err("this engine is busy (used from another thread)"))
