@@ -24,7 +24,7 @@ from xiangqi.engine import (
     PovScore,
     SimpleEngine,
 )
-from xiangqi.pgn import Game, GameNode, Headers, Nags
+from xiangqi.pgn import SKIP, BaseVisitor, Game, GameNode, Headers, Nags, SkipType
 
 
 def play_to_mate() -> Board:
@@ -66,6 +66,23 @@ def read_one() -> Optional[Game]:
     return xiangqi.pgn.read_game(io.StringIO("1. h2e2 h9g7 *\n"))
 
 
+class Events(BaseVisitor[str]):
+    """Reads only the Event tag: the moves are skipped."""
+
+    def __init__(self) -> None:
+        self.event = ""
+
+    def visit_header(self, tagname: str, tagvalue: str) -> None:
+        if tagname == "Event":
+            self.event = tagvalue
+
+    def end_headers(self) -> Optional[SkipType]:
+        return SKIP
+
+    def result(self) -> str:
+        return self.event
+
+
 def analyse() -> PlayResult:
     with SimpleEngine.builtin() as engine:
         analysis: AnalysisResult = engine.analysis(Board(), Limit(depth=3))
@@ -98,6 +115,8 @@ def main() -> None:
     assert build_by_hand().fen() == "3k5/9/9/9/8R/9/9/9/9/4K4 w - - 0 1"
     one = read_one()
     assert one is not None and [str(m) for m in one.mainline_moves()] == ["h2e2", "h9g7"]
+    event = xiangqi.pgn.read_game(io.StringIO('[Event "e"]\n\n1. h2e2 *\n'), Visitor=Events)
+    assert event == "e"
     assert analyse().move in Board().legal_moves
     assert asyncio.run(analyse_async()).move in Board().legal_moves
     print(outcome.result, outcome.reason, game.headers["Event"])

@@ -272,7 +272,7 @@ impl PyBoard {
 
     /// The text of the legal `move` in `notation` (`"wxf"` by default,
     /// `"chinese"`, `"vietnamese"` or `"iccs"`), styled by the `**style`
-    /// keywords of docs/python.md (e.g. `simplified=False`, `wxf_convention="fsf"`).
+    /// keywords of the guide's Notation section (`xiangqi.GUIDE`; e.g. `simplified=False`, `wxf_convention="fsf"`).
     /// Raises `IllegalMoveError` for a move that is not legal here.
     #[pyo3(signature = (r#move, notation = "wxf", **style))]
     fn san(

@@ -4,10 +4,11 @@
 //! (`xiangqi-gamefile`'s `NodePath`); the tree itself stays in the game.
 
 use std::collections::BTreeSet;
-use std::sync::{Mutex, OnceLock};
+use std::sync::RwLock;
 
 use pyo3::exceptions::{PyIndexError, PyKeyError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyDict, PyTuple};
 use xiangqi_core::{Move, Position};
 use xiangqi_gamefile::NodePath;
@@ -18,65 +19,155 @@ use crate::pgn::game::PyGame;
 use crate::types::{Frozen, PyColor, PyMove};
 
 /// One place in a game's tree: the game's root (before the first move) or
-/// a move. Nodes stay valid when variations are added.
+/// a move. Nodes stay valid when variations are added, promoted, demoted
+/// or removed (a removed node's handle raises).
 ///
-/// A node hands out the same objects each time: `node.parent is
-/// node.parent`, and `node.variations[0].parent is node`.
-#[pyclass(module = "xiangqi.pgn", name = "GameNode")]
+/// A place has one object while it is in use: `node.parent is
+/// node.parent`, `node.variations[0].parent is node`, `game.root() is
+/// game.root()` (a registry of weak references per game).
+#[pyclass(module = "xiangqi.pgn", name = "GameNode", weakref, frozen)]
 pub struct PyGameNode {
     game: Py<PyGame>,
-    path: NodePath,
-    /// The parent object, once asked for (or set by the parent that made this node).
-    parent: OnceLock<Py<PyGameNode>>,
-    /// The children objects handed out, kept so they are handed out again.
-    children: Mutex<Vec<Py<PyGameNode>>>,
+    /// The place; moved when the tree is reordered (a lock, since a node
+    /// object is shared while its place changes).
+    path: RwLock<NodePath>,
+}
+
+/// Per game (weakly), its node objects by place (weakly).
+static REGISTRY: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+
+/// The game's registry of node objects, a `WeakValueDictionary` keyed by place.
+fn nodes_of<'py>(py: Python<'py>, game: &Py<PyGame>) -> PyResult<Bound<'py, PyAny>> {
+    let weakref = py.import("weakref")?;
+    let games = REGISTRY.get_or_try_init(py, || -> PyResult<Py<PyAny>> {
+        Ok(weakref.getattr("WeakKeyDictionary")?.call0()?.unbind())
+    })?;
+    let games = games.bind(py);
+    let game = game.bind(py);
+    match games.get_item(game) {
+        Ok(nodes) => Ok(nodes),
+        Err(_) => {
+            let nodes = weakref.getattr("WeakValueDictionary")?.call0()?;
+            games.set_item(game, &nodes)?;
+            Ok(nodes)
+        }
+    }
+}
+
+/// A place as a dictionary key.
+fn place_key<'py>(py: Python<'py>, path: &NodePath) -> PyResult<Bound<'py, PyTuple>> {
+    let (steps, index) = path.key();
+    let flat: Vec<usize> = steps.iter().flat_map(|&(a, b)| [a, b]).collect();
+    (PyTuple::new(py, flat)?, index).into_pyobject(py)
 }
 
 impl PyGameNode {
-    pub fn new(game: Py<PyGame>, path: NodePath) -> PyGameNode {
-        PyGameNode {
-            game,
-            path,
-            parent: OnceLock::new(),
-            children: Mutex::new(Vec::new()),
+    /// The one object of `path` in `game`.
+    pub fn node_of(py: Python<'_>, game: &Py<PyGame>, path: NodePath) -> PyResult<Py<PyGameNode>> {
+        let nodes = nodes_of(py, game)?;
+        let key = place_key(py, &path)?;
+        if let Ok(Some(node)) = nodes
+            .call_method1("get", (&key,))
+            .map(|n| (!n.is_none()).then_some(n))
+        {
+            return Ok(node.cast_into::<PyGameNode>()?.unbind());
+        }
+        let node = Py::new(
+            py,
+            PyGameNode {
+                game: game.clone_ref(py),
+                path: RwLock::new(path),
+            },
+        )?;
+        nodes.set_item(key, &node)?;
+        Ok(node)
+    }
+
+    /// The place (a copy: it may move).
+    fn path(&self) -> NodePath {
+        self.path
+            .read()
+            .map(|p| p.clone())
+            .unwrap_or_else(|_| NodePath::detached())
+    }
+
+    fn set_path(&self, path: NodePath) {
+        if let Ok(mut place) = self.path.write() {
+            *place = path;
         }
     }
 
-    fn at(&self, path: NodePath) -> PyGameNode {
-        PyGameNode::new(Python::attach(|py| self.game.clone_ref(py)), path)
+    fn at(&self, py: Python<'_>, path: NodePath) -> PyResult<Py<PyGameNode>> {
+        PyGameNode::node_of(py, &self.game, path)
     }
 
-    /// The nodes of the moves that may follow, the main continuation first.
-    pub fn variation_nodes(&self, py: Python<'_>) -> Vec<PyGameNode> {
-        let children = self.path.children(&self.game.borrow(py).0.mainline);
-        children.into_iter().map(|p| self.at(p)).collect()
-    }
-
-    /// The child objects of `slf`, the same objects as last time for the
-    /// places that are still children, each knowing `slf` as its parent.
+    /// The objects of the moves that may follow, the main continuation first.
     pub fn child_objects(slf: &Bound<'_, Self>) -> PyResult<Vec<Py<PyGameNode>>> {
         let py = slf.py();
         let this = slf.borrow();
-        let paths = this.path.children(&this.game.borrow(py).0.mainline);
-        let mut cache = this
-            .children
-            .lock()
-            .map_err(|_| PyValueError::new_err("the node's children are being changed"))?;
-        let mut out = Vec::with_capacity(paths.len());
-        for path in paths {
-            let known = cache.iter().find(|c| c.borrow(py).path == path);
-            let child = match known {
-                Some(child) => child.clone_ref(py),
-                None => {
-                    let node = this.at(path);
-                    let _ = node.parent.set(slf.clone().unbind());
-                    Py::new(py, node)?
+        let paths = this.path().children(&this.game.borrow(py).0.mainline);
+        paths.into_iter().map(|p| this.at(py, p)).collect()
+    }
+
+    fn gone() -> PyErr {
+        PyValueError::new_err("the node is not in its game's tree (it was removed)")
+    }
+
+    /// The moves from the start up to this node.
+    fn moves_here(&self, py: Python<'_>) -> PyResult<Vec<Move>> {
+        let game = self.game.borrow(py);
+        self.path()
+            .moves(&game.0.mainline)
+            .ok_or_else(PyGameNode::gone)
+    }
+
+    /// This node's place among its parent's children, and the parent's place.
+    fn place_among_siblings(&self, py: Python<'_>) -> PyResult<(NodePath, usize, usize)> {
+        let parent = self
+            .path()
+            .parent()
+            .ok_or_else(|| PyValueError::new_err("the root has no siblings to reorder"))?;
+        let siblings = parent.children(&self.game.borrow(py).0.mainline);
+        let at = siblings
+            .iter()
+            .position(|p| *p == self.path())
+            .ok_or_else(PyGameNode::gone)?;
+        Ok((parent, at, siblings.len()))
+    }
+
+    /// Puts the children of `parent` in `order` (see
+    /// `NodePath::reorder_children`) and moves every node object of the
+    /// game to its new place; removed ones point nowhere.
+    fn reorder(
+        py: Python<'_>,
+        game: &Py<PyGame>,
+        parent: &NodePath,
+        order: &[usize],
+    ) -> PyResult<()> {
+        let remap = {
+            let mut record = game.borrow_mut(py);
+            parent
+                .reorder_children(&mut record.0.mainline, order)
+                .ok_or_else(PyGameNode::gone)?
+        };
+        let nodes = nodes_of(py, game)?;
+        let live: Vec<Bound<'_, PyAny>> = nodes
+            .call_method0("values")?
+            .try_iter()?
+            .collect::<PyResult<_>>()?;
+        nodes.call_method0("clear")?;
+        for node in live {
+            let node = node.cast_into::<PyGameNode>()?;
+            let now = remap.apply(&node.get().path());
+            match now {
+                Some(path) => {
+                    nodes.set_item(place_key(py, &path)?, &node)?;
+                    node.get().set_path(path);
                 }
-            };
-            out.push(child);
+                None => node.get().set_path(NodePath::detached()),
+            }
         }
-        *cache = out.iter().map(|c| c.clone_ref(py)).collect();
-        Ok(out)
+        Ok(())
     }
 
     /// The position before this node's move (the start at the root).
@@ -85,18 +176,6 @@ impl PyGameNode {
         moves.pop();
         let start = self.game.borrow(py).0.start_position().map_err(to_py)?;
         start.after_moves(moves).map_err(|e| to_py(e.error))
-    }
-
-    fn gone() -> PyErr {
-        PyValueError::new_err("the node is not in its game's tree")
-    }
-
-    /// The moves from the start up to this node.
-    fn moves_here(&self, py: Python<'_>) -> PyResult<Vec<Move>> {
-        let game = self.game.borrow(py);
-        self.path
-            .moves(&game.0.mainline)
-            .ok_or_else(PyGameNode::gone)
     }
 }
 
@@ -115,20 +194,16 @@ impl PyGameNode {
     #[getter(r#move)]
     fn get_move(&self, py: Python<'_>) -> Option<PyMove> {
         let game = self.game.borrow(py);
-        self.path.node(&game.0.mainline).map(|n| PyMove(n.mv))
+        self.path().node(&game.0.mainline).map(|n| PyMove(n.mv))
     }
 
     /// The node before this one (`None` at the root), the same object each time.
     #[getter]
     fn parent(&self, py: Python<'_>) -> PyResult<Option<Py<PyGameNode>>> {
-        let Some(path) = self.path.parent() else {
-            return Ok(None);
-        };
-        if let Some(parent) = self.parent.get() {
-            return Ok(Some(parent.clone_ref(py)));
-        }
-        let parent = Py::new(py, self.at(path))?;
-        Ok(Some(self.parent.get_or_init(|| parent).clone_ref(py)))
+        self.path()
+            .parent()
+            .map(|path| self.at(py, path))
+            .transpose()
     }
 
     /// The moves that may follow, as a tuple of nodes: the main
@@ -168,10 +243,84 @@ impl PyGameNode {
     /// Whether a variation plays `move` (a `Move` or ICCS text).
     fn has_variation(&self, py: Python<'_>, r#move: &Bound<'_, PyAny>) -> PyResult<bool> {
         let mv = move_arg(r#move)?;
+        let game = self.game.borrow(py);
         Ok(self
-            .variation_nodes(py)
+            .path()
+            .children(&game.0.mainline)
             .iter()
-            .any(|c| c.get_move(py).is_some_and(|m| m.0 == mv)))
+            .any(|c| c.node(&game.0.mainline).is_some_and(|n| n.mv == mv)))
+    }
+
+    /// Makes this node its parent's main continuation (the others keep
+    /// their order after it). Every node object stays with its move.
+    fn promote_to_main(&self, py: Python<'_>) -> PyResult<()> {
+        let (parent, at, count) = self.place_among_siblings(py)?;
+        let order: Vec<usize> = std::iter::once(at)
+            .chain((0..count).filter(|&i| i != at))
+            .collect();
+        PyGameNode::reorder(py, &self.game, &parent, &order)
+    }
+
+    /// Moves this node one place up among its parent's variations (nothing
+    /// when it is the main continuation).
+    fn promote(&self, py: Python<'_>) -> PyResult<()> {
+        let (parent, at, count) = self.place_among_siblings(py)?;
+        if at == 0 {
+            return Ok(());
+        }
+        let mut order: Vec<usize> = (0..count).collect();
+        order.swap(at - 1, at);
+        PyGameNode::reorder(py, &self.game, &parent, &order)
+    }
+
+    /// Moves this node one place down among its parent's variations
+    /// (nothing when it is the last).
+    fn demote(&self, py: Python<'_>) -> PyResult<()> {
+        let (parent, at, count) = self.place_among_siblings(py)?;
+        if at + 1 >= count {
+            return Ok(());
+        }
+        let mut order: Vec<usize> = (0..count).collect();
+        order.swap(at, at + 1);
+        PyGameNode::reorder(py, &self.game, &parent, &order)
+    }
+
+    /// Removes the variation that plays `move` (a `Move`, ICCS text or one
+    /// of the child nodes) with everything after it; the next variation
+    /// becomes the main continuation if it was that. Raises `KeyError` when
+    /// no variation plays it. Node objects of the removed moves raise from
+    /// then on.
+    pub fn remove_variation(slf: &Bound<'_, Self>, r#move: &Bound<'_, PyAny>) -> PyResult<()> {
+        let py = slf.py();
+        let child = match r#move.cast::<PyGameNode>() {
+            Ok(node) => node.clone().unbind(),
+            Err(_) => PyGameNode::variation(slf, r#move)?,
+        };
+        let this = slf.borrow();
+        let game = this.game.borrow(py);
+        let children = this.path().children(&game.0.mainline);
+        let child_path = child.get().path();
+        let at = children
+            .iter()
+            .position(|p| *p == child_path)
+            .ok_or_else(|| PyKeyError::new_err("the node is not a variation of this one"))?;
+        drop(game);
+        let order: Vec<usize> = (0..children.len()).filter(|&i| i != at).collect();
+        PyGameNode::reorder(py, &this.game, &this.path(), &order)
+    }
+
+    /// Adds `move` as the new main continuation (the former one becomes
+    /// the first alternative) and returns its node.
+    #[pyo3(signature = (r#move, *, comment = ""))]
+    pub fn add_main_variation(
+        &self,
+        py: Python<'_>,
+        r#move: &Bound<'_, PyAny>,
+        comment: &str,
+    ) -> PyResult<Py<PyGameNode>> {
+        let node = self.add_variation(py, r#move, comment)?;
+        node.borrow(py).promote_to_main(py)?;
+        Ok(node)
     }
 
     /// The main continuation (`variations[0]`), `None` at the end of a line.
@@ -190,17 +339,17 @@ impl PyGameNode {
 
     /// Whether the node is on the game's main line (the root is).
     fn is_mainline(&self) -> bool {
-        self.path.is_mainline()
+        self.path().is_mainline()
     }
 
     /// Whether the node is its parent's main continuation (the root is).
     fn is_main_variation(&self, py: Python<'_>) -> bool {
-        match self.path.parent() {
+        match self.path().parent() {
             None => true,
             Some(parent) => parent
                 .children(&self.game.borrow(py).0.mainline)
                 .first()
-                .is_some_and(|first| *first == self.path),
+                .is_some_and(|first| *first == self.path()),
         }
     }
 
@@ -210,7 +359,7 @@ impl PyGameNode {
     #[getter]
     fn starting_comment(&self, py: Python<'_>) -> String {
         let game = self.game.borrow(py);
-        self.path
+        self.path()
             .starting_comments(&game.0.mainline)
             .map(|c| c.join("\n"))
             .unwrap_or_default()
@@ -220,7 +369,7 @@ impl PyGameNode {
     fn set_starting_comment(&self, py: Python<'_>, text: &str) -> PyResult<()> {
         let mut game = self.game.borrow_mut(py);
         let comments = self
-            .path
+            .path()
             .starting_comments_mut(&mut game.0.mainline)
             .ok_or_else(|| {
                 PyValueError::new_err(
@@ -275,9 +424,9 @@ impl PyGameNode {
     #[getter]
     fn comment(&self, py: Python<'_>) -> String {
         let game = self.game.borrow(py);
-        match self.path.node(&game.0.mainline) {
+        match self.path().node(&game.0.mainline) {
             Some(node) => node.comments().join("\n"),
-            None if self.path.is_root() => game.0.mainline.comments.join("\n"),
+            None if self.path().is_root() => game.0.mainline.comments.join("\n"),
             None => String::new(),
         }
     }
@@ -285,10 +434,10 @@ impl PyGameNode {
     #[setter]
     pub fn set_comment(&self, py: Python<'_>, text: &str) -> PyResult<()> {
         let mut game = self.game.borrow_mut(py);
-        let comments = if self.path.is_root() {
+        let comments = if self.path().is_root() {
             &mut game.0.mainline.comments
         } else {
-            self.path
+            self.path()
                 .node_mut(&mut game.0.mainline)
                 .ok_or_else(PyGameNode::gone)?
                 .comments_mut()
@@ -314,7 +463,7 @@ impl PyGameNode {
     /// The glyphs in increasing order (what `nags` reads).
     fn _nag_values(&self, py: Python<'_>) -> Vec<u8> {
         let game = self.game.borrow(py);
-        self.path
+        self.path()
             .node(&game.0.mainline)
             .map(|n| n.nags().iter().copied().collect::<BTreeSet<u8>>())
             .unwrap_or_default()
@@ -332,7 +481,7 @@ impl PyGameNode {
         values.dedup();
         let mut game = self.game.borrow_mut(py);
         let node = self
-            .path
+            .path()
             .node_mut(&mut game.0.mainline)
             .ok_or_else(|| PyValueError::new_err("the root has no move to annotate"))?;
         *node.nags_mut() = values;
@@ -355,7 +504,7 @@ impl PyGameNode {
     pub fn mainline_moves(&self, py: Python<'_>) -> Vec<PyMove> {
         let game = self.game.borrow(py);
         let mut out = Vec::new();
-        let mut path = self.path.clone();
+        let mut path = self.path().clone();
         while let Some(next) = path.children(&game.0.mainline).into_iter().next() {
             out.extend(next.node(&game.0.mainline).map(|n| PyMove(n.mv)));
             path = next;
@@ -372,7 +521,7 @@ impl PyGameNode {
         py: Python<'_>,
         r#move: &Bound<'_, PyAny>,
         comment: &str,
-    ) -> PyResult<PyGameNode> {
+    ) -> PyResult<Py<PyGameNode>> {
         let mv = move_arg(r#move)?;
         let mut position = self.game.borrow(py).0.start_position().map_err(to_py)?;
         for played in self.moves_here(py)? {
@@ -381,13 +530,13 @@ impl PyGameNode {
         position.check_legal(mv).map_err(to_py)?;
         let added = {
             let mut game = self.game.borrow_mut(py);
-            self.path
+            self.path()
                 .add_variation(&mut game.0.mainline, mv)
                 .ok_or_else(PyGameNode::gone)?
         };
-        let node = self.at(added);
+        let node = self.at(py, added)?;
         if !comment.is_empty() {
-            node.set_comment(py, comment)?;
+            node.borrow(py).set_comment(py, comment)?;
         }
         Ok(node)
     }
@@ -409,7 +558,7 @@ impl PyGameNode {
 
     /// Whether no move follows.
     fn is_end(&self, py: Python<'_>) -> bool {
-        self.path
+        self.path()
             .children(&self.game.borrow(py).0.mainline)
             .is_empty()
     }
@@ -422,7 +571,7 @@ impl PyGameNode {
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
         other
             .cast::<PyGameNode>()
-            .is_ok_and(|o| o.borrow().game.is(&self.game) && o.borrow().path == self.path)
+            .is_ok_and(|o| o.get().game.is(&self.game) && o.get().path() == self.path())
     }
 
     /// Pickles as its game and the way down from the root: at each step,
@@ -431,7 +580,7 @@ impl PyGameNode {
         let mut steps = Vec::new();
         {
             let game = self.game.borrow(py);
-            let mut path = self.path.clone();
+            let mut path = self.path().clone();
             while let Some(parent) = path.parent() {
                 let index = parent
                     .children(&game.0.mainline)
@@ -447,7 +596,7 @@ impl PyGameNode {
     }
 
     #[staticmethod]
-    fn _restore(py: Python<'_>, state: (Py<PyGame>, Vec<usize>)) -> PyResult<PyGameNode> {
+    fn _restore(py: Python<'_>, state: (Py<PyGame>, Vec<usize>)) -> PyResult<Py<PyGameNode>> {
         let (game, steps) = state;
         let mut path = NodePath::root();
         {
@@ -465,7 +614,7 @@ impl PyGameNode {
                     })?;
             }
         }
-        Ok(PyGameNode::new(game, path))
+        PyGameNode::node_of(py, &game, path)
     }
 
     fn __repr__(&self, py: Python<'_>) -> String {

@@ -367,6 +367,45 @@ def test_turn_ply_board_san_in_the_games_notation() -> None:
         game.root().san()
 
 
+def test_promote_demote_and_remove_keep_each_node_with_its_move() -> None:
+    game = Game.from_pgn("1. h2e2 h9g7 (1... b9c7 2. h0g2) (1... c6c5) 2. h0g2 *")
+    first = game.variations[0]
+    main, knight, pawn = first.variations
+    deep = knight.variation(0)
+    knight.promote_to_main()
+    assert first.variations == (knight, main, pawn) and first.variations[0] is knight
+    assert [str(m) for m in game.mainline_moves()] == ["h2e2", "b9c7", "h0g2"]
+    assert str(deep.move) == "h0g2" and deep.parent is knight and deep.ply() == 3
+    assert knight.is_mainline() and not main.is_mainline()
+    pawn.promote()
+    assert [str(n.move) for n in first.variations] == ["b9c7", "c6c5", "h9g7"]
+    pawn.demote()
+    assert [str(n.move) for n in first.variations] == ["b9c7", "h9g7", "c6c5"]
+    knight.promote()  # the main continuation already: nothing
+    first.remove_variation("h9g7")
+    assert [str(n.move) for n in first.variations] == ["b9c7", "c6c5"]
+    with pytest.raises(ValueError, match="not in its game"):
+        main.board()
+    first.remove_variation(knight)
+    assert [str(m) for m in game.mainline_moves()] == ["h2e2", "c6c5"] and pawn.is_mainline()
+    with pytest.raises(KeyError):
+        first.remove_variation("a9a8")
+
+
+def test_add_main_variation() -> None:
+    game = Game.from_pgn("1. h2e2 h9g7 *")
+    first = game.variations[0]
+    old = first.variations[0]
+    new = first.add_main_variation("b9c7", comment="the other knight")
+    assert first.variations == (new, old) and new.comment == "the other knight"
+    assert "1. h2e2 b9c7 {the other knight} (1... h9g7)" in game.to_pgn()
+    start = game.add_main_variation("b2e2")
+    assert game.variations[0] is start and [str(m) for m in game.mainline_moves()] == ["b2e2"]
+    game.remove_variation(start)
+    assert [str(m) for m in game.mainline_moves()] == ["h2e2", "b9c7"]
+    assert game.root() is game.root() and game.variations[0].parent is game.root()
+
+
 def test_read_game_one_at_a_time(tmp_path: Path) -> None:
     import io
 
@@ -384,6 +423,49 @@ def test_read_game_one_at_a_time(tmp_path: Path) -> None:
         while (headers := xiangqi.pgn.read_headers(f)) is not None:
             events.append(headers["Event"])
     assert events == ["x", "second"]
+
+
+def test_visitor_reads_in_file_order_and_skips() -> None:
+    import io
+
+    class Collect(xiangqi.pgn.BaseVisitor[list[str]]):
+        def __init__(self) -> None:
+            self.seen: list[str] = []
+
+        def visit_header(self, tagname: str, tagvalue: str) -> None:
+            self.seen.append(f"{tagname}={tagvalue}")
+
+        def visit_move(self, board: Board, move: xiangqi.Move) -> None:
+            self.seen.append(board.san(move, "iccs"))
+
+        def visit_comment(self, comment: str) -> None:
+            self.seen.append("{" + comment + "}")
+
+        def visit_nag(self, nag: int) -> None:
+            self.seen.append(f"${nag}")
+
+        def begin_variation(self) -> None:
+            self.seen.append("(")
+
+        def end_variation(self) -> None:
+            self.seen.append(")")
+
+        def visit_result(self, result: str) -> None:
+            self.seen.append(result)
+
+        def result(self) -> list[str]:
+            return self.seen
+
+    text = '[Event "e"]\n\n1. h2e2 $1 {centre} h9g7 ({other} 1... b9c7 2. h0g2) 2. h0g2 1-0\n'
+    seen = xiangqi.pgn.read_game(io.StringIO(text), Visitor=Collect)
+    assert seen == ["Event=e", "h2e2", "$1", "{centre}", "h9g7", "(", "{other}", "b9c7", "h0g2", ")", "h0g2", "1-0"]
+
+    class HeadersOnly(Collect):
+        def end_headers(self) -> xiangqi.pgn.SkipType:
+            return xiangqi.pgn.SKIP
+
+    assert xiangqi.pgn.read_game(io.StringIO(text), Visitor=HeadersOnly) == ["Event=e", "1-0"]
+    assert xiangqi.pgn.read_game(io.StringIO(""), Visitor=Collect) is None
 
 
 # --- Gaps: the engine API ------------------------------------------------
@@ -483,6 +565,32 @@ def test_analysis_and_async_popen_of_an_external_engine(xiangqi_cli: str) -> Non
             await engine.quit()
 
     assert asyncio.run(main()).move in Board().legal_moves
+
+
+# --- Gaps: smaller ---------------------------------------------------------
+
+
+def test_range_messages_say_0_to_89() -> None:
+    with pytest.raises(ValueError, match="square index 90 is not in 0 to 89"):
+        xiangqi.Square(90)
+    with pytest.raises(ValueError, match="not in 0 to 2085"):
+        xiangqi.decode_move(xiangqi.MOVE_ENCODING_SIZE)
+
+
+def test_help_board_lists_the_orderings_that_raise() -> None:
+    import pydoc
+
+    text = pydoc.render_doc(Board, renderer=pydoc.plaintext)
+    assert "Orderings that raise" in text and "IndexError" in text and "InvalidFenError" in text
+
+
+def test_docstrings_point_to_the_shipped_guide() -> None:
+    assert xiangqi.GUIDE.is_file() and "## Boards" in xiangqi.GUIDE.read_text(encoding="utf-8")
+    assert "xiangqi.GUIDE" in (xiangqi.__doc__ or "")
+    assert (xiangqi.GUIDE.parent / "engine-client.md").is_file()
+    package = Path(xiangqi.__file__).parent
+    for source in package.glob("*.py"):
+        assert "docs/python.md" not in source.read_text(encoding="utf-8").replace("the project's docs/python.md", ""), source
 
 
 # --- mypy --strict on the documented import ------------------------------

@@ -313,7 +313,7 @@ def annotate(
     into ``game``: an ``[%eval ...]`` comment on every move (Red's view),
     ``?!``/``?``/``??`` by the drop in the mover's winning chance, and the
     engine's line as a variation where a move was a mistake or a blunder
-    (formats and thresholds: docs/engine-client.md). Returns one
+    (formats and thresholds: ``xiangqi/guide/engine-client.md``). Returns one
     :class:`MoveReview` per move (for tables and evaluation plots)."""
     client = engine.client if isinstance(engine, SimpleEngine) else engine
     return _annotate(game, client, time=limit.time, depth=limit.depth, nodes=limit.nodes, timeout=timeout)

@@ -200,7 +200,7 @@ impl PyMoveReview {
 
 /// Reviews `game`'s main line with `engine` and writes the review into the
 /// game: `[%eval …]` on every move, `?!`/`?`/`??`, the engine's line for
-/// mistakes (see docs/engine-client.md). Returns one `MoveReview` per move.
+/// mistakes (see `xiangqi/guide/engine-client.md`). Returns one `MoveReview` per move.
 #[pyfunction]
 #[pyo3(signature = (game, engine, *, time = None, depth = None, nodes = None, timeout = None))]
 #[allow(clippy::too_many_arguments)]

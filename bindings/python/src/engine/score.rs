@@ -36,7 +36,7 @@ impl PyScore {
 
     /// The win, draw and loss chances in per mille, `(win, draw, loss)`,
     /// of this side `ply` plies into the game, by the win-rate model
-    /// (docs/engine-client.md; ply 30 when not given).
+    /// (`xiangqi/guide/engine-client.md`; ply 30 when not given).
     #[pyo3(signature = (*, ply = None))]
     fn wdl(&self, ply: Option<u32>) -> (u32, u32, u32) {
         let wdl = self.0.wdl(ply.unwrap_or(REFERENCE_PLY));
@@ -172,7 +172,7 @@ impl PyPovScore {
     }
 
     /// The side to move's chance of winning, 0.0 to 1.0 (logistic in the
-    /// centipawns, scale in docs/engine-client.md).
+    /// centipawns, scale in `xiangqi/guide/engine-client.md`).
     fn winning_chance(&self) -> f64 {
         self.relative.winning_chance()
     }
