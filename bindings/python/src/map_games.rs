@@ -17,14 +17,16 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use xiangqi_adjudication::{GameError, RuleSet, Verdict};
 use xiangqi_core::FenError;
-use xiangqi_gamefile::collection::{collect, CollectedFile, CollectionError};
-use xiangqi_gamefile::corpus::{read_each_game_with, FileInfo, ReadProgress};
+use xiangqi_gamefile::collection::{collect, CollectedFile};
+use xiangqi_gamefile::corpus::{
+    read_collection, CollectionEntry, CollectionOptions, CollectionProgress, Event, PerGameWork,
+    ReadProgress, Summary as CollectionSummary, Unreadable,
+};
 use xiangqi_gamefile::{Format, Game, GameFileError, ReaderOptions};
 use xiangqi_parallel::PoolError;
 
 use crate::errors::{int_arg, type_name, ToPyErr};
 use crate::pgn::args::{collection_paths, encoding_arg, format_arg, path_of};
-use crate::pgn::read::unlisted;
 use crate::pgn::PyGame;
 use crate::types::Frozen;
 use crate::verdict::{judge, preset_arg, PyVerdict};
@@ -279,7 +281,7 @@ impl PyGameReport {
 
 /// One input of a run: a file to read, or a folder of a collection that
 /// could not be walked.
-type Input = Result<CollectedFile, CollectionError>;
+type Input = CollectionEntry;
 
 /// Why a run stopped before its end.
 enum Stop {
@@ -293,15 +295,6 @@ impl From<PoolError> for Stop {
     fn from(e: PoolError) -> Stop {
         Stop::Pool(e)
     }
-}
-
-/// Games done and bytes read before the file being read, and the total,
-/// for the progress callback.
-#[derive(Default)]
-struct Done {
-    games: usize,
-    bytes: u64,
-    total_bytes: u64,
 }
 
 /// Calls the progress callback (if any) with the GIL, and lets Python
@@ -321,9 +314,43 @@ fn report_progress(
     })
 }
 
-/// Reads every input in order, `task` on every game on `jobs` threads;
-/// called without the GIL. `single`: one file named alone, which raises
-/// when it cannot be opened (as `read_games`) instead of giving a report.
+/// The run's progress for the callback: bytes of the files done, and of
+/// the big file being read. An exception the callback raises is kept for
+/// the sink, which stops the run with it.
+struct Progress<'a> {
+    callback: Option<&'a Py<PyAny>>,
+    total_bytes: u64,
+    /// Bytes of the files done, and games then.
+    done_bytes: u64,
+    done_games: usize,
+    stopped: &'a RefCell<Option<PyErr>>,
+}
+
+impl Progress<'_> {
+    fn report(&mut self, games: usize, bytes: u64) {
+        if self.stopped.borrow().is_none() {
+            let reported = report_progress(self.callback, games, bytes, self.total_bytes);
+            *self.stopped.borrow_mut() = reported.err();
+        }
+    }
+}
+
+impl CollectionProgress for Progress<'_> {
+    fn reading(&mut self, at: ReadProgress) {
+        self.report(self.done_games + at.games, self.done_bytes + at.bytes);
+    }
+
+    fn file_done(&mut self, file: Option<&CollectedFile>, summary: &CollectionSummary) {
+        self.done_bytes += file.map_or(0, |f| std::fs::metadata(&f.path).map_or(0, |m| m.len()));
+        self.done_games = summary.games + summary.unreadable;
+        self.report(self.done_games, self.done_bytes);
+    }
+}
+
+/// Reads every input in order through the one collection reader, `task`
+/// on every game on `jobs` threads; called without the GIL. `single`: one
+/// file named alone, which raises when it cannot be opened (as
+/// `read_games`) instead of giving a report.
 fn run(
     inputs: Vec<Input>,
     single: bool,
@@ -333,111 +360,62 @@ fn run(
     jobs: usize,
     callback: Option<&Py<PyAny>>,
 ) -> PyResult<Vec<Outcome>> {
-    let mut outcomes = Vec::new();
-    let mut done = Done {
+    let stopped: RefCell<Option<PyErr>> = RefCell::new(None);
+    let mut progress = Progress {
+        callback,
         total_bytes: inputs
             .iter()
             .flatten()
             .map(|f| std::fs::metadata(&f.path).map_or(0, |m| m.len()))
             .sum(),
-        ..Done::default()
+        done_bytes: 0,
+        done_games: 0,
+        stopped: &stopped,
     };
-    for input in inputs {
-        let file = match input {
-            Ok(file) => file,
-            Err(e) => {
-                let error = unlisted(e);
-                let source = error.file.as_ref().map(|p| p.display().to_string().into());
-                outcomes.push(Outcome::broken(0, source, error));
-                continue;
+    let reading = CollectionOptions {
+        format,
+        reader: *options,
+        jobs,
+        work: PerGameWork::Light,
+    };
+    let mut outcomes = Vec::new();
+    let source_of = |file: &CollectedFile| -> Arc<str> { file.path.display().to_string().into() };
+    let read = read_collection(
+        &inputs,
+        &reading,
+        &mut progress,
+        |at, item| Outcome::of(task, at.index, Some(source_of(at.file)), item),
+        |event| {
+            if let Some(e) = stopped.borrow_mut().take() {
+                return Err(Stop::Python(e));
             }
-        };
-        let source: Arc<str> = file.path.display().to_string().into();
-        let before = outcomes.len();
-        let reading = Reading {
-            task,
-            format,
-            options,
-            jobs,
-            callback,
-            done: &done,
-        };
-        if let Some(failure) = reading.read(&file, &source, &mut outcomes)? {
-            if single && outcomes.len() == before {
-                return Err(failure.to_py_err());
+            match event {
+                Event::Game(outcome) => outcomes.push(outcome),
+                Event::Unreadable(Unreadable::File(file, e)) => {
+                    if single && outcomes.is_empty() {
+                        return Err(Stop::Python(e.to_py_err()));
+                    }
+                    outcomes.push(Outcome::broken(e.game, Some(source_of(file)), e));
+                }
+                Event::Unreadable(folder) => {
+                    let error = folder.to_file_error();
+                    let source = error.file.as_ref().map(|p| p.display().to_string().into());
+                    outcomes.push(Outcome::broken(0, source, error));
+                }
+                // What a file holds besides its games is no game's report.
+                Event::File(_) | Event::Warning(..) => {}
             }
-            outcomes.push(Outcome::broken(failure.game, Some(source), failure));
-        }
-        done.games = outcomes.len();
-        done.bytes += std::fs::metadata(&file.path).map_or(0, |m| m.len());
-        report_progress(callback, done.games, done.bytes, done.total_bytes)?;
+            Ok(())
+        },
+    );
+    match read {
+        Ok(_) => {}
+        Err(Stop::Pool(e)) => return Err(PyRuntimeError::new_err(e.to_string())),
+        Err(Stop::Python(e)) => return Err(e),
     }
-    Ok(outcomes)
-}
-
-/// How one file of a run is read.
-struct Reading<'a> {
-    task: &'a Task,
-    format: Option<Format>,
-    /// The reader's options (a forced encoding).
-    options: &'a ReaderOptions,
-    jobs: usize,
-    callback: Option<&'a Py<PyAny>>,
-    /// The run so far, for the progress callback.
-    done: &'a Done,
-}
-
-impl Reading<'_> {
-    /// Does the task on every game of `file` (named `source` in the
-    /// reports), appending the reports to `outcomes`; returns the failure
-    /// that ended the reading early, if any.
-    fn read(
-        &self,
-        file: &CollectedFile,
-        source: &Arc<str>,
-        outcomes: &mut Vec<Outcome>,
-    ) -> PyResult<Option<GameFileError>> {
-        // The progress callback and the sink both run on this thread.
-        let stopped: RefCell<Option<PyErr>> = RefCell::new(None);
-        let progress = |p: ReadProgress| {
-            if stopped.borrow().is_none() {
-                let done = self.done;
-                let reported = report_progress(
-                    self.callback,
-                    done.games + p.games,
-                    done.bytes + p.bytes,
-                    done.total_bytes,
-                );
-                *stopped.borrow_mut() = reported.err();
-            }
-        };
-        let work = |_: FileInfo, index: usize, item: Result<Game, GameFileError>| {
-            Outcome::of(self.task, index, Some(source.clone()), item)
-        };
-        let sink = |outcome: Outcome| match stopped.borrow_mut().take() {
-            Some(e) => Err(Stop::Python(e)),
-            None => {
-                outcomes.push(outcome);
-                Ok(())
-            }
-        };
-        let read = match read_each_game_with(
-            &file.path,
-            self.format,
-            *self.options,
-            self.jobs,
-            progress,
-            work,
-            sink,
-        ) {
-            Ok(read) => read,
-            Err(Stop::Pool(e)) => return Err(PyRuntimeError::new_err(e.to_string())),
-            Err(Stop::Python(e)) => return Err(e),
-        };
-        match stopped.into_inner() {
-            Some(e) => Err(e),
-            None => Ok(read.failure),
-        }
+    match stopped.into_inner() {
+        Some(e) => Err(e),
+        None => Ok(outcomes),
     }
 }
 

@@ -1,24 +1,24 @@
-//! Reading the games of a collection of game files (the files, directories
-//! and patterns of a command line, listed by `xiangqi_gamefile::collection`)
-//! on every core. Files are spread over the workers, one file a task
-//! (`xiangqi_parallel::ordered_map`): a worker reads the whole file and works
-//! on its games. A file big enough to be cut into ranges, or standard input,
-//! is read alone by `xiangqi_gamefile::corpus::read_each_game`, every worker
-//! on its ranges, so
-//! its answers are never all held at once. Either way `sink` sees every
-//! file's answers in collection order, then the file's failure if it could
-//! not be read, and the run goes on with the next file: the output is the
-//! same whatever `--jobs` says.
+//! The games of the files, directories and patterns of a command line, for
+//! every command that reads games. Reading is the game-file library's one
+//! collection reader (`xiangqi_gamefile::corpus::read_collection`); this
+//! adds what a terminal needs: the progress bars, warnings on stderr, the
+//! summary line and the exit status (docs/cli.md, "Reading games").
 
 use std::path::{Path, PathBuf};
 
 use anyhow::Result;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde_json::json;
-use xiangqi_gamefile::collection::{collect, CollectedFile, CollectionError};
-use xiangqi_gamefile::corpus::{read_each_game_with, splits, Counts, FileRead, IndexedGames};
+use xiangqi_gamefile::collection::{collect, CollectedFile};
+use xiangqi_gamefile::corpus::{
+    read_collection, read_collection_with, CollectionEntry, CollectionOptions, CollectionProgress,
+    Event as ReadEvent, PerGameWork, ReadOutcome, ReadProgress,
+};
 use xiangqi_gamefile::{Format, Game, GameFileError, ReaderOptions, TextEncoding};
 
+pub use xiangqi_gamefile::corpus::{GameAt, Summary, Unreadable};
+
+use crate::exit::Failed;
 use crate::progress;
 
 /// Collections of at least this many files get a progress bar of files
@@ -28,7 +28,7 @@ const PROGRESS_MIN_FILES: usize = 64;
 /// The game files a command line names.
 pub struct Collection {
     /// The files in order, and the folders that could not be walked in their place.
-    pub files: Vec<Result<CollectedFile, CollectionError>>,
+    pub files: Vec<CollectionEntry>,
     /// Exactly one file was named (no directory, no pattern): the command
     /// then reports as it does on one file, without file names or summary.
     pub single: bool,
@@ -37,6 +37,8 @@ pub struct Collection {
     /// `--encoding`: the encoding every file's text is read in, instead of
     /// the one detected per file.
     pub encoding: Option<TextEncoding>,
+    /// `--input-format`: the format of every file, or sniffed.
+    pub format: Option<Format>,
 }
 
 impl Collection {
@@ -52,6 +54,7 @@ impl Collection {
             single,
             strict: false,
             encoding: None,
+            format: None,
         })
     }
 
@@ -69,38 +72,17 @@ impl Collection {
             Err(_) => true,
         });
     }
-}
 
-/// Where a game is: its file, the file's format and encoding, and its
-/// 1-based number in it.
-#[derive(Clone, Copy)]
-pub struct GameAt<'a> {
-    pub file: &'a CollectedFile,
-    pub format: Format,
-    pub encoding: Option<TextEncoding>,
-    pub index: usize,
-}
-
-impl GameAt<'_> {
-    /// The game's name in the collection, for a `Source` tag: `a.xqf`,
-    /// `lib.CBL#12`.
-    pub fn name(&self) -> String {
-        self.file.game_name(self.format, self.index)
-    }
-}
-
-/// A file that could not be read (opened, or read to its end), or a folder
-/// that could not be walked.
-pub enum Unreadable<'a> {
-    File(&'a CollectedFile, GameFileError),
-    Folder(&'a CollectionError),
-}
-
-impl std::fmt::Display for Unreadable<'_> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Unreadable::File(_, e) => e.fmt(f),
-            Unreadable::Folder(e) => e.fmt(f),
+    fn options(&self, jobs: usize, work: PerGameWork) -> CollectionOptions {
+        CollectionOptions {
+            format: self.format,
+            reader: ReaderOptions {
+                encoding: self.encoding,
+                strict: self.strict,
+                ..ReaderOptions::default()
+            },
+            jobs,
+            work,
         }
     }
 }
@@ -113,286 +95,181 @@ pub enum Event<'a, R> {
     Unreadable(Unreadable<'a>),
 }
 
-/// What a run over a collection read.
-#[derive(Default)]
-pub struct Summary {
-    /// Game files listed (the folders that could not be walked not included).
-    pub files: usize,
-    /// Games read, broken ones included.
-    pub games: usize,
-    /// Problems recorded on games that were read, and what files hold
-    /// besides their games (a CBL library's records its index does not list).
-    pub warnings: usize,
-    /// Games that could not be read.
-    pub broken_games: usize,
-    /// Files that could not be opened or read to their end, and folders
-    /// that could not be walked.
-    pub unreadable: usize,
+/// The terminal's progress bars: files of a big collection, bytes of a big file.
+struct Bars {
+    files: ProgressBar,
+    file: Option<ProgressBar>,
+    show: bool,
 }
 
-impl Summary {
-    /// Broken games, unreadable files and folders.
-    pub fn errors(&self) -> usize {
-        self.broken_games + self.unreadable
-    }
-
-    /// The summary line for stderr.
-    pub fn line(&self) -> String {
-        format!(
-            "files: {}, games: {}, warnings: {}, errors: {}",
-            self.files,
-            self.games,
-            self.warnings,
-            self.errors()
-        )
-    }
-
-    /// The last object of a `--json` run.
-    pub fn json(&self) -> serde_json::Value {
-        json!({ "summary": {
-            "files": self.files,
-            "games": self.games,
-            "warnings": self.warnings,
-            "errors": self.errors(),
-        }})
-    }
-
-    /// What makes the run fail, if anything: `None` without errors.
-    /// Warnings alone do not fail a run.
-    pub fn failure(&self, games_were: &str) -> Option<String> {
-        let mut parts = Vec::new();
-        if self.broken_games > 0 {
-            parts.push(format!(
-                "{} of {} games could not be read{games_were}",
-                self.broken_games, self.games
-            ));
+impl Bars {
+    fn new(collection: &Collection) -> Bars {
+        Bars {
+            files: files_progress(collection.files.len(), !collection.single),
+            file: None,
+            show: !collection.single,
         }
-        if self.unreadable > 0 {
-            parts.push(format!(
-                "{} files or folders could not be read",
-                self.unreadable
-            ));
+    }
+
+    fn finish(&self) {
+        if let Some(bar) = &self.file {
+            bar.finish_and_clear();
         }
-        (!parts.is_empty()).then(|| parts.join("; "))
-    }
-
-    fn add(&mut self, counts: &Counts) {
-        self.games += counts.games;
-        self.broken_games += counts.errors;
+        self.files.finish_and_clear();
     }
 }
 
-/// What one game adds to the summary beyond its file's reading counts.
-#[derive(Copy, Clone, Default)]
-pub struct Tally {
-    /// Problems recorded on a game that was read (`Game::errors`).
-    warnings: usize,
-    /// A game that was read, but has errors and is read strictly: broken.
-    strictly_broken: usize,
-}
+impl CollectionProgress for Bars {
+    fn big_file(&mut self, file: &CollectedFile) {
+        self.file = Some(progress::file_bar(&file.path, self.show));
+    }
 
-/// `item` as the collection reads it, and what it adds to the summary: a
-/// game with errors is a game with warnings, or, read strictly, a broken
-/// game. The one place either is decided.
-fn tallied(
-    item: Result<Game, GameFileError>,
-    strict: bool,
-) -> (Tally, Result<Game, GameFileError>) {
-    match item {
-        Ok(game) if !game.errors.is_empty() && strict => {
-            let tally = Tally {
-                strictly_broken: 1,
-                ..Tally::default()
-            };
-            (tally, game.into_strict())
+    fn reading(&mut self, at: ReadProgress) {
+        if let Some(bar) = &self.file {
+            progress::advance(bar, at);
         }
-        Ok(game) => {
-            let tally = Tally {
-                warnings: game.errors.len(),
-                ..Tally::default()
-            };
-            (tally, Ok(game))
+    }
+
+    fn file_done(&mut self, _file: Option<&CollectedFile>, summary: &Summary) {
+        if let Some(bar) = self.file.take() {
+            bar.finish_and_clear();
         }
-        Err(e) => (Tally::default(), Err(e)),
+        self.files.inc(1);
+        self.files.set_message(format!("{} games", summary.games));
     }
 }
 
-impl Summary {
-    fn tally(&mut self, tally: Tally) {
-        self.warnings += tally.warnings;
-        self.broken_games += tally.strictly_broken;
-    }
+/// A file's warnings (what it holds besides its games) on stderr.
+fn print_warning(warning: &GameFileError) {
+    eprintln!("warning: {warning}");
 }
 
-/// A file read on the workers' shared ranges rather than whole by one worker.
-fn read_alone(file: &CollectedFile) -> bool {
-    file.path.as_os_str() == "-"
-        || std::fs::metadata(&file.path).is_ok_and(|m| m.is_file() && splits(m.len()))
-}
-
-/// One whole file's answers (with each game's warnings) and what its
-/// reading gave, or the folder that could not be walked.
-enum FileAnswers<'a, R> {
-    File {
-        file: &'a CollectedFile,
-        answers: Vec<(Tally, R)>,
-        read: FileRead,
-    },
-    Folder(&'a CollectionError),
-}
-
-/// Calls `work` on every game or broken game of every file of `collection`
-/// (read as `format`, or sniffed), with where it is, on `jobs` threads,
-/// and `sink` on the answers and on the files that could not be read, in
-/// collection order. An error of `sink` stops the run and is returned.
+/// Calls `work` on every game or broken game of every file of `collection`,
+/// with where it is, on `jobs` threads, and `sink` on the answers and on
+/// the files that could not be read, in collection order. An error of
+/// `sink` stops the run and is returned.
 pub fn for_each_game_of_files<'a, R: Send>(
     collection: &'a Collection,
-    format: Option<Format>,
     jobs: usize,
     work: impl Fn(GameAt<'a>, Result<Game, GameFileError>) -> R + Sync,
     mut sink: impl FnMut(Event<'a, R>) -> Result<()>,
 ) -> Result<Summary> {
-    let files = &collection.files;
-    let bar = files_progress(files.len(), !collection.single);
-    let mut summary = Summary {
-        files: files.iter().filter(|f| f.is_ok()).count(),
-        ..Summary::default()
-    };
-    let work = |at: GameAt<'a>, item: Result<Game, GameFileError>| {
-        let (tally, item) = tallied(item, collection.strict);
-        (tally, work(at, item))
-    };
-    let alone: Vec<bool> = files
-        .iter()
-        .map(|f| f.as_ref().is_ok_and(read_alone))
-        .collect();
-    let options = ReaderOptions {
-        encoding: collection.encoding,
-        ..ReaderOptions::default()
-    };
-    let mut at = 0;
-    while at < files.len() {
-        if let (true, Ok(file)) = (alone[at], &files[at]) {
-            let file_bar = progress::file_bar(&file.path, collection.single);
-            let read = read_each_game_with(
-                &file.path,
-                format,
-                options,
-                jobs,
-                |at| progress::advance(&file_bar, at),
-                |info, index, item| {
-                    let (format, encoding) = (info.format, info.encoding);
-                    work(
-                        GameAt {
-                            file,
-                            format,
-                            encoding,
-                            index,
-                        },
-                        item,
-                    )
-                },
-                |(tally, answer)| {
-                    summary.tally(tally);
-                    sink(Event::Game(answer))
-                },
-            );
-            file_bar.finish_and_clear();
-            finish_file(&mut summary, file, read?, &mut sink)?;
-            at += 1;
-            bar.inc(1);
-            continue;
-        }
-        let run = alone[at..].iter().take_while(|a| !**a).count();
-        xiangqi_parallel::ordered_map(
-            jobs,
-            files[at..at + run].iter(),
-            |entry| match entry {
-                Ok(file) => read_whole(file, format, options, &work),
-                Err(e) => FileAnswers::Folder(e),
-            },
-            |answers| -> Result<()> {
-                match answers {
-                    FileAnswers::File {
-                        file,
-                        answers,
-                        read,
-                    } => {
-                        for (tally, answer) in answers {
-                            summary.tally(tally);
-                            sink(Event::Game(answer))?;
-                        }
-                        finish_file(&mut summary, file, read, &mut sink)?;
-                    }
-                    FileAnswers::Folder(e) => {
-                        summary.unreadable += 1;
-                        sink(Event::Unreadable(Unreadable::Folder(e)))?;
-                    }
-                }
-                bar.inc(1);
-                bar.set_message(format!("{} games", summary.games));
+    let mut bars = Bars::new(collection);
+    let options = collection.options(jobs, PerGameWork::Light);
+    let summary = read_collection(
+        &collection.files,
+        &options,
+        &mut bars,
+        work,
+        |event| match event {
+            ReadEvent::File(_) => Ok(()),
+            ReadEvent::Game(answer) => sink(Event::Game(answer)),
+            ReadEvent::Warning(_, warning) => {
+                print_warning(&warning);
                 Ok(())
-            },
-        )?;
-        at += run;
-    }
-    bar.finish_and_clear();
-    Ok(summary)
-}
-
-/// Reads `file` whole on this thread and works on its games.
-fn read_whole<'a, R>(
-    file: &'a CollectedFile,
-    format: Option<Format>,
-    options: ReaderOptions,
-    work: &impl Fn(GameAt<'a>, Result<Game, GameFileError>) -> (Tally, R),
-) -> FileAnswers<'a, R> {
-    let (answers, read) = match IndexedGames::open_with(&file.path, format, options) {
-        Ok(mut games) => {
-            let format = games.format();
-            let mut answers = Vec::new();
-            while let Some((index, item)) = games.next() {
-                // Known once a game is read (a text file's is detected then).
-                let encoding = games.encoding();
-                let at = GameAt {
-                    file,
-                    format,
-                    encoding,
-                    index,
-                };
-                answers.push(work(at, item));
             }
-            (answers, games.finish())
-        }
-        Err(e) => (Vec::new(), FileRead::failed(e)),
-    };
-    FileAnswers::File {
-        file,
-        answers,
-        read,
+            ReadEvent::Unreadable(what) => sink(Event::Unreadable(what)),
+        },
+    );
+    bars.finish();
+    summary
+}
+
+/// [`for_each_game_of_files`] for work much costlier than reading, with a
+/// state per worker (an engine): the games are read on this thread and
+/// handed to the workers one at a time.
+pub fn for_each_game_with<'a, W: Send, R: Send>(
+    collection: &'a Collection,
+    states: Vec<W>,
+    work: impl Fn(&mut W, GameAt<'a>, Result<Game, GameFileError>) -> R + Sync,
+    mut sink: impl FnMut(Event<'a, R>) -> Result<()>,
+) -> Result<Summary> {
+    let mut bars = Bars::new(collection);
+    let options = collection.options(states.len(), PerGameWork::Heavy);
+    let summary = read_collection_with(
+        &collection.files,
+        &options,
+        states,
+        &mut bars,
+        work,
+        |event| match event {
+            ReadEvent::File(_) => Ok(()),
+            ReadEvent::Game(answer) => sink(Event::Game(answer)),
+            ReadEvent::Warning(_, warning) => {
+                print_warning(&warning);
+                Ok(())
+            }
+            ReadEvent::Unreadable(what) => sink(Event::Unreadable(what)),
+        },
+    );
+    bars.finish();
+    summary
+}
+
+/// The last object of a `--json` run.
+pub fn summary_json(summary: &Summary) -> serde_json::Value {
+    json!({ "summary": {
+        "files": summary.files,
+        "games": summary.games,
+        "warnings": summary.warnings,
+        "errors": summary.errors(),
+    }})
+}
+
+/// A game's problems on stderr, the same in every command that reads
+/// games: each of a game's errors (it was read up to them) as
+/// `warning: …`, a game that could not be read as `error: …`.
+pub fn report_game_problems(item: &Result<Vec<GameFileError>, GameFileError>) {
+    match item {
+        Ok(warnings) => warnings.iter().for_each(print_warning),
+        Err(e) => eprintln!("error: {e}"),
     }
 }
 
-/// Counts a file read and hands its failure, if any, to the sink.
-fn finish_file<'a, R>(
-    summary: &mut Summary,
-    file: &'a CollectedFile,
-    read: FileRead,
-    sink: &mut impl FnMut(Event<'a, R>) -> Result<()>,
-) -> Result<()> {
-    summary.add(&read.counts);
-    // What a file holds besides its games (a library's records that its
-    // index does not list): warnings, not games.
-    for warning in &read.warnings {
-        eprintln!("warning: {warning}");
+/// A file or folder that could not be read: reported on stderr as
+/// `error: …`, and the run goes on (its status says so at the end).
+pub fn report_unreadable(what: &Unreadable<'_>) {
+    eprintln!("error: {what}");
+}
+
+/// Ends a run that read games (docs/cli.md, "Exit status"): the summary
+/// line on stderr for a collection, then the exit status: 0 when
+/// everything was read (warnings allowed), 1 when some games or files had
+/// errors (2 with `--strict`), 2 when nothing could be read. `and_then`
+/// says what became of the broken games (` and were left out`).
+pub fn conclude(summary: &Summary, collection: &Collection, and_then: &str) -> Result<()> {
+    if !collection.single {
+        eprintln!("{}", summary.line());
     }
-    summary.warnings += read.warnings.len();
-    match read.failure {
-        Some(e) => {
-            summary.unreadable += 1;
-            sink(Event::Unreadable(Unreadable::File(file, e)))
+    let failure = || {
+        let mut parts = Vec::new();
+        if summary.broken_games > 0 {
+            let place = match (collection.single, collection.files.as_slice()) {
+                (true, [Ok(file)]) => format!(" in {}", file.path.display()),
+                _ => String::new(),
+            };
+            parts.push(format!(
+                "{} of {} games{place} could not be read{and_then}",
+                summary.broken_games, summary.games
+            ));
         }
-        None => Ok(()),
+        if summary.unreadable > 0 {
+            parts.push(format!(
+                "{} files or folders could not be read",
+                summary.unreadable
+            ));
+        }
+        parts.join("; ")
+    };
+    match summary.outcome() {
+        ReadOutcome::AllRead => Ok(()),
+        ReadOutcome::NothingRead => {
+            Err(Failed::new(2, format!("nothing read: {}", failure())).into())
+        }
+        ReadOutcome::SomeErrors => {
+            let status = if collection.strict { 2 } else { 1 };
+            Err(Failed::new(status, failure()).into())
+        }
     }
 }
 

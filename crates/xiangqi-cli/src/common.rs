@@ -16,17 +16,6 @@ pub struct PositionArgs {
     pub lenient: bool,
 }
 
-/// The help of the `--encoding` (`--input-encoding`) flag of the commands
-/// that read game files.
-pub const ENCODING_HELP: &str = "The encoding of the files' text (PGN, WXF; XQF's names and \
-     comments): utf-8, utf-16le, utf-16be, gb18030 (gbk, gb2312) or big5. Default: detected once \
-     per file (a byte-order mark, else from the file's start); bytes it cannot decode are read \
-     as U+FFFD with a warning";
-
-/// The help of every corpus command's `--jobs` flag.
-pub const JOBS_HELP: &str =
-    "Games worked on at once, one thread each; output stays in input order (0: one per core)";
-
 impl PositionArgs {
     /// The position given by `--fen` (read leniently with `--lenient`), or the start position.
     pub fn position(&self) -> Result<Position> {

@@ -8,4 +8,6 @@
 mod collection;
 pub mod commands;
 mod common;
+pub mod exit;
+mod options;
 mod progress;

@@ -2,7 +2,8 @@
 //! its own module under `commands/` (in this package's library, shared with
 //! the `xiangqi-engine` program) and only composes the library crates.
 //!
-//! Contract for scripts: errors go to stderr as `error: …` with exit status 2;
+//! Contract for scripts: errors go to stderr as `error: …` with exit status 2
+//! (1 when a command read some games but not all: docs/cli.md);
 //! `--json` output is stable.
 
 use std::process::ExitCode;
@@ -105,7 +106,7 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e:#}");
-            ExitCode::from(2)
+            ExitCode::from(xiangqi_cli::exit::status_of(&e))
         }
     }
 }

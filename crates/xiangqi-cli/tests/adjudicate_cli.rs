@@ -221,7 +221,7 @@ fn cli_clock_events_out_of_time_order_are_an_error() {
     let (code, _, err) = run(&[
         "adjudicate",
         "--clock",
-        "60000",
+        "60",
         "--events",
         events.to_str().unwrap(),
     ]);
@@ -244,7 +244,16 @@ fn cli_pgn_with_many_games_gives_one_json_line_per_game() {
         ),
     );
     let lines = json_lines(&["--pgn", pgn.to_str().unwrap()]);
-    assert_eq!(lines.len(), 2);
+    // One line per game, then the summary (docs/cli.md).
+    assert_eq!(lines.len(), 3);
+    assert_eq!(lines[2]["summary"]["games"], 2);
+    assert_eq!(
+        (
+            lines[0]["recorded"].as_str(),
+            lines[0]["agreement"].as_str()
+        ),
+        (Some("0-1"), Some("agree"))
+    );
     assert_eq!(
         (lines[0]["game"].as_u64(), lines[0]["reason"].as_str()),
         (Some(1), Some("perpetual_check"))

@@ -34,14 +34,22 @@ fn built(dir: &Path) -> String {
     )
     .unwrap();
     let db = dir.join("openings.db");
-    let report = json_of(xiangqi(&[
+    let out = xiangqi(&[
         "explore",
         "build",
         pgn.to_str().unwrap(),
         "-o",
         db.to_str().unwrap(),
         "--json",
-    ]));
+    ]);
+    // Built, with one game that could not be read: 1 (docs/cli.md, "Exit status").
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(report["games"], 4);
     assert_eq!(report["indexed"], 3);
     assert_eq!(report["skipped"], 1);

@@ -64,7 +64,11 @@ fn pgn_to_xqf_and_back_keeps_the_variations() {
 
     let (code, out, err) = output(xiangqi().args(["adjudicate", "--pgn"]).arg(&xqf));
     assert_eq!(code, Some(0), "{err}");
-    assert!(out.starts_with("* ongoing after ply 3"), "{out}");
+    // Which game, the players, the recorded result, our verdict, whether they agree.
+    assert!(
+        out.contains("甲 vs 乙\trecorded 1-0\tverdict * ongoing after ply 3\tundecided"),
+        "{out}"
+    );
 }
 
 #[test]

@@ -178,11 +178,14 @@ fn corpus_commands_give_the_same_bytes_for_any_job_count() {
     );
 
     let judged = same_for_every_job_count(&["adjudicate", "--pgn", file, "--json"]);
-    let lines: Vec<serde_json::Value> = String::from_utf8(judged.stdout)
+    let mut lines: Vec<serde_json::Value> = String::from_utf8(judged.stdout)
         .unwrap()
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
+    // One object per game, then the summary (docs/cli.md).
+    let summary = lines.pop().unwrap();
+    assert_eq!(summary["summary"]["games"], GAMES);
     assert_eq!(lines.len(), GAMES);
     let numbers: Vec<u64> = lines.iter().map(|l| l["game"].as_u64().unwrap()).collect();
     assert_eq!(numbers, (1..=GAMES as u64).collect::<Vec<_>>());

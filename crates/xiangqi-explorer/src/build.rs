@@ -9,12 +9,12 @@ use std::path::{Path, PathBuf};
 
 use xiangqi_adjudication::RuleSet;
 use xiangqi_gamefile::collection::collect;
-use xiangqi_gamefile::{ReaderOptions, TextEncoding};
+use xiangqi_gamefile::corpus::{read_collection, CollectionOptions, Event, Summary};
+use xiangqi_gamefile::{Format, ReaderOptions, TextEncoding};
 
 use crate::batch::Batch;
 use crate::error::ExplorerError;
 use crate::indexed_game::{index_game, IndexedGame};
-use crate::read::{read_collection, Event};
 use crate::runs::{merge_runs, write_run, Run};
 use crate::schema::FORMAT_VERSION;
 use crate::tally::EXAMPLES_PER_MOVE;
@@ -42,6 +42,11 @@ pub struct BuildOptions {
     /// The encoding of the files' text, forced; `None` detects it once per
     /// file (`xiangqi_gamefile::ReaderOptions::encoding`).
     pub encoding: Option<TextEncoding>,
+    /// The format of every file, forced; `None` sniffs each.
+    pub format: Option<Format>,
+    /// A game read with errors (a line cut at a move that cannot be
+    /// played) is skipped as broken, not indexed up to its error.
+    pub strict: bool,
 }
 
 impl Default for BuildOptions {
@@ -52,6 +57,8 @@ impl Default for BuildOptions {
             rules: RuleSet::default(),
             batch_entries: DEFAULT_BATCH_ENTRIES,
             encoding: None,
+            format: None,
+            strict: false,
         }
     }
 }
@@ -73,8 +80,14 @@ pub struct BuildReport {
     pub partial: u64,
     /// Files or folders that could not be read (or read to their end).
     pub unreadable: u64,
-    /// The first problems met, one line each.
+    /// The first problems met, one line each, in the game-file reader's
+    /// wording (file, game, place, what).
     pub problems: Vec<String>,
+    /// What the collection reader counted: files, games, warnings,
+    /// broken games, unreadable files (the same summary as every command
+    /// that reads games).
+    #[cfg_attr(feature = "serde", serde(skip))]
+    pub read: Summary,
     /// Rows written: distinct positions and moves.
     pub entries: u64,
     /// Sorted runs written to disk (0: the corpus fit in one batch).
@@ -127,20 +140,29 @@ pub fn build(
         file: 0,
         file_name: String::new(),
     };
-    let reader = ReaderOptions {
-        encoding: options.encoding,
-        ..ReaderOptions::default()
+    let reading = CollectionOptions {
+        format: options.format,
+        reader: ReaderOptions {
+            encoding: options.encoding,
+            strict: options.strict,
+            ..ReaderOptions::default()
+        },
+        jobs: options.jobs,
+        ..CollectionOptions::default()
     };
-    read_collection(
+    let read = read_collection(
         &files,
-        &reader,
-        options.jobs,
-        |item| match item {
-            Ok(game) => match index_game(&game, options.max_plies, &options.rules) {
-                Some(indexed) => Ok((indexed, game.errors.first().map(ToString::to_string))),
-                None => Err(None),
-            },
-            Err(e) => Err(Some(e.to_string())),
+        &reading,
+        &mut (),
+        |at, item| {
+            let answer = match item {
+                Ok(game) => match index_game(&game, options.max_plies, &options.rules) {
+                    Some(indexed) => Ok((indexed, game.errors.first().map(ToString::to_string))),
+                    None => Err(None),
+                },
+                Err(e) => Err(Some(e.to_string())),
+            };
+            (at.index, answer)
         },
         |event| {
             build.accept(event)?;
@@ -153,6 +175,7 @@ pub fn build(
             Ok::<(), ExplorerError>(())
         },
     )?;
+    build.report.read = read;
     let report = build.finish(options)?;
     if report.indexed == 0 {
         return Err(ExplorerError::NothingIndexed {
@@ -225,21 +248,22 @@ struct Building<'a> {
 type Answer = Result<(IndexedGame, Option<String>), Option<String>>;
 
 impl Building<'_> {
-    fn accept(&mut self, event: Event<Answer>) -> Result<(), ExplorerError> {
+    fn accept(&mut self, event: Event<'_, (usize, Answer)>) -> Result<(), ExplorerError> {
         match event {
-            Event::File(name) => {
+            Event::File(file) => {
                 self.file += 1;
-                self.writer.add_file(self.file, &name)?;
-                self.file_name = name;
+                self.writer.add_file(self.file, &file.name)?;
+                self.file_name = file.name.clone();
             }
-            Event::Game(index, answer) => {
+            Event::Warning(_, warning) => self.problem(warning.to_string()),
+            Event::Game((index, answer)) => {
                 self.report.games += 1;
                 match answer {
                     Ok((game, error)) => {
                         if let Some(error) = error {
+                            // The reader's own wording names the file, game and place.
                             self.report.partial += 1;
-                            let name = &self.file_name;
-                            self.problem(format!("{name} game {index}: indexed up to {error}"));
+                            self.problem(format!("{error} (indexed up to there)"));
                         }
                         self.add(index, game)?
                     }
@@ -255,9 +279,9 @@ impl Building<'_> {
                     }
                 }
             }
-            Event::Unreadable(message) => {
+            Event::Unreadable(what) => {
                 self.report.unreadable += 1;
-                self.problem(message);
+                self.problem(what.to_string());
             }
         }
         Ok(())

@@ -50,7 +50,6 @@ mod build;
 mod error;
 mod explorer;
 mod indexed_game;
-mod read;
 mod runs;
 mod schema;
 mod stats;

@@ -60,8 +60,12 @@ pub enum ErrorKind {
     /// A line is longer than [`Limits::max_line_len`](crate::Limits::max_line_len).
     #[error("line longer than {0} bytes")]
     LineTooLong(usize),
+    /// Text after the last game that is no game (a line of `=` signs): a
+    /// warning on the file, what reading it as a game found.
+    #[error("text after the last game, not read: {0}")]
+    AfterLastGame(Box<ErrorKind>),
     /// The file does not start with the magic bytes of its format.
-    #[error("not a {0} file: its magic bytes are missing")]
+    #[error("not {} {} file: no {} signature", article(*.0), .0, .0)]
     BadMagic(Format),
     /// The format's version is one this reader does not know.
     #[error("unsupported {format} version {version}")]
@@ -316,6 +320,44 @@ impl GameFileError {
     }
 }
 
+/// "an XQF", "a PGN": the article as the format's name is spoken.
+fn article(format: Format) -> &'static str {
+    match format {
+        Format::Xqf => "an",
+        _ => "a",
+    }
+}
+
+/// The longest message an error prints: a junk "move" quoted whole
+/// could run to thousands of characters.
+const MAX_MESSAGE_CHARS: usize = 240;
+
+impl GameFileError {
+    /// What is wrong, fit for a terminal: control characters of the input
+    /// quoted in it written as escapes (`\u{0}`), never raw, and a message
+    /// longer than 240 characters cut with `…`.
+    pub fn message(&self) -> String {
+        printable(&self.kind.to_string(), MAX_MESSAGE_CHARS)
+    }
+}
+
+/// `text` with control characters escaped, at most `max` characters.
+fn printable(text: &str, max: usize) -> String {
+    let mut out = String::new();
+    for (count, c) in text.chars().enumerate() {
+        if count == max {
+            out.push('…');
+            break;
+        }
+        if c.is_control() {
+            out.extend(c.escape_unicode());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
 impl fmt::Display for GameFileError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if let Some(file) = &self.file {
@@ -324,7 +366,7 @@ impl fmt::Display for GameFileError {
         if self.game > 0 {
             write!(f, "game {}, ", self.game)?;
         }
-        write!(f, "{}: {}", self.location, self.kind)
+        write!(f, "{}: {}", self.location, self.message())
     }
 }
 

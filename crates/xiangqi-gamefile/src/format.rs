@@ -133,6 +133,33 @@ impl Format {
     }
 }
 
+impl Format {
+    /// The format of the file at `path` that starts with `head`: what its
+    /// content says ([`Format::sniff`]), except that a file named as a
+    /// binary format (`*.xqf`, `*.cbr`, `*.cbl`) whose content names no
+    /// format is read as the format of its name, so that junk under such a
+    /// name is reported as "not an XQF file", not as moves of a PGN game.
+    pub fn sniff_named(head: &[u8], path: &std::path::Path) -> Format {
+        let sniffed = Format::sniff(head);
+        let named = path
+            .extension()
+            .and_then(Format::from_extension)
+            .filter(|f| f.is_binary());
+        match named {
+            Some(named) if sniffed == Format::Pgn && !looks_like_text(head) => named,
+            _ => sniffed,
+        }
+    }
+}
+
+/// Whether `head` reads as text: no control bytes but tab, line ends and
+/// form feed (a PGN or WXF file mis-named `.xqf` still reads as text).
+fn looks_like_text(head: &[u8]) -> bool {
+    !head
+        .iter()
+        .any(|&b| b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r' | 0x0c | 0x1a))
+}
+
 impl fmt::Display for Format {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {

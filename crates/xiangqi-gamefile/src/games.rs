@@ -63,7 +63,11 @@ impl Games {
             e
         };
         let file = File::open(path).map_err(|e| with_file(io_error(&e)))?;
-        let mut games = Games::with_buffer(file, 1 << 18, format, options).map_err(with_file)?;
+        let mut src = BufReader::with_capacity(1 << 18, file);
+        let head = read_head(&mut src).map_err(|e| with_file(io_error(&e)))?;
+        let format = format.unwrap_or_else(|| Format::sniff_named(&head, path));
+        let source = Box::new(Cursor::new(head).chain(src));
+        let mut games = Games::from_source(source, format, options).map_err(with_file)?;
         games.set_file(path);
         Ok(games)
     }
@@ -112,6 +116,14 @@ impl Games {
         self.file = Some(path.to_owned());
         if let Inner::Single(Some(Err(e))) = &mut self.inner {
             e.file = Some(path.to_owned());
+        }
+    }
+
+    /// These games are a range of a file that goes on after it: text at
+    /// their end is no trailing text.
+    pub(crate) fn not_the_end_of_the_file(&mut self) {
+        if let Inner::Pgn(r) = &mut self.inner {
+            r.not_the_end_of_the_file();
         }
     }
 
@@ -256,12 +268,20 @@ impl Games {
         }
     }
 
-    /// What a CBL library holds besides its games: records in slots its
-    /// index does not list (old data of deleted or replaced games, left in
-    /// the file; `ErrorKind::UnlistedRecord`), which are not games. Empty
-    /// for the other formats. Known once the library is opened.
+    /// What a file holds besides its games, as warnings: a CBL library's
+    /// records in slots its index does not list (old data of deleted or
+    /// replaced games, left in the file; `ErrorKind::UnlistedRecord`),
+    /// known once the library is opened; text after a PGN file's last game
+    /// that is no game (`ErrorKind::AfterLastGame`), known once the games
+    /// are read. Empty for the other formats.
     pub fn library_warnings(&self) -> Vec<GameFileError> {
+        let with_file = |e: &GameFileError| {
+            let mut e = e.clone();
+            e.file = e.file.or_else(|| self.file.clone());
+            e
+        };
         match &self.inner {
+            Inner::Pgn(r) => r.trailing_warnings().iter().map(with_file).collect(),
             Inner::Library(l) => l
                 .unlisted()
                 .iter()

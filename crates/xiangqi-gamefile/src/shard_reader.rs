@@ -61,7 +61,10 @@ impl ShardReader {
         let mut file = File::open(&path).map_err(with_file)?;
         let format = match format {
             Some(f) => f,
-            None => Format::sniff(&read_head(&mut BufReader::new(&mut file)).map_err(with_file)?),
+            None => Format::sniff_named(
+                &read_head(&mut BufReader::new(&mut file)).map_err(with_file)?,
+                &path,
+            ),
         };
         let mut options = options;
         if options.encoding.is_none() && format.is_text() {
@@ -126,6 +129,10 @@ impl ShardReader {
         })?;
         if len == 0 {
             games.hold_nothing();
+        }
+        let file_len = self.file.metadata().map_err(with_file)?.len();
+        if shard.end < file_len {
+            games.not_the_end_of_the_file();
         }
         games.set_file(&self.path);
         Ok(ShardGames { games, line_feeds })

@@ -131,7 +131,7 @@ pub fn shards(
     let len = file.get_ref().metadata().map_err(with_file)?.len();
     let format = match format {
         Some(f) => f,
-        None => Format::sniff(&read_head(&mut file).map_err(with_file)?),
+        None => Format::sniff_named(&read_head(&mut file).map_err(with_file)?, path),
     };
     let n = n.max(1);
     let starts_game: fn(&[u8], &[u8]) -> bool = match format {

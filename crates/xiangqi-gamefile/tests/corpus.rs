@@ -214,23 +214,30 @@ fn the_cbr_files_read_with_their_variations() {
 }
 
 /// The GBK PGN, which cchess cannot decode: its game reads; the line of
-/// `=` signs after the game's `*` is reported as a second, broken game.
+/// `=` signs after the game's `*` is text after the last game, a warning on
+/// the file (`Games::library_warnings`), not a second, broken game.
 #[test]
 fn the_gbk_pgn_reads() {
     let Some(dir) = shared_testdata("corpus") else {
         return;
     };
-    let games: Vec<_> = Games::open(dir.join("games/中炮对列炮黑先平士角炮.pgn"), None)
-        .unwrap()
-        .collect();
+    let mut reader = Games::open(dir.join("games/中炮对列炮黑先平士角炮.pgn"), None).unwrap();
+    let games: Vec<_> = reader.by_ref().collect();
+    assert_eq!(games.len(), 1);
     let game = games[0].as_ref().unwrap();
     assert_eq!(game.plies(), 23);
     assert_eq!(game.moves().next().unwrap().to_string(), "h2e2");
-    let error = games[1].as_ref().unwrap_err();
+    let warnings = reader.library_warnings();
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    let error = &warnings[0];
+    assert!(
+        matches!(error.kind, xiangqi_gamefile::ErrorKind::AfterLastGame(_)),
+        "{error}"
+    );
     assert_eq!(
         (error.game, error.location),
         (
-            2,
+            0,
             xiangqi_gamefile::Location::Text {
                 line: 29,
                 column: 3

@@ -11,9 +11,12 @@ use std::sync::Mutex;
 use pyo3::exceptions::{PyStopIteration, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString};
-use xiangqi_gamefile::collection::{collect, CollectedFile, CollectionError};
+use xiangqi_gamefile::collection::collect;
+use xiangqi_gamefile::corpus::{
+    CollectionCursor, CollectionEntry, CollectionOptions, Pulled, Unreadable,
+};
 use xiangqi_gamefile::Game;
-use xiangqi_gamefile::{ErrorKind, Format, GameFileError, Games, ReaderOptions};
+use xiangqi_gamefile::{ErrorKind, GameFileError, Games, ReaderOptions};
 
 use super::args::{collection_paths, encoding_arg, format_arg, offset_arg, path_of};
 use super::game::PyGame;
@@ -145,66 +148,61 @@ fn handled(
 }
 
 /// Where `read_games` takes its games from: one source, or the files of a
-/// collection (a directory, a pattern, a list of paths) one after another.
+/// collection (a directory, a pattern, a list of paths) one after another,
+/// through the one collection reader's cursor (`xiangqi_gamefile::corpus`).
 struct Reading {
-    /// The file being read, and its path for `Game.source`.
-    current: Option<(Games, Option<String>)>,
-    /// The collection's files not opened yet.
-    files: std::collections::VecDeque<Result<CollectedFile, CollectionError>>,
-    format: Option<Format>,
-    options: ReaderOptions,
-    /// Reading a collection: a file that cannot be read is a broken game.
-    collection: bool,
-    /// What the files opened so far hold besides their games.
+    /// One source being read, and its path for `Game.source`.
+    single: Option<(Games, Option<String>)>,
+    /// A collection: its files and where the reading is.
+    collection: Option<(Vec<CollectionEntry>, CollectionCursor)>,
+    /// What the files read so far hold besides their games.
     warnings: Vec<GameFileError>,
 }
 
 impl Reading {
     fn next(&mut self, on_error: OnError) -> Option<(Result<Game, GameFileError>, Option<String>)> {
-        let collection = self.collection;
-        loop {
-            if let Some((games, source)) = &mut self.current {
-                if let Some(item) = next_game(games, on_error, collection) {
-                    return Some((item, source.clone()));
-                }
+        if let Some((games, source)) = &mut self.single {
+            let item = next_game(games, on_error, false);
+            if item.is_none() {
+                // Known once the games are read: text after the last game
+                // (a library's unlisted records came at its opening).
+                let trailing = games
+                    .library_warnings()
+                    .into_iter()
+                    .filter(|w| matches!(w.kind, ErrorKind::AfterLastGame(_)));
+                self.warnings.extend(trailing);
             }
-            self.current = None;
-            let (item, source) = match self.files.pop_front()? {
-                Ok(file) => {
-                    let source = Some(file.path.display().to_string());
-                    match Games::open_with(&file.path, self.format, self.options) {
-                        Ok(games) => {
-                            self.warnings.extend(games.library_warnings());
-                            self.current = Some((games, source));
-                            continue;
-                        }
-                        Err(e) => (Err(e), source),
+            return Some((item?, source.clone()));
+        }
+        let (files, cursor) = self.collection.as_mut()?;
+        let source = |at: usize| match &files[at] {
+            Ok(file) => Some(file.path.display().to_string()),
+            Err(e) => Unreadable::Folder(e)
+                .to_file_error()
+                .file
+                .map(|p| p.display().to_string()),
+        };
+        loop {
+            // In a collection a file that cannot be read is one more broken game.
+            let (item, at) = match cursor.next(files)? {
+                Pulled::File(_) => continue,
+                Pulled::Game { file, item, .. } => (item, file),
+                Pulled::Finished(at, read, _) => {
+                    self.warnings.extend(read.warnings);
+                    match read.failure {
+                        Some(e) => (Err(e), at),
+                        None => continue,
                     }
                 }
-                Err(e) => {
-                    let error = unlisted(e);
-                    let source = error.file.as_ref().map(|p| p.display().to_string());
-                    (Err(error), source)
+                Pulled::Folder(at) => {
+                    let Err(e) = &files[at] else { continue };
+                    (Err(Unreadable::Folder(e).to_file_error()), at)
                 }
             };
             if let Some(item) = handled(item, on_error, true) {
-                return Some((item, source));
+                return Some((item, source(at)));
             }
         }
-    }
-}
-
-/// A folder of a collection that could not be walked, as a file error.
-pub(crate) fn unlisted(e: CollectionError) -> GameFileError {
-    let file = match &e {
-        CollectionError::Unreadable { path, .. } => Some(path.clone()),
-        _ => None,
-    };
-    GameFileError {
-        file,
-        game: 0,
-        location: xiangqi_gamefile::Location::File,
-        kind: ErrorKind::Io(e.to_string()),
     }
 }
 
@@ -311,11 +309,8 @@ pub fn read_games(
     let path = path_of(source);
     let reading = |games: Games| Reading {
         warnings: games.library_warnings(),
-        current: Some((games, path.as_ref().map(|p| p.display().to_string()))),
-        files: Default::default(),
-        format,
-        options,
-        collection: false,
+        single: Some((games, path.as_ref().map(|p| p.display().to_string()))),
+        collection: None,
     };
     if let Some(paths) = collection_paths(source)? {
         if start.is_some() || end.is_some() {
@@ -327,12 +322,14 @@ pub fn read_games(
             .py()
             .detach(|| collect(&paths))
             .map_err(|e| PyValueError::new_err(e.to_string()))?;
-        let reading = Reading {
-            current: None,
-            files: files.into(),
+        let cursor = CollectionCursor::new(CollectionOptions {
             format,
-            options,
-            collection: true,
+            reader: options,
+            ..CollectionOptions::default()
+        });
+        let reading = Reading {
+            single: None,
+            collection: Some((files, cursor)),
             warnings: Vec::new(),
         };
         return Ok(PyGameIterator::new(reading, on_error));

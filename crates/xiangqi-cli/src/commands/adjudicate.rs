@@ -1,26 +1,29 @@
 //! `xiangqi adjudicate`: who won a game and why (rules.md sections 4-8).
 //!
 //! ```text
-//! xiangqi adjudicate [--fen FEN] [--moves "h2e2 h9g7 …" | --pgn FILE]
+//! xiangqi adjudicate [--fen FEN] [--moves "h2e2 h9g7 …"]
 //!                    [--rules online|asian|pikafish|fairy|plain]
-//!                    [--no-capture-plies N] [--json] [--jobs N]
-//! xiangqi adjudicate --clock BASE_MS[+INC_MS] --events FILE [--fen FEN] [--json]
+//!                    [--no-capture-plies N] [--json]
+//! xiangqi adjudicate --pgn INPUT… [--rules …] [--json] [--jobs N] [--strict]
+//! xiangqi adjudicate --clock BASE[+INC] --events FILE [--fen FEN] [--json]   (seconds)
 //! ```
 
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, BufWriter, Write};
 use std::path::{Path, PathBuf};
-use std::str::FromStr;
 
+use crate::collection::{
+    conclude, for_each_game_of_files, report_game_problems, report_unreadable, summary_json, Event,
+    GameAt,
+};
 use crate::common::{write_json_line, PositionArgs};
+use crate::options::{ClockArg, JobsArg, LegacyEncoding, ReadArgs};
 use anyhow::{bail, Context, Result};
 use serde_json::{json, Value};
 use xiangqi_adjudication::{
     GameRecord, OnlineGame, Preset, RuleSet, TimeControl, TimedEvent, Verdict,
 };
-use xiangqi_gamefile::corpus::read_each_game_with;
-use xiangqi_gamefile::{Game, GameFileError};
-use xiangqi_gamefile::{ReaderOptions, TextEncoding};
+use xiangqi_gamefile::{Game, GameFileError, GameResult};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -29,39 +32,34 @@ pub struct Args {
     /// The moves in ICCS coordinates, separated by spaces or commas.
     #[arg(long, conflicts_with_all = ["pgn", "events"])]
     moves: Option<String>,
-    /// A game file of any format `xiangqi game` reads (PGN, WXF, XQF, CBF,
-    /// CBR, CBL); every game in it is judged (one line of output per game).
-    #[arg(long, value_name = "FILE", conflicts_with_all = ["fen", "events"])]
-    pgn: Option<PathBuf>,
+    /// Game files, directories or patterns of any format `xiangqi game`
+    /// reads (PGN, WXF, XQF, CBF, CBR, CBL); every game is judged, one line
+    /// per game: its name, players, the recorded result, our verdict and
+    /// whether they agree; a summary line on stderr.
+    #[arg(long, value_name = "INPUT", num_args = 1.., conflicts_with_all = ["fen", "events"])]
+    pgn: Vec<PathBuf>,
+    #[command(flatten)]
+    read: ReadArgs,
+    #[command(flatten)]
+    legacy: LegacyEncoding,
     /// Rule set preset (rules.md section 11).
     #[arg(long, default_value = "online", value_parser = parse_preset)]
     rules: Preset,
     /// Plies without a capture that draw the game (overrides the preset; 0 = never).
     #[arg(long, value_name = "N")]
     no_capture_plies: Option<u32>,
-    /// Time control for --events: base time and optional increment, in ms.
-    #[arg(long, value_name = "BASE_MS[+INC_MS]", requires = "events")]
-    clock: Option<TimeControl>,
+    /// Time control for --events: base time and optional increment in
+    /// seconds, as `match --clock` (`60+1`; units allowed: `90s`, `1500ms`).
+    #[arg(long, value_name = "BASE[+INC]", requires = "events", value_parser = ClockArg::parse)]
+    clock: Option<ClockArg>,
     /// Clock and player events, one JSON object per line (needs --clock).
     #[arg(long, value_name = "FILE", requires = "clock")]
     events: Option<PathBuf>,
     /// Machine-readable output: one JSON object per game.
     #[arg(long)]
     json: bool,
-    /// With --pgn: the encoding of the games' text (utf-8, utf-16le,
-    /// utf-16be, gb18030, big5); default: detected from the file's start.
-    #[arg(long, value_name = "NAME", requires = "pgn", value_parser = TextEncoding::from_str)]
-    encoding: Option<TextEncoding>,
-    /// With --pgn: games judged at once, one thread each; output stays in
-    /// input order (0: one per core).
-    #[arg(
-        long,
-        short = 'j',
-        value_name = "N",
-        default_value_t = 0,
-        requires = "pgn"
-    )]
-    jobs: usize,
+    #[command(flatten)]
+    jobs: JobsArg,
 }
 
 fn parse_preset(s: &str) -> Result<Preset, String> {
@@ -74,11 +72,15 @@ pub fn run(args: Args) -> Result<()> {
     if let Some(n) = args.no_capture_plies {
         rules.no_capture_limit = (n > 0).then_some(n);
     }
-    if let (Some(control), Some(events)) = (args.clock, args.events.as_deref()) {
+    if let (Some(clock), Some(events)) = (args.clock, args.events.as_deref()) {
+        let control = TimeControl {
+            base_ms: u64::try_from(clock.base.as_millis()).unwrap_or(u64::MAX),
+            increment_ms: u64::try_from(clock.increment.as_millis()).unwrap_or(u64::MAX),
+        };
         return run_clock(&args, rules, control, events);
     }
-    if let Some(path) = args.pgn.as_deref() {
-        return run_pgn(&args, &rules, path);
+    if !args.pgn.is_empty() {
+        return run_pgn(&args, &rules);
     }
     let start = args.start.position()?;
     let record = GameRecord::parse(None, args.moves.as_deref().unwrap_or(""))
@@ -150,114 +152,192 @@ fn write_verdict(
     }
 }
 
-/// What `adjudicate --pgn` writes for one game: stdout text, and the error
-/// for stderr when the game could not be judged.
+/// How our verdict compares with the result the record gives.
+#[derive(Copy, Clone, PartialEq, Eq)]
+enum Agreement {
+    /// The same result.
+    Agree,
+    /// Both give a result, and they differ.
+    Disagree,
+    /// The record gives a result; the moves end no game (a resignation,
+    /// a loss on time, an agreed draw): the rules cannot say.
+    Undecided,
+    /// The record gives none (`*` or no result); ours stands alone.
+    Unrecorded,
+}
+
+impl Agreement {
+    fn of(recorded: GameResult, verdict: &Verdict) -> Agreement {
+        match (recorded, verdict.reason) {
+            (GameResult::Unknown, _) => Agreement::Unrecorded,
+            (_, None) => Agreement::Undecided,
+            (recorded, Some(_)) if recorded.as_str() == verdict.result() => Agreement::Agree,
+            _ => Agreement::Disagree,
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Agreement::Agree => "agree",
+            Agreement::Disagree => "disagree",
+            Agreement::Undecided => "undecided",
+            Agreement::Unrecorded => "unrecorded",
+        }
+    }
+}
+
+/// One game of `adjudicate --pgn` judged, on a worker: the report line
+/// (or JSON Lines record), the game's problems for stderr, and how the
+/// verdict compares.
 struct Judged {
     stdout: Vec<u8>,
-    error: Option<String>,
-    /// A game cut at a move that cannot be played is judged on its legal
-    /// part; these say so on stderr.
-    warnings: Vec<String>,
+    /// The game's reading warnings, or why it could not be read.
+    problems: Result<Vec<GameFileError>, GameFileError>,
+    /// Why a game read could not be judged (its start position).
+    unjudged: Option<String>,
+    agreement: Option<Agreement>,
+}
+
+/// The players as the report names them.
+fn players(game: &Game) -> String {
+    let tag = |n: &str| game.tag(n).unwrap_or("?").to_owned();
+    format!("{} vs {}", tag("Red"), tag("Black"))
 }
 
 fn judge_game(
-    number: usize,
+    at: GameAt<'_>,
     item: Result<Game, GameFileError>,
     rules: &RuleSet,
     json_out: bool,
 ) -> Result<Judged> {
-    let warnings: Vec<String> = match &item {
-        Ok(game) => game.errors.iter().map(|e| e.to_string()).collect(),
-        Err(_) => Vec::new(),
-    };
-    let outcome = item
-        .map_err(anyhow::Error::from)
-        .and_then(|game| adjudicate_pgn_game(&game, rules));
+    let name = at.name();
     let mut stdout = Vec::new();
-    let error = match outcome {
+    let game = match item {
+        Ok(game) => game,
+        Err(e) => {
+            if json_out {
+                let row = json!({ "file": at.file.name, "game": at.index, "name": name, "ok": false, "error": e.to_string() });
+                write_json_line(&mut stdout, &row)?;
+            }
+            return Ok(Judged {
+                stdout,
+                problems: Err(e),
+                unjudged: None,
+                agreement: None,
+            });
+        }
+    };
+    let recorded = game.outcome();
+    let (unjudged, agreement) = match adjudicate_pgn_game(&game, rules) {
         Ok(verdict) => {
-            let extra = match warnings.is_empty() {
-                true => json!({ "game": number }),
-                false => json!({ "game": number, "warnings": warnings }),
-            };
-            write_verdict(&mut stdout, &verdict, json_out, extra)?;
-            None
+            let agreement = Agreement::of(recorded, &verdict);
+            if json_out {
+                // The verdict's fields at the top, as `adjudicate --json`
+                // writes them for one game, then where the game is and
+                // how the verdict compares with the record.
+                let mut row = verdict_json(&verdict);
+                let more = json!({
+                    "file": at.file.name,
+                    "game": at.index,
+                    "name": name,
+                    "ok": true,
+                    "red": game.tag("Red"),
+                    "black": game.tag("Black"),
+                    "recorded": recorded.as_str(),
+                    "agreement": agreement.name(),
+                });
+                if let (Value::Object(row), Value::Object(more)) = (&mut row, more) {
+                    row.extend(more);
+                    // A cut game is judged on its legal part, and says so.
+                    if !game.errors.is_empty() {
+                        let warnings = game.errors.iter().map(ToString::to_string);
+                        row.insert("warnings".into(), json!(warnings.collect::<Vec<_>>()));
+                    }
+                }
+                write_json_line(&mut stdout, &row)?;
+            } else {
+                let ours = match verdict.reason {
+                    Some(reason) => format!("{} {reason} at ply {}", verdict.result(), verdict.ply),
+                    None => format!("* ongoing after ply {}", verdict.ply),
+                };
+                writeln!(
+                    stdout,
+                    "{name}\t{}\trecorded {}\tverdict {ours}\t{}",
+                    players(&game),
+                    recorded.as_str(),
+                    agreement.name()
+                )?;
+            }
+            (None, Some(agreement))
         }
         Err(e) => {
-            let why = format!("{e:#}");
+            let why = format!("{name}: cannot be judged: {e:#}");
             if json_out {
-                write_json_line(&mut stdout, &json!({ "game": number, "error": why }))?;
+                let row = json!({ "file": at.file.name, "game": at.index, "name": name, "ok": false, "error": why });
+                write_json_line(&mut stdout, &row)?;
             }
-            // A reading error names its file and game already.
-            if e.is::<GameFileError>() {
-                Some(format!("error: {why}"))
-            } else {
-                Some(format!("error: game {number}: {why}"))
-            }
+            (Some(why), None)
         }
     };
     Ok(Judged {
         stdout,
-        error,
-        warnings: warnings
-            .into_iter()
-            .map(|w| format!("warning: {w}"))
-            .collect(),
+        problems: Ok(game.errors),
+        unjudged,
+        agreement,
     })
 }
 
-fn run_pgn(args: &Args, rules: &RuleSet, path: &Path) -> Result<()> {
-    // Any game file: PGN, WXF, XQF, CBF, CBR, CBL (sniffed).
-    let mut failed = 0usize;
+fn run_pgn(args: &Args, rules: &RuleSet) -> Result<()> {
+    let collection = args.read.collection(&args.pgn, Some(&args.legacy))?;
+    // Per agreement: agree, disagree, undecided, unrecorded.
+    let mut tally = [0usize; 4];
+    let mut unjudged = 0usize;
     // One buffered writer: the workers render each game's lines, this
     // thread only copies them out in order.
     let mut out = BufWriter::with_capacity(1 << 16, io::stdout().lock());
-    let options = ReaderOptions {
-        encoding: args.encoding,
-        ..ReaderOptions::default()
-    };
-    let read = read_each_game_with(
-        path,
-        None,
-        options,
-        args.jobs,
-        |_| {},
-        |_, number, item| judge_game(number, item, rules, args.json),
-        |judged| -> Result<()> {
-            let judged = judged?;
-            if !judged.warnings.is_empty() {
-                out.flush()?;
-                for warning in &judged.warnings {
-                    eprintln!("{warning}");
+    let mut summary = for_each_game_of_files(
+        &collection,
+        args.jobs.jobs,
+        |at, item| judge_game(at, item, rules, args.json),
+        |event| -> Result<()> {
+            let judged = match event {
+                Event::Game(judged) => judged?,
+                Event::Unreadable(what) => {
+                    out.flush()?;
+                    report_unreadable(&what);
+                    return Ok(());
                 }
+            };
+            // Flushed first, so that on a terminal a game's problems show
+            // after the games before it.
+            out.flush()?;
+            report_game_problems(&judged.problems);
+            if let Some(why) = &judged.unjudged {
+                unjudged += 1;
+                eprintln!("error: {why}");
             }
-            if let Some(error) = judged.error {
-                failed += 1;
-                // Flushed first, so that on a terminal the error shows
-                // after the games before it.
-                out.flush()?;
-                eprintln!("{error}");
+            if let Some(agreement) = judged.agreement {
+                tally[agreement as usize] += 1;
             }
             Ok(out.write_all(&judged.stdout)?)
         },
     )?;
+    // A game that cannot be judged is an error of this command.
+    summary.broken_games += unjudged;
+    let [agree, disagree, undecided, unrecorded] = tally;
+    if args.json {
+        let mut value = summary_json(&summary);
+        value["summary"]["agree"] = json!(agree);
+        value["summary"]["disagree"] = json!(disagree);
+        value["summary"]["undecided"] = json!(undecided);
+        value["summary"]["unrecorded"] = json!(unrecorded);
+        write_json_line(&mut out, &value)?;
+    }
     out.flush()?;
-    // A file that could not be read (or stopped being readable): an error
-    // once the games before it are out.
-    if let Some(failure) = read.failure {
-        return Err(failure.into());
-    }
-    let counts = read.counts;
-    if counts.games == 0 {
-        bail!("{} holds no game", path.display());
-    }
-    if failed > 0 {
-        bail!(
-            "{failed} of {} games could not be adjudicated (see above)",
-            counts.games
-        );
-    }
-    Ok(())
+    eprintln!(
+        "agree: {agree}, disagree: {disagree}, undecided: {undecided}, unrecorded: {unrecorded}"
+    );
+    conclude(&summary, &collection, "")
 }
 
 fn adjudicate_pgn_game(game: &Game, rules: &RuleSet) -> Result<Verdict> {

@@ -10,8 +10,6 @@
 
 use std::time::Duration;
 
-use std::str::FromStr;
-
 use anyhow::{bail, Context, Result};
 use serde_json::json;
 use xiangqi_core::{Move, Position};
@@ -55,13 +53,15 @@ pub struct Args {
     /// Machine-readable output (one JSON object).
     #[arg(long)]
     json: bool,
-    /// Review every game of this PGN file instead of one position (see docs/engine-client.md).
-    #[arg(long, value_name = "IN", conflicts_with_all = ["fen", "lenient", "moves", "notation"], requires = "output")]
-    pgn: Option<std::path::PathBuf>,
-    /// With --pgn: the encoding of the games' text (utf-8, utf-16le,
-    /// utf-16be, gb18030, big5); default: detected from the file's start.
-    #[arg(long, value_name = "NAME", requires = "pgn", value_parser = xiangqi_gamefile::TextEncoding::from_str)]
-    encoding: Option<xiangqi_gamefile::TextEncoding>,
+    /// Review every game of these game files, directories or patterns
+    /// (any format `xiangqi game` reads) instead of one position (see
+    /// docs/engine-client.md; reading as every command reads: docs/cli.md).
+    #[arg(long, value_name = "INPUT", num_args = 1.., conflicts_with_all = ["fen", "lenient", "moves", "notation"], requires = "output")]
+    pgn: Vec<std::path::PathBuf>,
+    #[command(flatten)]
+    read: crate::options::ReadArgs,
+    #[command(flatten)]
+    legacy: crate::options::LegacyEncoding,
     /// With --pgn: the annotated games go here (`-` for stdout).
     #[arg(short = 'o', long, value_name = "OUT", requires = "pgn")]
     output: Option<std::path::PathBuf>,
@@ -69,22 +69,21 @@ pub struct Args {
     /// (default: this program's engine over UCI).
     #[arg(long, value_name = "SPEC", requires = "pgn")]
     engine: Option<String>,
-    /// With --pgn: engine processes working at once, games written in input order
-    /// (0: one per core).
-    #[arg(long, value_name = "N", default_value_t = 0, requires = "pgn")]
-    jobs: usize,
+    /// With --pgn: engine processes working at once, games written in
+    /// input order (0: one per core).
+    #[command(flatten)]
+    jobs: crate::options::JobsArg,
 }
 
 pub fn run(args: Args) -> Result<()> {
-    if let (Some(input), Some(output)) = (&args.pgn, &args.output) {
+    if let (false, Some(output)) = (args.pgn.is_empty(), &args.output) {
         return super::analyze_pgn::run(super::analyze_pgn::AnnotateArgs {
-            input,
+            collection: args.read.collection(&args.pgn, Some(&args.legacy))?,
             output,
-            encoding: args.encoding,
             limit: pgn_limit(&args)?,
             engine: args.engine.as_deref(),
             hash_mb: args.hash,
-            jobs: args.jobs,
+            jobs: args.jobs.jobs,
             json: args.json,
         });
     }

@@ -13,24 +13,26 @@ use std::io::{self, BufWriter, Write};
 use std::path::Path;
 
 use anyhow::{bail, Context, Result};
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde_json::json;
 use xiangqi_engine_client::annotate::accuracy::Accuracy;
 use xiangqi_engine_client::annotate::pgn::{annotate_game, AnnotateError};
 use xiangqi_engine_client::annotate::{Judgement, MoveReview, ReviewOptions};
 use xiangqi_engine_client::{Engine, EngineSpec, Limit, Protocol, SearchOptions};
+use xiangqi_gamefile::corpus::CollectionEntry;
 use xiangqi_gamefile::pgn::{write_game, WriteOptions};
 use xiangqi_gamefile::Game;
-use xiangqi_gamefile::{Games, ReaderOptions, TextEncoding};
 
+use crate::collection::{
+    conclude, for_each_game_with, report_game_problems, report_unreadable, Collection, Event,
+    Summary,
+};
 use crate::common::{print_json, start_engine as start_named_engine};
 
 /// What `analyze --pgn` needs from the command line.
 pub struct AnnotateArgs<'a> {
-    pub input: &'a Path,
+    /// The games to review, read as every command reads them.
+    pub collection: Collection,
     pub output: &'a Path,
-    /// `--encoding`: forced, else detected.
-    pub encoding: Option<TextEncoding>,
     pub limit: Limit,
     pub engine: Option<&'a str>,
     pub hash_mb: usize,
@@ -51,21 +53,12 @@ fn own_engine(hash_mb: usize) -> Result<EngineSpec> {
     Ok(EngineSpec::new(argv, Protocol::Uci))
 }
 
-fn progress(len: u64) -> ProgressBar {
-    let bar = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr());
-    bar.set_style(
-        ProgressStyle::with_template(
-            "analyze [{elapsed_precise}<{eta_precise}] {wide_bar} {bytes}/{total_bytes} {msg}",
-        )
-        .unwrap_or_else(|_| ProgressStyle::default_bar()),
-    );
-    bar
-}
-
 /// A worker's answer for a game: the annotated PGN text
 /// and its review, or why the game was skipped, or an engine failure.
 enum Done {
     Annotated(String, Vec<MoveReview>),
+    /// The game could not be read (reported as every command reports it).
+    Unread,
     Skipped(String),
     EngineFailed(String),
 }
@@ -99,7 +92,10 @@ fn review(engine: &mut Engine, mut game: Game, options: &ReviewOptions) -> Done 
 #[derive(Default)]
 struct Totals {
     games: usize,
+    /// Games not annotated: not read, or not reviewable.
     skipped: usize,
+    /// Games read whose review failed (their start cannot be played).
+    unreviewable: usize,
     positions: usize,
     /// ?!, ?, ??
     judged: [usize; 3],
@@ -176,56 +172,66 @@ fn open_output(path: &Path) -> Result<Box<dyn Write>> {
     })
 }
 
-/// Reviews every game of `reader` on one thread per reviewer and writes
-/// them to `out` in input order, counting what was done.
+/// Reviews every game of `collection` on one thread per reviewer and
+/// writes them to `out` in input order, counting what was done.
 fn review_all(
     reviewers: Vec<Reviewer>,
-    reader: &mut Games,
+    collection: &Collection,
     options: &ReviewOptions,
     out: &mut dyn Write,
-    bar: &ProgressBar,
-) -> Result<Totals> {
-    // Unreadable games are skipped in their turn: the reason travels as text.
-    let games = std::iter::from_fn(|| {
-        let item = reader.next()?;
-        bar.set_position(reader.bytes_read());
-        Some(item.map_err(|e| e.to_string()))
-    });
+) -> Result<(Totals, Summary)> {
     let mut totals = Totals::default();
     let mut written = 0usize;
-    xiangqi_parallel::ordered_map_with(
+    let summary = for_each_game_with(
+        collection,
         reviewers,
-        games,
-        |reviewer, game| match game {
-            Ok(game) => reviewer.review(game, options),
-            Err(why) => Done::Skipped(why),
+        |reviewer, at, item| {
+            let name = at.name();
+            match item {
+                Ok(game) => {
+                    let warnings = game.errors.clone();
+                    (name, Ok(warnings), reviewer.review(game, options))
+                }
+                Err(e) => (name, Err(e), Done::Unread),
+            }
         },
-        |done| -> Result<()> {
+        |event| -> Result<()> {
+            let (name, problems, done) = match event {
+                Event::Game(answer) => answer,
+                Event::Unreadable(what) => {
+                    report_unreadable(&what);
+                    return Ok(());
+                }
+            };
+            report_game_problems(&problems);
+            // Games are numbered in input order, broken ones included.
             written += 1;
             match done {
                 Done::Annotated(text, reviews) => {
                     out.write_all(text.as_bytes()).context("cannot write -o")?;
                     totals.add(written, &reviews);
                 }
+                // Reported above as every command reports a broken game.
+                Done::Unread => totals.skipped += 1,
                 Done::Skipped(why) => {
-                    // Not `bar.println`: that is dropped when stderr is no terminal.
-                    bar.suspend(|| eprintln!("warning: game {written} skipped: {why}"));
+                    eprintln!("error: {name}: cannot be reviewed: {why}");
                     totals.skipped += 1;
+                    totals.unreviewable += 1;
                 }
                 // The first failure in input order, whatever engine failed first.
-                Done::EngineFailed(why) => bail!("game {written}: {why}"),
+                Done::EngineFailed(why) => bail!("{name}: {why}"),
             }
-            bar.set_message(format!("{written} games done"));
             Ok(())
         },
     )?;
-    Ok(totals)
+    Ok((totals, summary))
 }
 
 fn report(totals: Totals, jobs: usize, json: bool) -> Result<()> {
     let Totals {
         games,
         skipped,
+        unreviewable: _,
         positions,
         judged,
         accuracy,
@@ -256,14 +262,6 @@ fn report(totals: Totals, jobs: usize, json: bool) -> Result<()> {
     Ok(())
 }
 
-/// The size of the input, for the progress bar; opening it here makes a
-/// missing file an error before any engine starts.
-fn input_len(input: &Path) -> Result<u64> {
-    let file =
-        File::open(input).with_context(|| format!("cannot open --pgn {}", input.display()))?;
-    Ok(file.metadata().map(|m| m.len()).unwrap_or(0))
-}
-
 /// One reviewer per job, every engine started now, so that a wrong
 /// command is an error before any work.
 fn start_reviewers(spec: &EngineSpec, limit: Limit, jobs: usize) -> Result<Vec<Reviewer>> {
@@ -282,21 +280,31 @@ pub fn run(args: AnnotateArgs<'_>) -> Result<()> {
         bail!("--json prints a summary on stdout: write the games to a file with -o FILE");
     }
     let spec = engine_spec(&args)?;
-    let len = input_len(args.input)?;
+    let missing = |entry: &CollectionEntry| matches!(entry, Ok(file) if file.path != Path::new("-") && !file.path.exists());
+    if args.collection.files.iter().all(missing) {
+        // Nothing to review: reported as every command reports it, before
+        // any engine starts and before -o is created.
+        let summary = for_each_game_with(
+            &args.collection,
+            vec![()],
+            |_, _, _| (),
+            |event| {
+                if let Event::Unreadable(what) = event {
+                    report_unreadable(&what);
+                }
+                Ok(())
+            },
+        )?;
+        return conclude(&summary, &args.collection, "");
+    }
     let jobs = xiangqi_parallel::worker_count(args.jobs);
     let reviewers = start_reviewers(&spec, args.limit, jobs)?;
     let mut out = open_output(args.output)?;
     let options = ReviewOptions::new(SearchOptions::new(args.limit));
-    let bar = progress(len);
-    // Any game-file format, as every other command that reads games.
-    let reading = ReaderOptions {
-        encoding: args.encoding,
-        ..ReaderOptions::default()
-    };
-    let mut reader = Games::open_with(args.input, None, reading)?;
-    let totals = review_all(reviewers, &mut reader, &options, &mut out, &bar);
-    bar.finish_and_clear();
-    let totals = totals?;
+    let (totals, mut summary) = review_all(reviewers, &args.collection, &options, &mut out)?;
     out.flush().context("cannot write -o")?;
-    report(totals, jobs, args.json)
+    // A game read but not reviewed (its start cannot be played) is an error of this command.
+    summary.broken_games += totals.unreviewable;
+    report(totals, jobs, args.json)?;
+    conclude(&summary, &args.collection, " and were left out")
 }

@@ -3,7 +3,6 @@
 //! `xiangqi-explorer` over your own games (docs/explorer.md).
 
 use std::path::PathBuf;
-use std::str::FromStr;
 use std::time::Instant;
 
 use anyhow::Result;
@@ -11,10 +10,11 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde_json::json;
 use xiangqi_adjudication::{Preset, RuleSet};
 use xiangqi_explorer::{build, BuildOptions, Explorer, MoveStats, DEFAULT_BATCH_ENTRIES};
-use xiangqi_gamefile::TextEncoding;
 use xiangqi_notation::{Notation, Style};
 
-use crate::common::{print_json, PositionArgs, ENCODING_HELP, JOBS_HELP};
+use crate::collection::{conclude, Collection};
+use crate::common::{print_json, PositionArgs};
+use crate::options::{JobsArg, LegacyEncoding, ReadArgs, INPUTS_HELP};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -32,25 +32,26 @@ enum Command {
 
 #[derive(clap::Args)]
 struct BuildArgs {
-    /// Game files, directories and patterns (PGN, WXF, XQF, CBF, CBR, CBL).
-    #[arg(required = true, value_name = "FILES")]
+    #[arg(required = true, value_name = "INPUT", help = INPUTS_HELP)]
     inputs: Vec<PathBuf>,
+    #[command(flatten)]
+    read: ReadArgs,
+    #[command(flatten)]
+    legacy: LegacyEncoding,
     /// The explorer file to write (replaced once the build succeeds).
     #[arg(short, long, value_name = "DB")]
     output: PathBuf,
     /// Index the positions before each of a game's first N moves (plies).
     #[arg(long, value_name = "N", default_value_t = BuildOptions::default().max_plies)]
     plies: usize,
-    #[arg(long, short = 'j', default_value_t = 0, help = JOBS_HELP)]
-    jobs: usize,
+    #[command(flatten)]
+    jobs: JobsArg,
     /// Rule preset deciding games whose record has no result: online, asian, pikafish, fairy or plain.
     #[arg(long, default_value_t = Preset::Online)]
     rules: Preset,
     /// Positions and moves tallied in memory before a sorted run goes to disk (the memory bound).
     #[arg(long, value_name = "N", default_value_t = DEFAULT_BATCH_ENTRIES)]
     batch_entries: usize,
-    #[arg(long, value_name = "NAME", value_parser = TextEncoding::from_str, help = ENCODING_HELP)]
-    encoding: Option<TextEncoding>,
     /// Machine-readable report (one JSON object).
     #[arg(long)]
     json: bool,
@@ -79,12 +80,17 @@ pub fn run(args: Args) -> Result<()> {
 }
 
 fn run_build(args: BuildArgs) -> Result<()> {
+    // Listed here as every command lists its inputs (an input that yields
+    // nothing is an error before any work), read again by the build.
+    let collection: Collection = args.read.collection(&args.inputs, Some(&args.legacy))?;
     let options = BuildOptions {
         max_plies: args.plies,
-        jobs: args.jobs,
+        jobs: args.jobs.jobs,
         rules: RuleSet::preset(args.rules),
         batch_entries: args.batch_entries,
-        encoding: args.encoding,
+        encoding: collection.encoding,
+        format: collection.format,
+        strict: collection.strict,
     };
     let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
     bar.set_style(
@@ -129,7 +135,7 @@ fn run_build(args: BuildArgs) -> Result<()> {
             args.output.display(),
         );
     }
-    Ok(())
+    conclude(&report.read, &collection, " and were skipped")
 }
 
 fn run_query(args: QueryArgs) -> Result<()> {

@@ -7,13 +7,18 @@ use std::path::Path;
 
 use anyhow::{bail, Context, Result};
 use xiangqi_explorer::Explorer;
-use xiangqi_gamefile::{Format, Games, ReaderOptions, TextEncoding};
+
+use crate::collection::{
+    conclude, for_each_game_of_files, report_game_problems, report_unreadable, Collection, Event,
+    Summary,
+};
 use xiangqi_viewer::{explorer_tables, viewer_game, write_html, PageOptions, ViewerGame};
 
 /// The notation the page first shows (the reader can switch on the page).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum ViewNotation {
-    /// Coordinates: h2e2.
+    /// Coordinates: h2e2 (`coordinate`, its former name, is an alias).
+    #[value(name = "iccs", alias = "coordinate")]
     Coordinate,
     /// WXF: C2=5.
     Wxf,
@@ -40,10 +45,8 @@ impl ViewNotation {
 
 /// What `game view` was asked.
 pub struct ViewArgs<'a> {
-    pub input: &'a Path,
-    pub format: Option<Format>,
-    /// `--encoding`: forced, else detected.
-    pub encoding: Option<TextEncoding>,
+    /// The games, read as `--input-format`, `--input-encoding`, `--strict` say.
+    pub collection: Collection,
     /// 1-based; `None`: every game.
     pub game: Option<usize>,
     pub notation: ViewNotation,
@@ -59,14 +62,18 @@ pub fn view(args: ViewArgs<'_>) -> Result<()> {
     }
     // A bad explorer file is reported before the games are read.
     let explorer = args.explorer.map(Explorer::open).transpose()?;
-    let games = read_games(args.input, args.format, args.encoding, args.game)?;
+    let (games, summary) = read_games(&args.collection, args.game)?;
     let explorer = match &explorer {
         Some(explorer) => Some(explorer_tables(&games, explorer)?),
         None => None,
     };
     let title = match games.as_slice() {
         [one] => one.title.clone(),
-        many => format!("{} ({} games)", file_name(args.input), many.len()),
+        many => format!(
+            "{} ({} games)",
+            collection_title(&args.collection),
+            many.len()
+        ),
     };
     let options = PageOptions {
         title,
@@ -93,57 +100,74 @@ pub fn view(args: ViewArgs<'_>) -> Result<()> {
         if games.len() == 1 { "" } else { "s" },
         args.output.display()
     );
-    Ok(())
+    conclude(&summary, &args.collection, " and were left out")
 }
 
-fn file_name(path: &Path) -> String {
-    path.file_name().map_or_else(
-        || path.display().to_string(),
-        |n| n.to_string_lossy().into_owned(),
-    )
+/// The page's title for several games: the one file's name, else "games".
+fn collection_title(collection: &Collection) -> String {
+    match collection.files.as_slice() {
+        [Ok(file)] => file.path.file_name().map_or_else(
+            || file.path.display().to_string(),
+            |n| n.to_string_lossy().into_owned(),
+        ),
+        _ => "games".to_owned(),
+    }
 }
 
-/// The games to show: game `pick` alone, or every readable game (a game
-/// that cannot be read is reported and left out of the list).
-fn read_games(
-    input: &Path,
-    format: Option<Format>,
-    encoding: Option<TextEncoding>,
-    pick: Option<usize>,
-) -> Result<Vec<ViewerGame>> {
-    let options = ReaderOptions {
-        encoding,
-        ..ReaderOptions::default()
-    };
-    let games = Games::open_with(input, format, options)?;
+/// The games to show: game `pick` alone (counted over the collection),
+/// or every readable game (a game that cannot be read is reported and
+/// left out of the list).
+fn read_games(collection: &Collection, pick: Option<usize>) -> Result<(Vec<ViewerGame>, Summary)> {
     let mut shown = Vec::new();
     let mut count = 0;
-    for (index, item) in games.enumerate().map(|(i, item)| (i + 1, item)) {
-        count = index;
-        if pick.is_some_and(|n| n != index) {
-            continue;
-        }
-        // A game-file error names its file and game already.
-        let view = item.map_err(anyhow::Error::from).and_then(|game| {
-            for warning in &game.errors {
-                eprintln!("warning: {warning}");
+    let mut unviewable = 0;
+    let mut summary = for_each_game_of_files(
+        collection,
+        1,
+        |at, item| {
+            let view = item.as_ref().ok().map(|game| {
+                viewer_game(game).with_context(|| format!("{}, game {}", at.file.name, at.index))
+            });
+            (item.map(|game| game.errors), view)
+        },
+        |event| {
+            let (item, view) = match event {
+                Event::Game(answer) => answer,
+                Event::Unreadable(what) => {
+                    report_unreadable(&what);
+                    return Ok(());
+                }
+            };
+            count += 1;
+            report_game_problems(&item);
+            if pick.is_some_and(|n| n != count) {
+                return Ok(());
             }
-            viewer_game(&game).with_context(|| format!("game {index}"))
-        });
-        match (view, pick) {
-            (Ok(view), Some(_)) => return Ok(vec![view]),
-            (Ok(view), None) => shown.push(view),
-            (Err(e), Some(_)) => return Err(e),
-            (Err(e), None) => eprintln!("warning: {e:#} (left out)"),
+            match view {
+                Some(Ok(view)) => shown.push(view),
+                Some(Err(e)) => {
+                    unviewable += 1;
+                    eprintln!("error: {e:#} (left out)");
+                }
+                None => {}
+            }
+            Ok(())
+        },
+    )?;
+    // A game read that the viewer cannot show is an error of this command.
+    summary.broken_games += unviewable;
+    if let Some(n) = pick {
+        if shown.is_empty() && n > count {
+            bail!(
+                "--game {n}: the input has {count} game{}",
+                if count == 1 { "" } else { "s" }
+            );
         }
     }
-    match pick {
-        Some(n) => bail!(
-            "--game {n}: {} has {count} game{}",
-            input.display(),
-            if count == 1 { "" } else { "s" }
-        ),
-        None if shown.is_empty() => bail!("{} has no game to show", input.display()),
-        None => Ok(shown),
+    if shown.is_empty() {
+        conclude(&summary, collection, "")?;
+        bail!("no game to show");
     }
+    // The page is written; the status still says what could not be read.
+    Ok((shown, summary))
 }

@@ -6,22 +6,29 @@
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
-use std::str::FromStr;
 
 use anyhow::{bail, Result};
-use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::json;
 use xiangqi_adjudication::{Preset, RuleSet};
-use xiangqi_gamefile::{Games, ReaderOptions, TextEncoding};
+
 use xiangqi_rating::{fit, rated_game, FitOptions, Unrated};
 
+use crate::collection::{
+    conclude, for_each_game_of_files, report_game_problems, report_unreadable, Event,
+};
 use crate::common::print_json;
+use crate::options::{JobsArg, LegacyEncoding, ReadArgs, INPUTS_HELP};
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// Game files (PGN, WXF, XQF, CBF, CBR, CBL; the format is sniffed).
-    #[arg(required = true, value_name = "FILES")]
+    #[arg(required = true, value_name = "INPUT", help = INPUTS_HELP)]
     files: Vec<PathBuf>,
+    #[command(flatten)]
+    read: ReadArgs,
+    #[command(flatten)]
+    legacy: LegacyEncoding,
+    #[command(flatten)]
+    jobs: JobsArg,
     /// Rule preset the games' moves are judged by: online, asian, pikafish, fairy or plain.
     #[arg(long, default_value_t = Preset::Online)]
     rules: Preset,
@@ -34,10 +41,6 @@ pub struct Args {
     /// Machine-readable output (one JSON object).
     #[arg(long)]
     json: bool,
-    /// The encoding of the files' text (utf-8, utf-16le, utf-16be,
-    /// gb18030, big5); default: detected once per file.
-    #[arg(long, value_name = "NAME", value_parser = TextEncoding::from_str)]
-    encoding: Option<TextEncoding>,
 }
 
 fn reason_code(why: &Unrated) -> &'static str {
@@ -51,43 +54,37 @@ fn reason_code(why: &Unrated) -> &'static str {
 
 pub fn run(args: Args) -> Result<()> {
     let rules = RuleSet::preset(args.rules);
-    let bar = ProgressBar::new_spinner();
-    bar.set_style(
-        ProgressStyle::with_template("rating: {pos} games read [{elapsed_precise}]")
-            .unwrap_or_else(|_| ProgressStyle::default_spinner()),
-    );
+    let collection = args.read.collection(&args.files, Some(&args.legacy))?;
     let mut rated = Vec::new();
     let mut unrated: BTreeMap<&'static str, usize> = BTreeMap::new();
-    let mut unreadable = 0usize;
-    for path in &args.files {
-        // The error names the file.
-        let options = ReaderOptions {
-            encoding: args.encoding,
-            ..ReaderOptions::default()
-        };
-        let games = Games::open_with(path, None, options)?;
-        for (index, item) in games.enumerate() {
-            bar.inc(1);
-            match item {
-                Ok(game) => match rated_game(&game, &rules) {
-                    Ok(r) => rated.push(r),
-                    Err(why) => *unrated.entry(reason_code(&why)).or_default() += 1,
-                },
-                Err(e) => {
-                    unreadable += 1;
-                    bar.suspend(|| {
-                        eprintln!(
-                            "warning: {} game {}: skipped: {e}",
-                            path.display(),
-                            index + 1
-                        )
-                    });
+    let summary = for_each_game_of_files(
+        &collection,
+        args.jobs.jobs,
+        |_, item| {
+            let problems = item
+                .as_ref()
+                .map(|g| g.errors.clone())
+                .map_err(Clone::clone);
+            (problems, item.ok().map(|game| rated_game(&game, &rules)))
+        },
+        |event| {
+            match event {
+                Event::Game((problems, answer)) => {
+                    report_game_problems(&problems);
+                    match answer {
+                        Some(Ok(r)) => rated.push(r),
+                        Some(Err(why)) => *unrated.entry(reason_code(&why)).or_default() += 1,
+                        None => {}
+                    }
                 }
+                Event::Unreadable(what) => report_unreadable(&what),
             }
-        }
-    }
-    bar.finish_and_clear();
+            Ok(())
+        },
+    )?;
+    let unreadable = summary.errors();
     if rated.is_empty() {
+        conclude(&summary, &collection, " and were not rated")?;
         bail!("no rated games in the files");
     }
     let options = FitOptions {
@@ -137,5 +134,5 @@ pub fn run(args: Args) -> Result<()> {
             }
         );
     }
-    Ok(())
+    conclude(&summary, &collection, " and were not rated")
 }

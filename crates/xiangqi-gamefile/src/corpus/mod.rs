@@ -47,6 +47,7 @@
 //! # std::fs::remove_dir_all(&dir).unwrap();
 //! ```
 
+mod files;
 mod indexed;
 mod ranges;
 
@@ -56,6 +57,10 @@ use xiangqi_parallel::{ordered_map, worker_count, PoolError};
 
 use crate::{shards, Format, Game, GameFileError, ReaderOptions, ShardReader, TextEncoding};
 
+pub use files::{
+    read_collection, read_collection_with, CollectionCursor, CollectionEntry, CollectionOptions,
+    CollectionProgress, Event, GameAt, PerGameWork, Pulled, ReadOutcome, Summary, Unreadable,
+};
 pub use indexed::IndexedGames;
 
 /// The size of the byte ranges the workers read: big enough that opening a

@@ -23,6 +23,8 @@ struct RangeGames {
     items: Vec<Result<Game, GameFileError>>,
     line_feeds: usize,
     read_failure: Option<GameFileError>,
+    /// What the range holds besides its games (text after the file's last game).
+    warnings: Vec<GameFileError>,
 }
 
 /// A worker's reader of the file, opened on its first range.
@@ -35,6 +37,7 @@ fn read_range(reader: &mut Result<ShardReader, GameFileError>, range: Shard) -> 
         items: Vec::new(),
         line_feeds: 0,
         read_failure: None,
+        warnings: Vec::new(),
     };
     let shard = match reader {
         Ok(reader) => reader.read(range),
@@ -44,7 +47,8 @@ fn read_range(reader: &mut Result<ShardReader, GameFileError>, range: Shard) -> 
         Ok(shard) => {
             // A failed read leaves the lines after it counted from the range.
             out.line_feeds = shard.line_feeds;
-            for item in shard.games {
+            let mut games = shard.games;
+            for item in games.by_ref() {
                 match item {
                     Err(e) if e.is_io() => {
                         out.read_failure = Some(e);
@@ -53,6 +57,7 @@ fn read_range(reader: &mut Result<ShardReader, GameFileError>, range: Shard) -> 
                     item => out.items.push(item),
                 }
             }
+            out.warnings = games.library_warnings();
         }
         Err(e) => out.read_failure = Some(e),
     }
@@ -151,6 +156,8 @@ impl Drop for AbandonOnPanic<'_> {
 /// One range's answers, in order, for the sink.
 struct RangeDone<R> {
     range: usize,
+    /// What the range holds besides its games.
+    warnings: Vec<GameFileError>,
     answers: Vec<R>,
     counts: Counts,
     read_failure: Option<GameFileError>,
@@ -208,8 +215,13 @@ where
                 work(origin.games + k + 1, item)
             })
             .collect();
+        let warnings = games.warnings;
         Some(RangeDone {
             range: r,
+            warnings: warnings
+                .into_iter()
+                .map(|e| e.counted_from_file_start(origin))
+                .collect(),
             answers,
             counts: Counts {
                 games: count,
@@ -221,6 +233,7 @@ where
         })
     };
     let mut counts = Counts::default();
+    let mut warnings = Vec::new();
     let outcome = ordered_map_with(
         (0..workers).map(|_| WorkerReader::None).collect(),
         0..ranges.len(),
@@ -232,6 +245,7 @@ where
             };
             counts.games += done.counts.games;
             counts.errors += done.counts.errors;
+            warnings.extend(done.warnings);
             for answer in done.answers {
                 sink(answer).map_err(Halt::Sink)?;
             }
@@ -249,12 +263,12 @@ where
         Ok(()) => Ok(FileRead {
             counts,
             failure: None,
-            warnings: Vec::new(),
+            warnings,
         }),
         Err(Halt::ReadFailed(e)) => Ok(FileRead {
             counts,
             failure: Some(e),
-            warnings: Vec::new(),
+            warnings,
         }),
         Err(Halt::Sink(e)) => Err(e),
     }

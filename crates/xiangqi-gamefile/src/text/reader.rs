@@ -35,6 +35,12 @@ pub(crate) trait GameText {
     fn ends_before(&self, _text: &str) -> bool {
         false
     }
+    /// Whether the game holds nothing a reader would keep (no tag, no
+    /// move): text that failed as a game, which after the last game is
+    /// trailing text rather than one more broken game.
+    fn is_bare(&self) -> bool {
+        false
+    }
     /// The game, once its text has ended.
     fn finish(self) -> Result<Game, GameFileError>;
     /// The input ended inside the game, after line `line` (column `column`
@@ -84,6 +90,17 @@ pub(crate) struct TextReader<R, F: TextFormat> {
     /// Lines of the current game that held undecodable bytes: the first
     /// one's line and column, and how many.
     undecodable: Option<(usize, usize, usize)>,
+    /// The last failure was a bare game's (see [`GameText::is_bare`]).
+    failed_bare: bool,
+    /// An item read ahead, and whether it was bare text that failed.
+    ahead: Option<(Result<Game, GameFileError>, bool)>,
+    /// Items handed out so far.
+    handed_out: usize,
+    /// Text after the last game that is no game, as warnings on the file.
+    trailing: Vec<GameFileError>,
+    /// Whether the text ends the file: a range before the file's last has
+    /// no trailing text (what follows is the next range's games).
+    ends_file: bool,
 }
 
 impl<R, F: TextFormat> TextReader<R, F> {
@@ -97,7 +114,24 @@ impl<R, F: TextFormat> TextReader<R, F> {
             skipping: false,
             finished: false,
             undecodable: None,
+            failed_bare: false,
+            ahead: None,
+            handed_out: 0,
+            trailing: Vec::new(),
+            ends_file: true,
         }
+    }
+
+    /// This text is a range of a file that goes on after it: bare text at
+    /// its end is a broken game, as when the whole file is read.
+    pub(crate) fn not_the_end_of_the_file(&mut self) {
+        self.ends_file = false;
+    }
+
+    /// Text after the last game that is no game (a line of `=` signs, a
+    /// signature), as warnings on the file, known once the games are read.
+    pub(crate) fn trailing_warnings(&self) -> &[GameFileError] {
+        &self.trailing
     }
 
     /// Bytes consumed so far (for progress reports).
@@ -163,7 +197,42 @@ impl<R: BufRead, F: TextFormat> TextReader<R, F> {
 impl<R: BufRead, F: TextFormat> Iterator for TextReader<R, F> {
     type Item = Result<Game, GameFileError>;
 
+    /// The next game; bare text that fails as a game after at least one
+    /// game and before the end is no game but a warning on the file
+    /// ([`TextReader::trailing_warnings`]): one item is read ahead to know.
     fn next(&mut self) -> Option<Result<Game, GameFileError>> {
+        let (item, bare) = match self.ahead.take() {
+            Some(ahead) => ahead,
+            None => self.next_item()?,
+        };
+        if bare && self.ends_file && self.handed_out > 0 {
+            match self.next_item() {
+                None => {
+                    if let Err(mut e) = item {
+                        e.kind = ErrorKind::AfterLastGame(Box::new(e.kind));
+                        e.game = 0;
+                        self.trailing.push(e);
+                    }
+                    return None;
+                }
+                Some(following) => self.ahead = Some(following),
+            }
+        }
+        self.handed_out += 1;
+        Some(item)
+    }
+}
+
+impl<R: BufRead, F: TextFormat> TextReader<R, F> {
+    /// The next game or error, and whether it was bare text that failed.
+    fn next_item(&mut self) -> Option<(Result<Game, GameFileError>, bool)> {
+        self.next_raw().map(|item| {
+            let bare = std::mem::take(&mut self.failed_bare);
+            (item, bare)
+        })
+    }
+
+    fn next_raw(&mut self) -> Option<Result<Game, GameFileError>> {
         if self.finished {
             return None;
         }
@@ -226,6 +295,7 @@ impl<R: BufRead, F: TextFormat> Iterator for TextReader<R, F> {
                     return Some(self.read_game(game.finish()));
                 }
                 Err(Failure::Skip(e, resume)) => {
+                    self.failed_bare = self.game.as_ref().is_some_and(GameText::is_bare);
                     self.game = None;
                     self.skipping = true;
                     self.format.start_skipping(text);

@@ -349,11 +349,13 @@ pub(crate) fn read_xqf(
     limits: &Limits,
     encoding: Option<TextEncoding>,
 ) -> Result<(Game, TextEncoding), ByteError> {
-    let mut cursor = ByteCursor::new(data, 0);
-    let header = cursor.take(layout::HEADER_LEN, "the XQF header")?;
-    if &header[..2] != layout::MAGIC {
+    // The signature first: junk is "not an XQF file", however short (a
+    // file cut before its signature ends is a truncated one).
+    if data.len() >= layout::MAGIC.len() && !data.starts_with(layout::MAGIC) {
         return Err((0, ErrorKind::BadMagic(Format::Xqf)));
     }
+    let mut cursor = ByteCursor::new(data, 0);
+    let header = cursor.take(layout::HEADER_LEN, "the XQF header")?;
     let version = header[layout::VERSION];
     if !(layout::PLAIN_VERSION..=layout::NEWEST_VERSION).contains(&version) {
         return Err((

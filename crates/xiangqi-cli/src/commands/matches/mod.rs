@@ -32,24 +32,11 @@ use game::{run_game, GameConfig, GameSetup, PlayedGame};
 use openings::{random_openings, read_openings, Opening};
 use xiangqi_engine_client::{Clock, Engine, EngineSpec, Limit, SearchOptions, TrafficLog};
 
-/// Reads `--clock BASE+INC` (seconds, decimals allowed).
+/// Reads `--clock BASE[+INC]` (seconds, decimals allowed): the one clock
+/// option of every command (`crate::options::ClockArg`).
 fn parse_clock(text: &str) -> Result<Clock, String> {
-    let (base, inc) = text
-        .split_once('+')
-        .ok_or_else(|| format!("{text:?} is not BASE+INC in seconds (e.g. 10+0.1)"))?;
-    let seconds = |part: &str| -> Result<Duration, String> {
-        part.trim()
-            .parse::<f64>()
-            .ok()
-            .filter(|s| s.is_finite() && *s >= 0.0 && *s < 1e7)
-            .map(Duration::from_secs_f64)
-            .ok_or_else(|| format!("{part:?} in {text:?} is not a number of seconds"))
-    };
-    let base = seconds(base)?;
-    if base.is_zero() {
-        return Err("the clock's base time must be more than 0 s".into());
-    }
-    Ok(Clock::new(base, seconds(inc)?))
+    let clock = crate::options::ClockArg::parse(text)?;
+    Ok(Clock::new(clock.base, clock.increment))
 }
 
 #[derive(clap::Args)]
@@ -85,8 +72,15 @@ pub struct Args {
     /// Seed of --random-openings.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Games played at the same time (each in its own pair of engine processes).
-    #[arg(long, value_name = "J", default_value_t = 1)]
+    /// Games played at the same time, each in its own pair of engine
+    /// processes (`--concurrency` is its former name).
+    #[arg(
+        long = "jobs",
+        short = 'j',
+        alias = "concurrency",
+        value_name = "N",
+        default_value_t = 1
+    )]
     concurrency: usize,
     /// Write the games to this PGN file in round order, each as soon as it
     /// and every earlier round are over.

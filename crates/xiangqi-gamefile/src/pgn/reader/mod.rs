@@ -62,6 +62,19 @@ impl<R: BufRead> PgnReader<R> {
         self.0.bytes_read()
     }
 
+    /// Text after the last game that is no game (a line of `=` signs), as
+    /// warnings on the file rather than a broken game; known once the
+    /// games are read.
+    pub fn trailing_warnings(&self) -> &[GameFileError] {
+        self.0.trailing_warnings()
+    }
+
+    /// This text is a range of a file that goes on after it (see
+    /// `ShardReader`): bare text at its end is a broken game.
+    pub(crate) fn not_the_end_of_the_file(&mut self) {
+        self.0.not_the_end_of_the_file();
+    }
+
     /// The file's encoding: forced ([`ReaderOptions::encoding`]), or
     /// detected from its start; `None` until the first game is read.
     pub fn encoding(&self) -> Option<TextEncoding> {
@@ -125,6 +138,10 @@ impl GameText for Builder {
     fn ends_before(&self, text: &str) -> bool {
         // A tag line after move text: the game had no result.
         self.has_moves() && self.comment.is_none() && is_tag_line(text)
+    }
+
+    fn is_bare(&self) -> bool {
+        !self.has_something_to_keep()
     }
 
     fn finish(self) -> Result<Game, GameFileError> {
@@ -314,7 +331,12 @@ impl Builder {
             Some(Err(e)) => {
                 let fen = self.fen_tag().expect("a FEN tag");
                 let Ok(shown) = Diagram::from_fen(fen) else {
-                    return Err(self.err(line, col, bad_fen(e)));
+                    // Reported at the tag's own line, not where the moves start.
+                    let error = match self.fen_at {
+                        Some((line, column)) => self.error(line, column, bad_fen(e)),
+                        None => self.error(line, col.get(), bad_fen(e)),
+                    };
+                    return Err(Failure::Skip(error, None));
                 };
                 // A diagram no game can reach: its moves cannot be played
                 // and are read past; the line holds no move, so the
