@@ -42,7 +42,7 @@ pub fn run_all(args: &Args, steps: &mut Steps) -> Result<()> {
         Ok(None)
     })?;
     steps.step(
-        "cargo test --workspace (incl. doc tests, store on PostgreSQL)",
+        "cargo test --workspace (incl. doc tests, the docs' commands, store on PostgreSQL)",
         || {
             let mut test = cargo(["test", "--workspace"]);
             if args.release {

@@ -201,12 +201,43 @@ fn uci_no_legal_move_answers_mate_0_then_none() {
 }
 
 #[test]
+fn a_stray_ponderhit_does_not_keep_an_infinite_search_at_end_of_input() {
+    // At the end of input an infinite search is stopped and answers; a
+    // `ponderhit` meant for no ponder search must not change that.
+    let lines = session("uci", "position startpos\ngo infinite\nponderhit\n");
+    // (A session that hangs fails at its 60 s timeout.)
+    assert!(Position::startpos().is_legal(bestmove(lines.last().unwrap())));
+}
+
+#[test]
 fn ucci_no_legal_move_answers_nobestmove() {
     let lines = session(
         "ucci",
         "position fen 5k3/9/9/9/5R3/9/9/9/9/4K4 b - - 0 1\ngo depth 3\n",
     );
     assert_eq!(lines, ["nobestmove"]);
+}
+
+#[test]
+fn uci_elo_is_on_the_anchored_scale() {
+    let (low, high) = xiangqi_search::Skill::elo_range();
+    assert_eq!(high, xiangqi_search::FULL_STRENGTH_ELO);
+    // The old relative scale's values are refused with the range.
+    let lines = session(
+        "uci",
+        &format!(
+            "setoption name UCI_LimitStrength value true\nsetoption name UCI_Elo value 0\n\
+             setoption name UCI_Elo value {}\nposition startpos\ngo depth 3\n",
+            xiangqi_search::Skill::elo_of_level(5)
+        ),
+    );
+    assert_eq!(
+        lines[0],
+        format!("info string error: UCI_Elo needs a number from {low} to {high}")
+    );
+    // A weakened engine searches four lines to pick from: the setting took.
+    assert!(lines.iter().any(|l| l.contains(" multipv 4 ")), "{lines:?}");
+    assert!(Position::startpos().is_legal(bestmove(lines.last().unwrap())));
 }
 
 #[test]

@@ -94,6 +94,83 @@ fn check_pgn(path: &Path, summary: &Value) -> usize {
     games.len()
 }
 
+/// A reader that stops early (`xiangqi match … | head -3`) ends the
+/// command quietly, as for any filter: no "internal error" for the closed
+/// pipe, and the games are in the PGN file already.
+#[cfg(unix)]
+#[test]
+fn a_closed_stdout_ends_the_summary_quietly() {
+    use std::os::unix::process::ExitStatusExt;
+    use std::process::Stdio;
+    let pgn = temp_path("closed-stdout.pgn");
+    let _ = std::fs::remove_file(&pgn);
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_xiangqi"))
+        .args([
+            "match", "--engine", SELF, "--engine", SELF, "--games", "2", "--depth", "1",
+        ])
+        .arg("--pgn")
+        .arg(&pgn)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("xiangqi match starts");
+    // Nobody reads the summary.
+    drop(child.stdout.take());
+    let out = child.wait_with_output().expect("it ends");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("internal error"), "{stderr}");
+    assert_eq!(
+        out.status.signal(),
+        Some(libc::SIGPIPE),
+        "{:?}: {stderr}",
+        out.status
+    );
+    let text = std::fs::read_to_string(&pgn).expect("PGN written");
+    assert_eq!(read_str(&text).count(), 2);
+    let _ = std::fs::remove_file(pgn);
+}
+
+/// `--pgn OUT` appends: a second match adds its games after the first
+/// one's, and a file that ends without a blank line (edited by hand) still
+/// reads as separate games.
+#[test]
+fn pgn_output_is_appended_to_an_existing_file() {
+    let pgn = temp_path("append.pgn");
+    let hand_written = "[Event \"by hand\"]\n\n1. h2e2 h9g7 *";
+    std::fs::write(&pgn, hand_written).unwrap();
+    let args = [
+        "--engine",
+        SELF,
+        "--engine",
+        SELF,
+        "--games",
+        "2",
+        "--depth",
+        "1",
+        "--pgn",
+        pgn.to_str().unwrap(),
+    ];
+    run_json(&args);
+    run_json(&args);
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    assert!(text.starts_with(hand_written), "the old text is kept");
+    let games: Vec<_> = read_str(&text).map(|g| g.expect("valid PGN")).collect();
+    let events: Vec<_> = games.iter().map(|g| g.tag("Event").unwrap()).collect();
+    assert_eq!(
+        events,
+        [
+            "by hand",
+            "xiangqi match",
+            "xiangqi match",
+            "xiangqi match",
+            "xiangqi match"
+        ]
+    );
+    let rounds: Vec<_> = games[1..].iter().map(|g| g.tag("Round").unwrap()).collect();
+    assert_eq!(rounds, ["1", "2", "1", "2"]);
+    let _ = std::fs::remove_file(pgn);
+}
+
 #[test]
 fn self_play_at_depth_one() {
     let pgn = temp_path("self.pgn");

@@ -3,8 +3,9 @@
 //! reports the best few lines, and the move is a weighted random pick among
 //! them that favours worse moves more the lower the level. Level
 //! [`MAX_SKILL_LEVEL`] is full strength. [`Skill::from_elo`] maps an Elo
-//! to a level through [`ELO_TABLE`], measured with `xiangqi match` (see
-//! `docs/engine.md`).
+//! to a level through [`ELO_TABLE`], measured with `xiangqi match`, on an
+//! absolute scale anchored to a fixed reference engine ([`REFERENCE_ELO`];
+//! see `docs/engine.md`, "Skill levels").
 
 use xiangqi_core::{Move, SplitMix64};
 
@@ -18,14 +19,29 @@ const SKILL_LINES: usize = 4;
 /// A pawn in centipawns: the largest spread between the lines that counts.
 const PAWN: i32 = 100;
 
+/// The `UCI_Elo` scale's anchor: Debian's Fairy-Stockfish 11.1 (the
+/// `fairy-stockfish` package, `UCI_Variant xiangqi`, one thread, its
+/// default hash) at 100 ms a move is rated 2000 by definition, as a rating
+/// list fixes one engine's rating. No published rating list of xiangqi
+/// engines exists to tie it to, so the scale is ours: differences on it are
+/// measured, its zero point is this convention.
+pub const REFERENCE_ELO: i32 = 2000;
+/// Full strength against the reference at 100 ms a move: 135 / 4 / 61 over
+/// 200 games, +135 ± 52 Elo (docs/engine-experiments.md, the 100 ms run of
+/// `cargo xtask bench strength --games 200 --tc 100 --seed 3`).
+pub const FULL_STRENGTH_VS_REFERENCE: i32 = 135;
+/// Full strength on the `UCI_Elo` scale: `UCI_Elo`'s maximum and default.
+pub const FULL_STRENGTH_ELO: i32 = REFERENCE_ELO + FULL_STRENGTH_VS_REFERENCE;
+
 /// Elo of the levels against full strength (0 at level
-/// [`MAX_SKILL_LEVEL`]), measured with `xiangqi match`, 40 games a level at
+/// [`MAX_SKILL_LEVEL`]; [`FULL_STRENGTH_ELO`] plus these is their
+/// `UCI_Elo`), measured with `xiangqi match`, 40 games a level at
 /// 100 ms/move (docs/engine.md, "Skill levels"). Levels 5-19 are each a
 /// match against full strength; levels 0 and 2 lost every game to the next
 /// level up (0 against 2, 2 against 5), so theirs are the one-sided 95 %
 /// bounds of a 0/40 score (444 Elo per step), chained from level 5.
-/// Between two entries the level is interpolated; the table's range is
-/// `UCI_Elo`'s.
+/// Between two entries the level is interpolated; the table's range,
+/// shifted by [`FULL_STRENGTH_ELO`], is `UCI_Elo`'s.
 pub const ELO_TABLE: &[(u8, i32)] = &[
     (0, -1647),
     (2, -1203),
@@ -51,11 +67,12 @@ impl Skill {
         })
     }
 
-    /// The level whose measured strength is `elo` on [`ELO_TABLE`]'s scale
-    /// (clamped to its range); `None` at full strength.
+    /// The level whose measured strength is `elo` on the `UCI_Elo` scale
+    /// ([`REFERENCE_ELO`]; clamped to [`Skill::elo_range`]); `None` at full strength.
     pub fn from_elo(elo: i32) -> Option<Skill> {
         let (first, last) = (ELO_TABLE[0], ELO_TABLE[ELO_TABLE.len() - 1]);
-        let elo = elo.clamp(first.1, last.1);
+        // The table is relative to full strength.
+        let elo = (elo.saturating_sub(FULL_STRENGTH_ELO)).clamp(first.1, last.1);
         let level = ELO_TABLE
             .windows(2)
             .find(|w| elo <= w[1].1)
@@ -67,9 +84,27 @@ impl Skill {
         (level < f64::from(MAX_SKILL_LEVEL)).then_some(Skill { level })
     }
 
-    /// The lowest and highest `UCI_Elo` ([`ELO_TABLE`]'s range).
+    /// The lowest and highest `UCI_Elo`: [`ELO_TABLE`]'s range on the
+    /// anchored scale (the highest is full strength, [`FULL_STRENGTH_ELO`]).
     pub fn elo_range() -> (i32, i32) {
-        (ELO_TABLE[0].1, ELO_TABLE[ELO_TABLE.len() - 1].1)
+        (
+            FULL_STRENGTH_ELO + ELO_TABLE[0].1,
+            FULL_STRENGTH_ELO + ELO_TABLE[ELO_TABLE.len() - 1].1,
+        )
+    }
+
+    /// The `UCI_Elo` of `level` on the anchored scale (interpolated in [`ELO_TABLE`]).
+    pub fn elo_of_level(level: u8) -> i32 {
+        let level = level.min(MAX_SKILL_LEVEL);
+        let relative = ELO_TABLE
+            .windows(2)
+            .find(|w| level <= w[1].0)
+            .map_or(0, |w| {
+                let ((l0, e0), (l1, e1)) = (w[0], w[1]);
+                let t = f64::from(level - l0) / f64::from((l1 - l0).max(1));
+                (f64::from(e0) + t * f64::from(e1 - e0)).round() as i32
+            });
+        FULL_STRENGTH_ELO + relative
     }
 
     /// The level, 0 to [`MAX_SKILL_LEVEL`].
@@ -136,7 +171,9 @@ mod tests {
     #[test]
     fn full_strength_is_no_skill() {
         assert_eq!(Skill::level(MAX_SKILL_LEVEL), None);
-        assert_eq!(Skill::from_elo(0), None);
+        assert_eq!(Skill::from_elo(FULL_STRENGTH_ELO), None);
+        assert_eq!(Skill::from_elo(i32::MAX), None);
+        assert_eq!(Skill::elo_range().1, FULL_STRENGTH_ELO);
         assert!(Skill::level(0).is_some());
     }
 
@@ -145,12 +182,27 @@ mod tests {
         let (low, high) = Skill::elo_range();
         assert_eq!(Skill::from_elo(low).unwrap().value(), 0.0);
         assert_eq!(Skill::from_elo(low - 500).unwrap().value(), 0.0);
+        assert_eq!(Skill::from_elo(i32::MIN).unwrap().value(), 0.0);
         let (l, e) = ELO_TABLE[1];
-        assert_eq!(Skill::from_elo(e).unwrap().value(), f64::from(l));
-        let mid = (ELO_TABLE[1].1 + ELO_TABLE[2].1) / 2;
+        assert_eq!(
+            Skill::from_elo(FULL_STRENGTH_ELO + e).unwrap().value(),
+            f64::from(l)
+        );
+        let mid = FULL_STRENGTH_ELO + (ELO_TABLE[1].1 + ELO_TABLE[2].1) / 2;
         let v = Skill::from_elo(mid).unwrap().value();
         assert!(v > f64::from(ELO_TABLE[1].0) && v < f64::from(ELO_TABLE[2].0));
         assert!(high >= mid);
+    }
+
+    #[test]
+    fn the_scale_is_anchored_to_the_reference() {
+        // Full strength measured +135 against the reference rated 2000.
+        assert_eq!(Skill::elo_range(), (2135 - 1647, 2135));
+        assert_eq!(Skill::elo_of_level(MAX_SKILL_LEVEL), 2135);
+        assert_eq!(Skill::elo_of_level(5), 2135 - 759);
+        // Between table entries the level interpolates both ways alike.
+        let elo = Skill::elo_of_level(7);
+        assert!((Skill::from_elo(elo).unwrap().value() - 7.0).abs() < 0.01);
     }
 
     #[test]

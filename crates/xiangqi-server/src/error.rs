@@ -12,7 +12,7 @@ use axum::Json;
 use serde_json::json;
 
 use crate::store::StoreError;
-use crate::ws::protocol::echo::{cut_message, quoted};
+use xiangqi_server_protocol::echo::{cut_message, quoted};
 
 /// What an HTTP handler can fail with.
 #[derive(Debug, thiserror::Error)]

@@ -44,17 +44,28 @@ fn pgn_date(unix_ms: i64) -> String {
     format!("{year:04}.{month:02}.{day:02}")
 }
 
-/// The PGN of `stored`; `red` and `black` are the sides' player rows
-/// (`None` for the engine). `ratings` are Red's and Black's ratings before
-/// the game when it was rated.
+/// The PGN text of `stored` (see [`export_game`]).
 pub fn game_pgn(
     stored: &StoredGame,
     red: Option<&PlayerRow>,
     black: Option<&PlayerRow>,
     ratings: Option<(i32, i32)>,
 ) -> Result<String, StoreError> {
+    let game = export_game(stored, red, black, ratings)?;
+    write_game(&game, &WriteOptions::new(Notation::Iccs))
+        .map_err(|e| StoreError::Invalid(format!("game {}: {e}", stored.game.id)))
+}
+
+/// `stored` as a game record, the same the PGN export writes: `red` and
+/// `black` are the sides' player rows (`None` for the engine), `ratings`
+/// Red's and Black's ratings before the game when it was rated.
+pub fn export_game(
+    stored: &StoredGame,
+    red: Option<&PlayerRow>,
+    black: Option<&PlayerRow>,
+    ratings: Option<(i32, i32)>,
+) -> Result<Game, StoreError> {
     let row = &stored.game;
-    let invalid = |why: String| StoreError::Invalid(format!("game {}: {why}", row.id));
     let mut game = Game::from_moves([]);
     let mut plies = 0;
     let online = stored.replay_each(|online, timed| {
@@ -112,7 +123,7 @@ pub fn game_pgn(
         game.set_tag("Termination", &ending.reason);
     }
     game.result = Some(result);
-    write_game(&game, &WriteOptions::new(Notation::Iccs)).map_err(|e| invalid(e.to_string()))
+    Ok(game)
 }
 
 #[cfg(test)]

@@ -1,5 +1,6 @@
 //! The engine's review of a finished game, asked for from its page
-//! (`POST /api/games/{id}/annotate`): the game's PGN export annotated by
+//! (`POST /api/games/{id}/annotate`): the game's export record (a value,
+//! never PGN text read back) annotated by
 //! `xiangqi-engine-client`'s `annotate` with our own search
 //! ([`BuiltinEngine`]) on a blocking thread, each position's search taking
 //! an engine slot like an engine opponent's move, so reviews never starve
@@ -16,12 +17,13 @@ use xiangqi_engine_client::annotate::pgn::annotate_game;
 use xiangqi_engine_client::annotate::{Analyser, ReviewOptions};
 use xiangqi_engine_client::builtin::BuiltinEngine;
 use xiangqi_engine_client::{Analysis, EngineError, Limit, SearchOptions};
-use xiangqi_gamefile::pgn::{read_str, write_game, WriteOptions};
+use xiangqi_gamefile::pgn::{write_game, WriteOptions};
+use xiangqi_gamefile::Game;
 use xiangqi_notation::Notation;
 
+use crate::clock::Clock;
 use crate::engine_slots::{EngineSlots, SearchControl};
-use crate::state::AppState;
-use crate::store::ReviewRow;
+use crate::store::{ReviewRow, Store};
 
 /// Reviews running at once on the whole server; more are refused until one ends.
 pub const MAX_RUNNING_REVIEWS: usize = 2;
@@ -45,19 +47,14 @@ pub enum StartError {
 
 /// The reviews running now, by game id.
 #[derive(Debug, Default)]
-pub struct Reviews {
-    running: Mutex<HashSet<String>>,
+struct Running {
+    games: Mutex<HashSet<String>>,
 }
 
-impl Reviews {
-    /// Whether `game`'s review is running.
-    pub fn is_running(&self, game: &str) -> bool {
-        self.running.lock().is_ok_and(|r| r.contains(game))
-    }
-
+impl Running {
     /// Marks `game`'s review running: `Ok(false)` when it already was.
     fn claim(&self, game: &str) -> Result<bool, StartError> {
-        let Ok(mut running) = self.running.lock() else {
+        let Ok(mut running) = self.games.lock() else {
             return Err(StartError::Busy(MAX_RUNNING_REVIEWS));
         };
         if running.contains(game) {
@@ -70,22 +67,48 @@ impl Reviews {
     }
 
     fn release(&self, game: &str) {
-        if let Ok(mut running) = self.running.lock() {
+        if let Ok(mut running) = self.games.lock() {
             running.remove(game);
         }
     }
 }
 
-/// Starts the review of `game` whose PGN export is `pgn`, asked for by
+/// The engine's reviews: those running, and what a review needs (the engine
+/// slots its searches queue on, the store its result goes to, the clock).
+pub struct Reviews {
+    running: Running,
+    slots: Arc<EngineSlots>,
+    store: Store,
+    clock: Arc<dyn Clock>,
+}
+
+impl Reviews {
+    /// Reviews on `slots`, stored in `store`.
+    pub fn new(slots: Arc<EngineSlots>, store: Store, clock: Arc<dyn Clock>) -> Reviews {
+        Reviews {
+            running: Running::default(),
+            slots,
+            store,
+            clock,
+        }
+    }
+
+    /// Whether `game`'s review is running.
+    pub fn is_running(&self, game: &str) -> bool {
+        self.running.games.lock().is_ok_and(|r| r.contains(game))
+    }
+}
+
+/// Starts the review of game `id` whose export is `record`, asked for by
 /// player `by`; returns at once (a review already running is left to run).
-pub fn start(state: &AppState, game: &str, pgn: String, by: &str) -> Result<(), StartError> {
-    if !state.reviews.claim(game)? {
+pub fn start(reviews: &Arc<Reviews>, id: &str, record: Game, by: &str) -> Result<(), StartError> {
+    if !reviews.running.claim(id)? {
         return Ok(());
     }
-    let state = state.clone();
-    let (game, by) = (game.to_owned(), by.to_owned());
+    let reviews = reviews.clone();
+    let (game, by) = (id.to_owned(), by.to_owned());
     tokio::spawn(async move {
-        let slots = state.engine_slots.clone();
+        let slots = reviews.slots.clone();
         let by_owner = by.clone();
         let runtime = Handle::current();
         let work = tokio::task::spawn_blocking(move || {
@@ -96,7 +119,10 @@ pub fn start(state: &AppState, game: &str, pgn: String, by: &str) -> Result<(), 
                 owner: by_owner,
                 runtime,
             };
-            annotate_pgn(&pgn, &mut slotted, Limit::MoveTime(REVIEW_MOVE_TIME))
+            let mut record = record;
+            annotate(&mut record, &mut slotted, Limit::MoveTime(REVIEW_MOVE_TIME))?;
+            // Stored as PGN text: the store keeps files, the server values.
+            write_game(&record, &WriteOptions::new(Notation::Iccs)).map_err(|e| e.to_string())
         });
         let outcome = work
             .await
@@ -110,26 +136,22 @@ pub fn start(state: &AppState, game: &str, pgn: String, by: &str) -> Result<(), 
             pgn,
             error,
             requested_by: by,
-            finished_at: state.clock.now_ms() as i64,
+            finished_at: reviews.clock.now_ms() as i64,
         };
-        if let Err(e) = state.store.save_review(&row).await {
+        if let Err(e) = reviews.store.save_review(&row).await {
             tracing::error!("game {game}: the review cannot be stored: {e}");
         }
-        state.reviews.release(&game);
+        reviews.running.release(&game);
     });
     Ok(())
 }
 
-/// The game of `pgn` annotated by `engine` (`[%eval]` on every move, NAGs,
-/// the engine's line after a mistake), as PGN in ICCS.
-pub fn annotate_pgn(pgn: &str, engine: &mut dyn Analyser, limit: Limit) -> Result<String, String> {
-    let mut game = read_str(pgn)
-        .next()
-        .ok_or("the PGN holds no game")?
-        .map_err(|e| e.to_string())?;
+/// Annotates `game` with `engine` (`[%eval]` on every move, NAGs, the
+/// engine's line after a mistake).
+pub fn annotate(game: &mut Game, engine: &mut dyn Analyser, limit: Limit) -> Result<(), String> {
     let options = ReviewOptions::new(SearchOptions::new(limit));
-    annotate_game(engine, &mut game, &options, |_, _| {}).map_err(|e| e.to_string())?;
-    write_game(&game, &WriteOptions::new(Notation::Iccs)).map_err(|e| e.to_string())
+    annotate_game(engine, game, &options, |_, _| {}).map_err(|e| e.to_string())?;
+    Ok(())
 }
 
 /// An analyser that searches only with an engine slot, so a review's
@@ -170,12 +192,16 @@ mod tests {
     #[test]
     fn a_review_writes_an_evaluation_on_every_move() {
         let pgn = "[Red \"a\"]\n[Black \"b\"]\n\n1. h2e2 {[%clk 0:04:59]} h9g7 2. h0g2 a9a8 0-1\n";
-        let annotated = annotate_pgn(pgn, &mut review_engine(), Limit::Depth(2)).unwrap();
-        let game = read_str(&annotated).next().unwrap().unwrap();
+        let mut game = xiangqi_gamefile::pgn::read_str(pgn)
+            .next()
+            .unwrap()
+            .unwrap();
+        annotate(&mut game, &mut review_engine(), Limit::Depth(2)).unwrap();
         assert_eq!(game.plies(), 4);
         for node in &game.mainline.moves {
-            assert!(node.comments()[0].starts_with("[%eval "), "{annotated}");
+            assert!(node.comments()[0].starts_with("[%eval "), "{game:?}");
         }
+        let annotated = write_game(&game, &WriteOptions::new(Notation::Iccs)).unwrap();
         assert!(annotated.contains("[%clk 0:04:59]"), "{annotated}");
         let view = xiangqi_viewer::viewer_game(&game).unwrap();
         assert!(view.has_eval);
@@ -183,14 +209,14 @@ mod tests {
 
     #[test]
     fn reviews_are_limited_and_one_per_game() {
-        let reviews = Reviews::default();
+        let reviews = Running::default();
         assert_eq!(reviews.claim("a"), Ok(true));
         assert_eq!(reviews.claim("a"), Ok(false));
         assert_eq!(reviews.claim("b"), Ok(true));
         assert_eq!(reviews.claim("c"), Err(StartError::Busy(2)));
-        assert!(reviews.is_running("a"));
+        assert!(reviews.games.lock().unwrap().contains("a"));
         reviews.release("a");
-        assert!(!reviews.is_running("a"));
+        assert!(!reviews.games.lock().unwrap().contains("a"));
         assert_eq!(reviews.claim("c"), Ok(true));
     }
 }

@@ -8,7 +8,7 @@ use xiangqi_adjudication::{ClockRules, Preset, RuleSet, UnknownPresetError};
 
 pub use xiangqi_server_protocol::DEFAULT_RULES;
 
-use crate::ws::protocol::echo::quoted;
+use xiangqi_server_protocol::echo::quoted;
 
 /// A seek's `rules` that names no preset (quoted, cut short).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]

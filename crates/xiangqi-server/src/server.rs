@@ -66,7 +66,7 @@ impl Server {
         let mut resumed = 0;
         for stored in state.store.unfinished_games().await? {
             let id = stored.game.id.clone();
-            match state.rooms.get(&state, &id).await {
+            match state.rooms.get(&state.room_ports, &id).await {
                 Ok(Some(room)) => {
                     // A game stored right at its end is finished on load.
                     let (reply, answer) = tokio::sync::oneshot::channel();

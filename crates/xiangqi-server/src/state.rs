@@ -6,8 +6,10 @@ use crate::clock::Clock;
 use crate::engine_player::EngineGames;
 use crate::engine_slots::EngineSlots;
 use crate::game::hub::Hub;
-use crate::game::lobby::Lobby;
-use crate::game::Rooms;
+use crate::game::lobby::{GameStart, Lobby};
+use crate::game::room::engine_seat::EngineDesk;
+use crate::game::room::RoomPorts;
+use crate::game::{GameNotices, Rooms};
 use crate::review::Reviews;
 use crate::security::Guards;
 use crate::store::Store;
@@ -29,6 +31,9 @@ pub struct AppState {
     pub engine_slots: Arc<EngineSlots>,
     /// The players with a game against the engine going.
     pub engine_games: Arc<EngineGames>,
+    /// What a room may reach (built from the fields above): rooms see
+    /// this, never the whole state.
+    pub room_ports: RoomPorts,
     /// The engine's reviews running now.
     pub reviews: Arc<Reviews>,
     /// The opening explorer behind `GET /api/explorer`, when one was given.
@@ -40,17 +45,48 @@ pub struct AppState {
 impl AppState {
     /// State over `store` and `clock`, with `engine_threads` searches at once.
     pub fn new(store: Store, clock: Arc<dyn Clock>, engine_threads: usize) -> AppState {
+        let rooms = Arc::new(Rooms::default());
+        let lobby = Arc::new(Lobby::default());
+        let engine_slots = EngineSlots::new(engine_threads);
+        let engine_games = Arc::new(EngineGames::default());
+        let room_ports = RoomPorts {
+            store: store.clone(),
+            clock: clock.clone(),
+            notices: Arc::new(GameNotices {
+                lobby: lobby.clone(),
+                rooms: rooms.clone(),
+            }),
+            engine: EngineDesk {
+                slots: engine_slots.clone(),
+                games: engine_games.clone(),
+            },
+        };
+        let reviews = Arc::new(Reviews::new(
+            engine_slots.clone(),
+            store.clone(),
+            clock.clone(),
+        ));
         AppState {
             store,
             clock,
-            rooms: Arc::new(Rooms::default()),
-            lobby: Arc::new(Lobby::default()),
+            rooms,
+            lobby,
             hub: Arc::new(Hub::default()),
-            engine_slots: EngineSlots::new(engine_threads),
-            engine_games: Arc::new(EngineGames::default()),
-            reviews: Arc::new(Reviews::default()),
+            engine_slots,
+            engine_games,
+            room_ports,
+            reviews,
             explorer: None,
             guards: Arc::new(Guards::default()),
+        }
+    }
+
+    /// Where a new game goes.
+    pub fn game_start(&self) -> GameStart<'_> {
+        GameStart {
+            ports: &self.room_ports,
+            rooms: &self.rooms,
+            lobby: &self.lobby,
         }
     }
 }

@@ -8,7 +8,7 @@ use std::str::FromStr;
 
 use xiangqi_adjudication::TimeControl;
 
-use crate::ws::protocol::echo::quoted;
+use xiangqi_server_protocol::echo::quoted;
 
 /// The longest base time the protocol allows, in minutes.
 pub const MAX_BASE_MINUTES: f64 = 180.0;

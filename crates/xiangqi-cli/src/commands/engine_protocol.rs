@@ -86,8 +86,10 @@ pub struct Session {
     pub skill_level: u8,
     pub limit_strength: bool,
     pub uci_elo: i32,
-    /// The running search has no bound but `stop` (or `ponderhit`).
+    /// The running search is infinite: only `stop` ends it.
     searching_infinite: bool,
+    /// The running search is a ponder search not yet hit.
+    searching_ponder: bool,
 }
 
 impl Session {
@@ -110,6 +112,7 @@ impl Session {
             limit_strength: false,
             uci_elo: Skill::elo_range().1,
             searching_infinite: false,
+            searching_ponder: false,
         }
     }
 
@@ -127,7 +130,7 @@ impl Session {
     /// `ponderhit`: the predicted move was played; the ponder search goes
     /// on as a timed search (or answers at once if it already finished).
     pub fn ponder_hit(&mut self) {
-        self.searching_infinite = false;
+        self.searching_ponder = false;
         self.search.ponderhit();
     }
 
@@ -202,6 +205,7 @@ impl Session {
     /// Waits until the search, if any, has answered.
     pub fn join(&mut self) {
         self.searching_infinite = false;
+        self.searching_ponder = false;
         if let Err(e) = self.search.wait() {
             self.out.error(&format!("{e}; starting a fresh engine"));
         }
@@ -296,7 +300,7 @@ impl Session {
         let out = self.out.clone();
         let wdl_model = self.show_wdl.then(WinRateModel::default);
         let ply = game_ply(&self.root);
-        let held = limits.infinite || limits.ponder;
+        let (infinite, ponder) = (limits.infinite, limits.ponder);
         let started = self.search.go(
             self.root.clone(),
             self.history.clone(),
@@ -315,7 +319,7 @@ impl Session {
             },
         );
         match started {
-            Ok(()) => self.searching_infinite = held,
+            Ok(()) => (self.searching_infinite, self.searching_ponder) = (infinite, ponder),
             Err(e) => self.out.error(&e.to_string()),
         }
     }
@@ -469,7 +473,7 @@ pub fn run_loop_on<D: Dialect>(
         }
     }
     // End of input: a bounded search finishes and answers; an infinite one is stopped.
-    if session.searching_infinite {
+    if session.searching_infinite || session.searching_ponder {
         session.stop();
     }
     session.join();

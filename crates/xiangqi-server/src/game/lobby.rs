@@ -7,17 +7,16 @@ use std::sync::Mutex;
 use xiangqi_adjudication::TimeControl;
 use xiangqi_core::{Color, Position};
 
-use crate::game::room::{self, RestoreError};
+use crate::game::room::{self, RestoreError, RoomPorts};
 use crate::game::view::{GameFacts, Seat};
-use crate::game::{ConnId, Outbound, Outbox, RoomHandle};
+use crate::game::{ConnId, Outbound, Outbox, RoomHandle, Rooms};
 use crate::ids::new_id;
 use crate::security::AddressKey;
-use crate::state::AppState;
 use crate::store::GameRow;
 use crate::time_control::format_time_control;
-use crate::ws::protocol::echo::quoted;
-use crate::ws::protocol::server::{GameSummary, SeekView};
-use crate::ws::protocol::{ColorChoice, ServerMessage};
+use xiangqi_server_protocol::echo::quoted;
+use xiangqi_server_protocol::server::{GameSummary, SeekView};
+use xiangqi_server_protocol::{ColorChoice, ServerMessage};
 
 /// Open seeks per player at most.
 pub const MAX_SEEKS_PER_PLAYER: usize = 3;
@@ -227,10 +226,20 @@ pub fn seat_colors(chooser: Seat, other: Seat, choice: ColorChoice) -> (Seat, Se
     }
 }
 
+/// Where a new game goes: its room's ports, the registry, the lobby.
+pub struct GameStart<'a> {
+    /// The new room's view of the server.
+    pub ports: &'a RoomPorts,
+    /// The live rooms.
+    pub rooms: &'a Rooms,
+    /// The lobby, which lists the game.
+    pub lobby: &'a Lobby,
+}
+
 /// Stores and starts a new game between `red` and `black` from the start
 /// position, and lists it in the lobby.
 pub async fn start_game(
-    state: &AppState,
+    to: GameStart<'_>,
     red: Seat,
     black: Seat,
     tc: TimeControl,
@@ -247,7 +256,7 @@ pub async fn start_game(
         rated,
         rules: rules.to_string(),
         start: start.clone(),
-        started_at: state.clock.unix_ms(),
+        started_at: to.ports.clock.unix_ms(),
     };
     let row = GameRow {
         id: facts.id.clone(),
@@ -259,10 +268,10 @@ pub async fn start_game(
         start_fen: start.to_fen(),
         started_at: facts.started_at,
     };
-    state.store.insert_game(&row).await?;
+    to.ports.store.insert_game(&row).await?;
     let summary = facts.summary(None, 0);
-    let handle = room::start(state.clone(), facts).await?;
-    state.rooms.insert(handle.clone()).await;
-    state.lobby.add_game(summary);
+    let handle = room::start(to.ports.clone(), facts).await?;
+    to.rooms.insert(handle.clone()).await;
+    to.lobby.add_game(summary);
     Ok(handle)
 }

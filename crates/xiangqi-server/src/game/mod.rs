@@ -10,11 +10,11 @@ pub mod view;
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use tokio::sync::{mpsc, oneshot, Mutex};
+use tokio::sync::{mpsc, oneshot};
 
-use crate::game::room::{Action, ActionError, RestoreError, RoomCommand};
+use crate::game::lobby::Lobby;
+use crate::game::room::{Action, ActionError, RestoreError, RoomCommand, RoomNotices, RoomPorts};
 use crate::game::view::{EventOut, GameFacts, Snapshot};
-use crate::state::AppState;
 
 /// A socket's number.
 pub type ConnId = u64;
@@ -73,10 +73,11 @@ impl RoomHandle {
 /// The live rooms by game id; a finished game is loaded on demand.
 #[derive(Default)]
 pub struct Rooms {
-    map: Mutex<HashMap<String, RoomHandle>>,
+    /// Never held across an await.
+    map: std::sync::Mutex<HashMap<String, RoomHandle>>,
     /// Held while a stored game is loaded, so two callers never start two
     /// rooms for one game; the map itself stays free for running rooms.
-    restoring: Mutex<()>,
+    restoring: tokio::sync::Mutex<()>,
 }
 
 impl Rooms {
@@ -84,7 +85,7 @@ impl Rooms {
     /// `None` for an unknown game.
     pub async fn get(
         &self,
-        state: &AppState,
+        ports: &RoomPorts,
         id: &str,
     ) -> Result<Option<RoomHandle>, RestoreError> {
         if let Some(handle) = self.running(id).await {
@@ -94,28 +95,33 @@ impl Rooms {
         if let Some(handle) = self.running(id).await {
             return Ok(Some(handle));
         }
-        let Some(stored) = state.store.game(id).await? else {
+        let Some(stored) = ports.store.game(id).await? else {
             return Ok(None);
         };
-        let handle = room::restore(state.clone(), stored).await?;
+        let handle = room::restore(ports.clone(), stored).await?;
         self.insert(handle.clone()).await;
         Ok(Some(handle))
     }
 
+    fn map(&self) -> std::sync::MutexGuard<'_, HashMap<String, RoomHandle>> {
+        self.map
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
     /// The room of game `id` if one runs now (nothing is loaded).
     pub async fn running(&self, id: &str) -> Option<RoomHandle> {
-        let map = self.map.lock().await;
-        map.get(id).filter(|h| !h.tx.is_closed()).cloned()
+        self.map().get(id).filter(|h| !h.tx.is_closed()).cloned()
     }
 
     /// Registers a new room.
     pub async fn insert(&self, handle: RoomHandle) {
-        self.map.lock().await.insert(handle.id.clone(), handle);
+        self.map().insert(handle.id.clone(), handle);
     }
 
     /// Forgets `handle`'s room (if it is still the registered one).
-    pub async fn remove(&self, handle: &RoomHandle) {
-        let mut map = self.map.lock().await;
+    pub fn remove(&self, handle: &RoomHandle) {
+        let mut map = self.map();
         if map
             .get(&handle.id)
             .is_some_and(|h| h.tx.same_channel(&handle.tx))
@@ -126,11 +132,30 @@ impl Rooms {
 
     /// How many rooms run.
     pub async fn len(&self) -> usize {
-        self.map.lock().await.len()
+        self.map().len()
     }
 
     /// True when none runs.
     pub async fn is_empty(&self) -> bool {
         self.len().await == 0
+    }
+}
+
+/// What rooms tell the rest of the server: the lobby drops an ended game,
+/// the registry a stopped room.
+pub struct GameNotices {
+    /// The lobby's games in progress.
+    pub lobby: Arc<Lobby>,
+    /// The live rooms.
+    pub rooms: Arc<Rooms>,
+}
+
+impl RoomNotices for GameNotices {
+    fn game_ended(&self, id: &str) {
+        self.lobby.remove_game(id);
+    }
+
+    fn room_stopped(&self, room: &RoomHandle) {
+        self.rooms.remove(room);
     }
 }

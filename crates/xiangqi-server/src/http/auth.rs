@@ -26,8 +26,8 @@ use crate::security::Client;
 use crate::state::AppState;
 use crate::store::{PlayerRow, StoreError};
 
-use crate::ws::protocol::server::Player;
-use crate::ws::protocol::SESSION_COOKIE;
+use xiangqi_server_protocol::server::Player;
+use xiangqi_server_protocol::SESSION_COOKIE;
 
 /// `Player`, as a player sees themselves.
 pub fn player_view(player: &PlayerRow) -> Player {

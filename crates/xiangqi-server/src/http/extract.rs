@@ -12,7 +12,7 @@ use axum::Json;
 use serde::de::DeserializeOwned;
 
 use crate::error::ApiError;
-use crate::ws::protocol::echo::cut_echoes;
+use xiangqi_server_protocol::echo::cut_echoes;
 
 /// A request body read as JSON into `T`.
 pub struct JsonBody<T>(pub T);

@@ -9,6 +9,7 @@ use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde::Serialize;
 use tokio::sync::oneshot;
+use xiangqi_gamefile::Game;
 
 use crate::error::ApiError;
 use crate::game::room::RoomCommand;
@@ -16,8 +17,8 @@ use crate::game::view::Seat;
 use crate::http::extract::PathParams;
 use crate::state::AppState;
 use crate::store::{PlayerRow, StoreError, StoredGame};
-use crate::ws::protocol::echo::quoted;
-use crate::ws::protocol::server::GameSummary;
+use xiangqi_server_protocol::echo::quoted;
+use xiangqi_server_protocol::server::GameSummary;
 
 /// `GET /api/games/{id}`'s body: the summary, the moves (ICCS) and the
 /// position now.
@@ -37,7 +38,7 @@ pub async fn game(
     for _ in 0..2 {
         let Some(room) = state
             .rooms
-            .get(&state, &id)
+            .get(&state.room_ports, &id)
             .await
             .map_err(|e| ApiError::Internal(e.to_string()))?
         else {
@@ -104,9 +105,10 @@ pub async fn stored_summary(
 pub async fn page_or_pgn(
     State(state): State<AppState>,
     PathParams(file): PathParams<String>,
+    request: axum::http::HeaderMap,
 ) -> Result<Response, ApiError> {
     let Some(id) = file.strip_suffix(".pgn") else {
-        return Ok(crate::http::assets::index().await);
+        return Ok(crate::http::assets::index(request).await);
     };
     let pgn = stored_pgn(&state, id).await?;
     let disposition = format!("inline; filename=\"{id}.pgn\"");
@@ -125,24 +127,60 @@ pub async fn page_or_pgn(
 
 /// The PGN export of stored game `id` (with `[%clk]` and the ratings before it).
 pub async fn stored_pgn(state: &AppState, id: &str) -> Result<String, ApiError> {
-    let Some(stored) = state.store.game(id).await? else {
-        return Err(ApiError::NotFound(format!("game {}", quoted(id))));
-    };
-    let row = &stored.game;
-    let red = state.store.player(&row.red).await?;
-    let black = state.store.player(&row.black).await?;
-    let mut before = None;
-    if row.rated {
-        let of = |history: Vec<crate::store::RatingChangeRow>| {
-            history
-                .into_iter()
-                .find(|c| c.game == row.id)
-                .map(|c| c.before)
+    let parts = ExportParts::read(state, id).await?;
+    Ok(crate::export::game_pgn(
+        &parts.stored,
+        parts.red.as_ref(),
+        parts.black.as_ref(),
+        parts.ratings_before,
+    )?)
+}
+
+/// Stored game `id` as a value: the record its PGN export writes.
+pub async fn stored_game_record(state: &AppState, id: &str) -> Result<Game, ApiError> {
+    let parts = ExportParts::read(state, id).await?;
+    Ok(crate::export::export_game(
+        &parts.stored,
+        parts.red.as_ref(),
+        parts.black.as_ref(),
+        parts.ratings_before,
+    )?)
+}
+
+/// What a stored game's export is made of.
+struct ExportParts {
+    stored: StoredGame,
+    red: Option<PlayerRow>,
+    black: Option<PlayerRow>,
+    /// Red's and Black's ratings before a rated game.
+    ratings_before: Option<(i32, i32)>,
+}
+
+impl ExportParts {
+    async fn read(state: &AppState, id: &str) -> Result<ExportParts, ApiError> {
+        let Some(stored) = state.store.game(id).await? else {
+            return Err(ApiError::NotFound(format!("game {}", quoted(id))));
         };
-        let red_before = of(state.store.rating_history(&row.red).await?);
-        let black_before = of(state.store.rating_history(&row.black).await?);
-        before = red_before.zip(black_before);
+        let row = &stored.game;
+        let red = state.store.player(&row.red).await?;
+        let black = state.store.player(&row.black).await?;
+        let mut ratings_before = None;
+        if row.rated {
+            let of = |history: Vec<crate::store::RatingChangeRow>| {
+                history
+                    .into_iter()
+                    .find(|c| c.game == row.id)
+                    .map(|c| c.before)
+            };
+            let red_before = of(state.store.rating_history(&row.red).await?);
+            let black_before = of(state.store.rating_history(&row.black).await?);
+            ratings_before = red_before.zip(black_before);
+        }
+        Ok(ExportParts {
+            stored,
+            red,
+            black,
+            ratings_before,
+        })
     }
-    let pgn = crate::export::game_pgn(&stored, red.as_ref(), black.as_ref(), before)?;
-    Ok(pgn)
 }

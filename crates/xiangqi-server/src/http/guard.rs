@@ -23,7 +23,7 @@ use axum::response::{IntoResponse, Response};
 use crate::error::ApiError;
 use crate::security::{Client, Security};
 use crate::state::AppState;
-use crate::ws::protocol::echo::quoted;
+use xiangqi_server_protocol::echo::quoted;
 
 /// Scripts, styles, images, fonts and connections only from the server
 /// itself (the board's pieces are SVG drawn by script; the icon is a

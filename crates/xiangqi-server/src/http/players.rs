@@ -11,7 +11,7 @@ use crate::error::ApiError;
 use crate::http::extract::PathParams;
 use crate::http::games::stored_summary;
 use crate::state::AppState;
-use crate::ws::protocol::echo::quoted;
+use xiangqi_server_protocol::echo::quoted;
 
 /// Games listed at most.
 const GAMES_LISTED: i64 = 100;

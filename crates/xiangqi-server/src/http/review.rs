@@ -9,23 +9,28 @@ use axum::http::{HeaderMap, StatusCode};
 use axum::Json;
 use serde_json::{json, Value};
 use xiangqi_gamefile::pgn::read_str;
+use xiangqi_gamefile::Game;
 
 use crate::error::ApiError;
 use crate::http::auth::current_player;
 use crate::http::extract::PathParams;
-use crate::http::games::stored_pgn;
+use crate::http::games::stored_game_record;
 use crate::review::StartError;
 use crate::state::AppState;
-use crate::ws::protocol::echo::quoted;
+use xiangqi_server_protocol::echo::quoted;
 
-/// The viewer's data of the game a PGN text holds.
-pub fn viewer_data(pgn: &str) -> Result<Value, ApiError> {
-    let game = read_str(pgn)
-        .next()
-        .ok_or_else(|| ApiError::Internal("the PGN holds no game".into()))?
-        .map_err(|e| ApiError::Internal(format!("the PGN cannot be read: {e}")))?;
-    let view = xiangqi_viewer::viewer_game(&game).map_err(|e| ApiError::Internal(e.to_string()))?;
+/// The viewer's data of `game`.
+pub fn viewer_data(game: &Game) -> Result<Value, ApiError> {
+    let view = xiangqi_viewer::viewer_game(game).map_err(|e| ApiError::Internal(e.to_string()))?;
     serde_json::to_value(view).map_err(|e| ApiError::Internal(e.to_string()))
+}
+
+/// A stored review's annotated game (the store keeps it as PGN text).
+fn stored_review(pgn: &str) -> Result<Game, ApiError> {
+    read_str(pgn)
+        .next()
+        .ok_or_else(|| ApiError::Internal("the stored review holds no game".into()))?
+        .map_err(|e| ApiError::Internal(format!("the stored review cannot be read: {e}")))
 }
 
 /// `GET /api/games/{id}/viewer`: `{game, annotation: {status, error?}}`,
@@ -35,18 +40,18 @@ pub async fn viewer(
     State(state): State<AppState>,
     PathParams(id): PathParams<String>,
 ) -> Result<Json<Value>, ApiError> {
-    let export = stored_pgn(&state, &id).await?;
+    let export = stored_game_record(&state, &id).await?;
     let review = state.store.review(&id).await?;
-    let (pgn, annotation) = match review {
+    let (game, annotation) = match review {
         _ if state.reviews.is_running(&id) => (export, json!({ "status": "running" })),
         Some(row) => match (row.pgn, row.error) {
-            (Some(pgn), _) => (pgn, json!({ "status": "done" })),
+            (Some(pgn), _) => (stored_review(&pgn)?, json!({ "status": "done" })),
             (None, error) => (export, json!({ "status": "failed", "error": error })),
         },
         None => (export, json!({ "status": "none" })),
     };
     Ok(Json(
-        json!({ "game": viewer_data(&pgn)?, "annotation": annotation }),
+        json!({ "game": viewer_data(&game)?, "annotation": annotation }),
     ))
 }
 
@@ -70,8 +75,8 @@ pub async fn annotate(
             "a game in progress cannot be annotated".into(),
         ));
     }
-    let pgn = stored_pgn(&state, &id).await?;
-    crate::review::start(&state, &id, pgn, &player.id).map_err(|e| match e {
+    let record = stored_game_record(&state, &id).await?;
+    crate::review::start(&state.reviews, &id, record, &player.id).map_err(|e| match e {
         StartError::Busy(_) => ApiError::Conflict("busy", e.to_string()),
     })?;
     Ok((

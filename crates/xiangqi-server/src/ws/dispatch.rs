@@ -119,7 +119,7 @@ pub async fn handle(state: &AppState, session: &mut Session, message: ClientMess
             }
             let engine = Seat::Engine { level: level as u8 };
             let (red, black) = seat_colors(me, engine, color);
-            match start_game(state, red, black, tc, false, DEFAULT_RULES).await {
+            match start_game(state.game_start(), red, black, tc, false, DEFAULT_RULES).await {
                 Ok(room) => {
                     state.engine_games.started(&player, &room.id);
                     started(state, &room);
@@ -213,7 +213,16 @@ async fn accept(state: &AppState, session: &Session, id: String) -> Replies {
         );
     }
     let (red, black) = seat_colors(seek.seat.clone(), me, seek.color);
-    match start_game(state, red, black, seek.tc, seek.rated, &seek.rules).await {
+    match start_game(
+        state.game_start(),
+        red,
+        black,
+        seek.tc,
+        seek.rated,
+        &seek.rules,
+    )
+    .await
+    {
         Ok(room) => {
             started(state, &room);
             Vec::new()
@@ -245,7 +254,7 @@ async fn watch(
     }
     // A finished room may stop between the lookup and the send: look again.
     for _ in 0..2 {
-        let room = match state.rooms.get(state, &game).await {
+        let room = match state.rooms.get(&state.room_ports, &game).await {
             Ok(Some(room)) => room,
             Ok(None) => {
                 return refuse(
@@ -289,7 +298,7 @@ async fn act(
     action: Action,
 ) -> Result<(), (&'static str, String)> {
     for _ in 0..2 {
-        let room = match state.rooms.get(state, game).await {
+        let room = match state.rooms.get(&state.room_ports, game).await {
             Ok(Some(room)) => room,
             Ok(None) => return Err(("unknown_game", format!("no game {}", quoted(game)))),
             Err(e) => {

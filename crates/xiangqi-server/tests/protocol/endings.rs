@@ -237,12 +237,27 @@ async fn a_draw_offer_can_be_declined_and_a_second_one_accepted() {
         .send(json!({"t": "accept_draw", "game": id}))
         .await;
     table.black.expect_error("no_draw_offer").await;
+    table
+        .black
+        .send(json!({"t": "decline_draw", "game": id}))
+        .await;
+    table.black.expect_error("no_draw_offer").await;
 
     table.red.send(json!({"t": "offer_draw", "game": id})).await;
     for tab in [&mut table.red, &mut table.black] {
         let offer = tab.expect_event("draw_offer").await;
         assert_eq!(offer["event"]["by"], "red");
     }
+    // Offering again changes nothing: no event, no error, nothing stored.
+    let stored_events = || async {
+        let stored = server.state.store.game(&id).await.unwrap().unwrap();
+        stored.events.len()
+    };
+    let events_before = stored_events().await;
+    table.red.send(json!({"t": "offer_draw", "game": id})).await;
+    table.red.expect_quiet().await;
+    table.black.expect_quiet().await;
+    assert_eq!(stored_events().await, events_before);
     assert_eq!(table.black.watch(&id).await["draw_offer"], "red");
     table
         .black

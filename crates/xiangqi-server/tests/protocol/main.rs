@@ -4,6 +4,7 @@
 //! checks the frames the players see and what the server stored.
 
 mod abort;
+mod assets;
 mod endings;
 mod engine;
 mod engine_fairness;

@@ -45,6 +45,16 @@ async fn a_finished_game_is_reviewed_by_the_engine_for_its_viewer() {
     assert_eq!(data["annotation"]["status"], "none");
     assert_eq!(data["game"]["result"], "1-0");
     assert_eq!(data["game"]["has_eval"], false);
+    // The viewer gets the game as a value; it is the game the PGN export
+    // writes, read back.
+    let (status, pgn) = server.get_text(&format!("/games/{}.pgn", table.id)).await;
+    assert_eq!(status, 200);
+    let exported = xiangqi_gamefile::pgn::read_str(&pgn)
+        .next()
+        .unwrap()
+        .unwrap();
+    let from_text = serde_json::to_value(xiangqi_viewer::viewer_game(&exported).unwrap()).unwrap();
+    assert_eq!(data["game"], from_text);
 
     // Without a session: refused.
     let anonymous = reqwest::Client::new()

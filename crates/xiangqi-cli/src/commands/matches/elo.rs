@@ -72,7 +72,11 @@ pub fn format_elo(elo: f64) -> String {
     if elo.is_infinite() {
         if elo > 0.0 { "+inf" } else { "-inf" }.to_string()
     } else {
-        format!("{elo:+.1}")
+        // An even score is -400·log10(1) = -0.0, and a tiny negative rounds
+        // to -0.0 too: written "+0.0", never "-0.0". Adding +0.0 turns a
+        // negative zero positive.
+        let tenths = (elo * 10.0).round() / 10.0 + 0.0;
+        format!("{tenths:+.1}")
     }
 }
 
@@ -113,6 +117,14 @@ mod tests {
         let expected = (elo_of_score(0.5 + Z_95 * se) - elo_of_score(0.5 - Z_95 * se)) / 2.0;
         assert!((t.elo_error().unwrap() - expected).abs() < 1e-9);
         assert!((expected - 53.16).abs() < 0.01, "{expected}");
+    }
+
+    #[test]
+    fn an_even_score_is_written_plus_zero() {
+        assert_eq!(format_elo(tally(1, 0, 1).elo().unwrap()), "+0.0");
+        assert_eq!(format_elo(-0.04), "+0.0");
+        assert_eq!(format_elo(-0.05), "-0.1");
+        assert_eq!(format_elo(0.04), "+0.0");
     }
 
     #[test]

@@ -5,8 +5,8 @@
 //! UCCI or xboard); each game ([`game`]) is judged move by move by
 //! `xiangqi-adjudication` under a rule preset (default: online, with perpetual
 //! check and chase); the results become W/D/L, score and an Elo difference
-//! with its 95% error bar ([`elo`]) and, with `--pgn`, a PGN file written as
-//! games finish, in round order ([`pgn`]); the games are
+//! with its 95% error bar ([`elo`]) and, with `--pgn`, games appended to a PGN
+//! file as they finish, in round order ([`pgn`]); the games are
 //! played on `xiangqi_parallel`'s ordered map, one engine pair per thread. See `docs/match.md`.
 
 pub(crate) mod elo;
@@ -82,8 +82,8 @@ pub struct Args {
         default_value_t = 1
     )]
     concurrency: usize,
-    /// Write the games to this PGN file in round order, each as soon as it
-    /// and every earlier round are over.
+    /// Append the games to this PGN file (created when missing) in round
+    /// order, each as soon as it and every earlier round are over.
     #[arg(long, value_name = "OUT")]
     pgn: Option<PathBuf>,
     /// With --tc: extra milliseconds an engine may take for a move before it loses on time.
@@ -141,6 +141,15 @@ fn ignore_sigpipe() {
     // SAFETY: changing a signal disposition before this command starts any thread.
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_IGN);
+    }
+}
+
+/// SIGPIPE back to its default, as `main` sets it for every other command.
+fn default_sigpipe() {
+    #[cfg(unix)]
+    // SAFETY: changing a signal disposition; no engine pipe is written after this.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
 }
 
@@ -336,16 +345,17 @@ pub fn run(args: Args) -> Result<()> {
     let jobs = args.concurrency.clamp(1, args.games);
     let (pairs, started) = start_pairs(jobs, &specs, &setups, config.log.as_ref())?;
     let pgn_out = match &args.pgn {
-        Some(path) => Some(
-            File::create(path)
-                .with_context(|| format!("cannot create --pgn {}", path.display()))?,
-        ),
+        Some(path) => Some(pgn::open_for_append(path)?),
         None => None,
     };
     let bar = progress_bar(args.games);
     let summary = play_games(pairs, setups, &specs, &config, pgn_out, &bar);
     bar.finish_and_clear();
     let summary = summary?;
+    // The engines are gone (their pairs dropped with the map): the summary
+    // goes to stdout as any filter's output does, so a reader that stops
+    // early (`| head -3`) ends the command quietly instead of a failed print.
+    default_sigpipe();
     if args.json {
         print_json(&json_summary(
             &summary,

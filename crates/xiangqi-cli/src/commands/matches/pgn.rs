@@ -1,8 +1,11 @@
 //! PGN records of match games, written with `xiangqi-notation`'s writer.
 
+use std::fs::{File, OpenOptions};
+use std::io::{Read, Seek, SeekFrom, Write};
+use std::path::Path;
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 use xiangqi_core::Position;
 use xiangqi_gamefile::pgn::{write_game, WriteOptions};
 use xiangqi_gamefile::{Game, GameResult, Line, Node};
@@ -11,6 +14,34 @@ use xiangqi_notation::Notation;
 use xiangqi_engine_client::Limit;
 
 use super::game::PlayedGame;
+
+/// `--pgn OUT` opened for appending: a second match adds its games after
+/// the first one's instead of replacing them. When the file's text does not
+/// end in a blank line (written by hand, say), one is added so the first
+/// new game's tags do not run into the last old game's moves.
+pub fn open_for_append(path: &Path) -> Result<File> {
+    let cannot = || format!("cannot open --pgn {} for appending", path.display());
+    let mut file = OpenOptions::new()
+        .create(true)
+        .append(true)
+        .read(true)
+        .open(path)
+        .with_context(cannot)?;
+    let length = file.metadata().with_context(cannot)?.len();
+    if length > 0 {
+        let mut tail = Vec::new();
+        file.seek(SeekFrom::Start(length.saturating_sub(2)))
+            .and_then(|_| file.read_to_end(&mut tail))
+            .with_context(cannot)?;
+        let separator = match tail.as_slice() {
+            [.., b'\n', b'\n'] => "",
+            [.., b'\n'] => "\n",
+            _ => "\n\n",
+        };
+        file.write_all(separator.as_bytes()).with_context(cannot)?;
+    }
+    Ok(file)
+}
 
 /// The game as PGN text in ICCS notation.
 pub fn game_pgn(played: &PlayedGame, limit: Limit, date: &str) -> Result<String> {
