@@ -39,8 +39,8 @@ mod _xiangqi {
     use crate::encoding::{decode_move, encode_move, fens_to_numpy};
     #[pymodule_export]
     use crate::engine::{
-        annotate, PyAnalysis, PyEngineClient, PyEngineInfo, PyEngineResult, PyMoveReview,
-        PyPovScore, PyScore,
+        annotate, check_limit, PyAnalysis, PyEngineClient, PyEngineInfo, PyEngineResult,
+        PyMoveReview, PyPovScore, PyScore,
     };
     #[pymodule_export]
     use crate::errors::{

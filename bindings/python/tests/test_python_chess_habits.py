@@ -567,6 +567,60 @@ def test_analysis_and_async_popen_of_an_external_engine(xiangqi_cli: str) -> Non
     assert asyncio.run(main()).move in Board().legal_moves
 
 
+def test_limit_parts_combine_and_the_first_reached_ends_the_search(xiangqi_cli: str) -> None:
+    limit = xiangqi.engine.Limit(depth=30, time=0.2)
+    with xiangqi.engine.SimpleEngine.builtin() as engine:
+        info = engine.analyse(Board(), limit)
+        assert info.depth is not None and info.depth < 30
+    # The same limit reaches an external UCI engine as one `go`.
+    with xiangqi.engine.SimpleEngine.popen_uci([xiangqi_cli, "uci", "--hash", "4"]) as engine:
+        info = engine.analyse(Board(), limit)
+        assert info.depth is not None and info.depth < 30
+
+
+def test_limit_clocks_let_the_engine_manage_its_time(xiangqi_cli: str) -> None:
+    # Red to move with a tenth of a second left: the engine answers at once.
+    short = xiangqi.engine.Limit(red_clock=0.1, black_clock=300, red_inc=0, black_inc=2)
+    with xiangqi.engine.SimpleEngine.builtin() as engine:
+        assert engine.play(Board(), short).move in Board().legal_moves
+    with xiangqi.engine.SimpleEngine.popen_uci([xiangqi_cli, "uci", "--hash", "4"]) as engine:
+        assert engine.play(Board(), short).move in Board().legal_moves
+    # UCCI sends the mover's clock and the opponent's.
+    with xiangqi.engine.SimpleEngine.popen_ucci([xiangqi_cli, "ucci", "--hash", "4"]) as engine:
+        assert engine.play(Board(), short).move in Board().legal_moves
+
+
+def test_limit_takes_python_chess_white_spellings_for_red() -> None:
+    Limit = xiangqi.engine.Limit
+    chess_style = Limit(white_clock=5.0, black_clock=4.0, white_inc=1.0, black_inc=0.5)
+    assert chess_style == Limit(red_clock=5.0, black_clock=4.0, red_inc=1.0, black_inc=0.5)
+    assert chess_style.white_clock == chess_style.red_clock == 5.0 and chess_style.white_inc == 1.0
+    with pytest.raises(ValueError, match="white_clock"):
+        Limit(red_clock=5.0, white_clock=5.0)
+
+
+def test_limit_mate_searches_for_a_mate() -> None:
+    with xiangqi.engine.SimpleEngine.builtin() as engine:
+        info = engine.analyse(Board("5k3/9/9/9/8R/9/9/9/9/4K4 w - - 0 1"), xiangqi.engine.Limit(mate=1))
+    assert info.score is not None and info.score.relative == xiangqi.engine.Mate(1)
+    assert info.pv[0] == xiangqi.Move.from_iccs("i5f5")
+
+
+def test_empty_or_negative_limit_is_a_value_error_naming_the_field() -> None:
+    Limit = xiangqi.engine.Limit
+    with pytest.raises(ValueError, match="give a limit"):
+        Limit()
+    with pytest.raises(ValueError, match="red_clock"):
+        Limit(red_clock=-1)
+    for field in ["time", "depth", "nodes", "mate", "black_clock", "remaining_moves"]:
+        with pytest.raises(ValueError, match=field):
+            Limit(red_clock=1.0, **{field: -1})
+    with pytest.raises(ValueError, match="black_inc"):
+        Limit(red_clock=1.0, black_inc=-0.5)
+    with pytest.raises(ValueError, match="red_inc needs a clock"):
+        Limit(red_inc=1.0)
+
+
 # --- Gaps: smaller ---------------------------------------------------------
 
 

@@ -22,7 +22,7 @@ __all__ = [
     "Move", "Piece", "PieceKind", "Square", "Verdict", "STARTING_FEN",
     "MOVE_ENCODING_SIZE", "__version__", "NOTATIONS", "RULE_SETS", "EngineClient",
     "EngineError", "EngineInfo", "AnalysisResult", "EngineProtocolError", "EngineResult", "EngineTerminatedError",
-    "EngineTimeoutError", "PovScore", "MoveReview", "annotate", "PlayerRating", "Ratings",
+    "EngineTimeoutError", "PovScore", "MoveReview", "annotate", "_check_limit", "PlayerRating", "Ratings",
     "rate", "Shard", "shards", "GameReport", "map_games",
     "Explorer", "ExplorerError", "open_explorer", "build_explorer_file",
     "wdl", "expected_score", "move_accuracy", "game_accuracy",
@@ -538,11 +538,9 @@ class AnalysisResult:
         client: EngineClient,
         board: Board,
         *,
-        time: Optional[float] = None,
-        depth: Optional[int] = None,
-        nodes: Optional[int] = None,
         multipv: Optional[int] = None,
         timeout: Optional[float] = None,
+        **limit: Unpack[_LimitKeywords],
     ) -> AnalysisResult: ...
     def __iter__(self) -> Self: ...
     def __next__(self) -> EngineInfo: ...
@@ -592,11 +590,9 @@ class EngineClient:
         self,
         board: Board,
         *,
-        time: Optional[float] = None,
-        depth: Optional[int] = None,
-        nodes: Optional[int] = None,
         multipv: Optional[int] = None,
         timeout: Optional[float] = None,
+        **limit: Unpack[_LimitKeywords],
     ) -> EngineResult: ...
     def new_game(self, board: Board) -> None: ...
     def stop(self) -> None: ...
@@ -634,11 +630,24 @@ def annotate(
     game: Game,
     engine: EngineClient,
     *,
-    time: Optional[float] = None,
-    depth: Optional[int] = None,
-    nodes: Optional[int] = None,
     timeout: Optional[float] = None,
+    **limit: Unpack[_LimitKeywords],
 ) -> list[MoveReview]: ...
+
+class _LimitKeywords(TypedDict, total=False):
+    """A search's limit as keywords (``xiangqi.engine.Limit`` gives them)."""
+
+    time: Optional[float]
+    depth: Optional[int]
+    nodes: Optional[int]
+    mate: Optional[int]
+    red_clock: Optional[float]
+    black_clock: Optional[float]
+    red_inc: Optional[float]
+    black_inc: Optional[float]
+    remaining_moves: Optional[int]
+
+def _check_limit(**limit: Unpack[_LimitKeywords]) -> None: ...
 
 @final
 class PlayerRating:

@@ -23,7 +23,7 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass
 from types import MappingProxyType, TracebackType
-from typing import Mapping, Optional, Sequence, Union, overload
+from typing import TYPE_CHECKING, Mapping, Optional, Sequence, Union, overload
 
 from xiangqi._xiangqi import (
     AnalysisResult,
@@ -41,6 +41,10 @@ from xiangqi._xiangqi import (
     PovScore,
     Score,
 )
+from xiangqi._xiangqi import _check_limit
+
+if TYPE_CHECKING:
+    from xiangqi._xiangqi import _LimitKeywords
 from xiangqi._xiangqi import annotate as _annotate
 
 __all__ = [
@@ -70,14 +74,129 @@ Command = Union[str, Sequence[str]]
 OptionValue = Union[str, int, float, bool, None]
 
 
-@dataclass(frozen=True)
-class Limit:
-    """What a search is limited by: ``time`` (seconds), ``depth`` (plies) or
-    ``nodes``. Give one."""
+_LIMIT_FIELDS = (
+    "time",
+    "depth",
+    "nodes",
+    "mate",
+    "red_clock",
+    "black_clock",
+    "red_inc",
+    "black_inc",
+    "remaining_moves",
+)
 
-    time: Optional[float] = None
-    depth: Optional[int] = None
-    nodes: Optional[int] = None
+
+class Limit:
+    """What a search is limited by, any combination: ``time`` (seconds for
+    the move), ``depth`` (plies), ``nodes``, ``mate`` (a mate in at most that
+    many moves), and the game's clocks for the engine to manage its own time:
+    ``red_clock``/``black_clock`` (seconds left), ``red_inc``/``black_inc``
+    (seconds added per move), ``remaining_moves`` (moves to the next time
+    control). The search stops at whichever part is reached first.
+
+    python-chess's spellings are accepted too: ``white_clock``,
+    ``white_inc`` (White is Red) and ``black_clock``, ``black_inc``. A clock
+    given for one side only stands for both. An empty limit, a negative
+    value or an increment without a clock is a ``ValueError`` naming the
+    field. Each protocol sends what it can express (UCCI one of depth, nodes
+    or time; xboard no nodes and no mate) and refuses the rest with an
+    ``EngineError`` (``xiangqi/guide/engine-client.md``)."""
+
+    __slots__ = _LIMIT_FIELDS
+
+    time: Optional[float]
+    depth: Optional[int]
+    nodes: Optional[int]
+    mate: Optional[int]
+    red_clock: Optional[float]
+    black_clock: Optional[float]
+    red_inc: Optional[float]
+    black_inc: Optional[float]
+    remaining_moves: Optional[int]
+
+    def __init__(
+        self,
+        *,
+        time: Optional[float] = None,
+        depth: Optional[int] = None,
+        nodes: Optional[int] = None,
+        mate: Optional[int] = None,
+        red_clock: Optional[float] = None,
+        black_clock: Optional[float] = None,
+        red_inc: Optional[float] = None,
+        black_inc: Optional[float] = None,
+        remaining_moves: Optional[int] = None,
+        white_clock: Optional[float] = None,
+        white_inc: Optional[float] = None,
+    ) -> None:
+        for red_name, red, white_name, white in (
+            ("red_clock", red_clock, "white_clock", white_clock),
+            ("red_inc", red_inc, "white_inc", white_inc),
+        ):
+            if red is not None and white is not None:
+                raise ValueError(f"give {red_name} or its python-chess spelling {white_name}, not both")
+        values: _LimitKeywords = {
+            "time": time,
+            "depth": depth,
+            "nodes": nodes,
+            "mate": mate,
+            "red_clock": red_clock if red_clock is not None else white_clock,
+            "black_clock": black_clock,
+            "red_inc": red_inc if red_inc is not None else white_inc,
+            "black_inc": black_inc,
+            "remaining_moves": remaining_moves,
+        }
+        # The same checks as every search's, so a bad limit fails where it is made.
+        _check_limit(**values)
+        for name, value in values.items():
+            object.__setattr__(self, name, value)
+
+    @property
+    def white_clock(self) -> Optional[float]:
+        """Red's clock under python-chess's name (White is Red)."""
+        return self.red_clock
+
+    @property
+    def white_inc(self) -> Optional[float]:
+        """Red's increment under python-chess's name (White is Red)."""
+        return self.red_inc
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"a Limit cannot be changed: make a new one (setting {name})")
+
+    def _keywords(self) -> _LimitKeywords:
+        keywords: _LimitKeywords = {
+            "time": self.time,
+            "depth": self.depth,
+            "nodes": self.nodes,
+            "mate": self.mate,
+            "red_clock": self.red_clock,
+            "black_clock": self.black_clock,
+            "red_inc": self.red_inc,
+            "black_inc": self.black_inc,
+            "remaining_moves": self.remaining_moves,
+        }
+        return keywords
+
+    def __getstate__(self) -> _LimitKeywords:
+        return self._keywords()
+
+    def __setstate__(self, state: _LimitKeywords) -> None:
+        for name, value in state.items():
+            object.__setattr__(self, name, value)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Limit):
+            return NotImplemented
+        return self._keywords() == other._keywords()
+
+    def __hash__(self) -> int:
+        return hash(tuple(self._keywords().values()))
+
+    def __repr__(self) -> str:
+        given = ", ".join(f"{name}={value!r}" for name, value in self._keywords().items() if value is not None)
+        return f"Limit({given})"
 
 
 def Cp(cp: int) -> Score:
@@ -220,11 +339,9 @@ class SimpleEngine:
         ``timeout`` is the whole time the engine gets (seconds)."""
         result = self._client.search(
             board,
-            time=limit.time,
-            depth=limit.depth,
-            nodes=limit.nodes,
             multipv=_multipv(multipv),
             timeout=timeout,
+            **limit._keywords(),
         )
         lines = result.lines
         if multipv is not None:
@@ -251,17 +368,15 @@ class SimpleEngine:
         return AnalysisResult.start(
             self._client,
             board,
-            time=limit.time,
-            depth=limit.depth,
-            nodes=limit.nodes,
             multipv=_multipv(multipv),
             timeout=timeout,
+            **limit._keywords(),
         )
 
     def play(self, board: Board, limit: Limit, *, timeout: Optional[float] = None) -> PlayResult:
         """The move the engine plays in the board's position."""
         result = self._client.search(
-            board, time=limit.time, depth=limit.depth, nodes=limit.nodes, timeout=timeout
+            board, timeout=timeout, **limit._keywords()
         )
         lines = result.lines
         return PlayResult(result.best_move, result.ponder, lines[0] if lines else None)
@@ -316,7 +431,7 @@ def annotate(
     (formats and thresholds: ``xiangqi/guide/engine-client.md``). Returns one
     :class:`MoveReview` per move (for tables and evaluation plots)."""
     client = engine.client if isinstance(engine, SimpleEngine) else engine
-    return _annotate(game, client, time=limit.time, depth=limit.depth, nodes=limit.nodes, timeout=timeout)
+    return _annotate(game, client, timeout=timeout, **limit._keywords())
 
 
 class AsyncEngine:

@@ -12,6 +12,7 @@ use std::time::Duration;
 
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
+use pyo3::types::PyDict;
 use xiangqi_core::{Color, Move, Position};
 use xiangqi_engine_client::{Analysis, EngineError, Info, SearchOptions};
 use xiangqi_search::SearchRemote;
@@ -123,20 +124,18 @@ impl PyAnalysis {
     /// Starts searching the board's position on `client` (see
     /// `SimpleEngine.analysis`); the client is busy until the search ends.
     #[staticmethod]
-    #[pyo3(signature = (client, board, *, time = None, depth = None, nodes = None, multipv = None, timeout = None))]
+    #[pyo3(signature = (client, board, *, multipv = None, timeout = None, **limit))]
     #[allow(clippy::too_many_arguments)]
     fn start(
         py: Python<'_>,
         client: Py<PyEngineClient>,
         board: PyRef<'_, PyBoard>,
-        time: Option<f64>,
-        depth: Option<&Bound<'_, PyAny>>,
-        nodes: Option<&Bound<'_, PyAny>>,
         multipv: Option<&Bound<'_, PyAny>>,
         timeout: Option<f64>,
+        limit: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<PyAnalysis> {
         let options = SearchOptions {
-            limit: read_limit(time, depth, nodes)?,
+            limit: read_limit(limit)?,
             multipv: read_multipv(multipv)?,
             timeout: timeout
                 .map(|t| super::limit::secs(t, "timeout"))

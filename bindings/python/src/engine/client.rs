@@ -9,6 +9,7 @@ use std::sync::{Mutex, MutexGuard};
 
 use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::types::PyDict;
 use xiangqi_core::{Move, MoveList, Position};
 use xiangqi_engine_client::annotate::Analyser;
 use xiangqi_engine_client::builtin::BuiltinEngine;
@@ -197,20 +198,18 @@ impl PyEngineClient {
     /// Searches the board's position within one limit; `timeout` (seconds)
     /// is the whole time an external engine gets (default: the move time
     /// plus 0.5 s, or 60 s for depth and nodes).
-    #[pyo3(signature = (board, *, time = None, depth = None, nodes = None, multipv = None, timeout = None))]
+    #[pyo3(signature = (board, *, multipv = None, timeout = None, **limit))]
     #[allow(clippy::too_many_arguments)]
     fn search(
         &self,
         py: Python<'_>,
         board: PyRef<'_, PyBoard>,
-        time: Option<f64>,
-        depth: Option<&Bound<'_, PyAny>>,
-        nodes: Option<&Bound<'_, PyAny>>,
         multipv: Option<&Bound<'_, PyAny>>,
         timeout: Option<f64>,
+        limit: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<PyEngineResult> {
         let options = SearchOptions {
-            limit: read_limit(time, depth, nodes)?,
+            limit: read_limit(limit)?,
             multipv: read_multipv(multipv)?,
             timeout: timeout.map(|t| secs(t, "timeout")).transpose()?,
         };
@@ -232,7 +231,7 @@ impl PyEngineClient {
             return Err(closed());
         }
         let backend = &mut *backend;
-        py.detach(|| backend.new_game(&start, Limit::Depth(1)))
+        py.detach(|| backend.new_game(&start, Limit::depth(1)))
             .map_err(to_py)
     }
 

@@ -19,5 +19,6 @@ mod wait;
 pub use analysis::PyAnalysis;
 pub use client::PyEngineClient;
 pub use info::{PyEngineInfo, PyEngineResult};
+pub use limit::check_limit;
 pub use review::{annotate, PyMoveReview};
 pub use score::{PyPovScore, PyScore};
