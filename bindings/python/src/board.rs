@@ -1,12 +1,15 @@
 //! `xiangqi.Board`: a position plus the stack of moves that led to it.
 
+use std::hash::{DefaultHasher, Hash, Hasher};
+
 use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
-use xiangqi_core::{Move, MoveList, Position, Undo, Validation, START_FEN};
+use xiangqi_core::{Diagram, FenError, Move, MoveList, Position, Undo, Validation, START_FEN};
 
 use crate::encoding;
-use crate::errors::{int_arg, to_py, IllegalMoveError};
+use crate::errors::{int_arg, to_py, IllegalMoveError, InvalidFenError};
+use crate::legal_moves::PyLegalMoves;
 use crate::notation;
 use crate::types::{Frozen, MoveArg, PyColor, PyMove, PyPiece, PyPieceKind, PySquare, SquareArg};
 use crate::verdict::PyVerdict;
@@ -18,15 +21,28 @@ use crate::verdict::PyVerdict;
 /// diagram's (soldiers behind their start, advisors or elephants off their
 /// points). Moves are checked when pushed
 /// (`IllegalMoveError`); `pop()` takes them back.
+///
+/// `Board.empty()`, `clear()`, `set_piece_at`, `remove_piece_at`,
+/// `set_piece_map` and the `turn` setter edit the board by hand. While an
+/// edit leaves something the rules cannot play from (no general, generals
+/// facing, the side not to move in check), the board shows it (`fen()`,
+/// `piece_at`, `pieces()`, `status()`) but every rule (legal moves, check,
+/// `push`, `outcome`) raises `InvalidFenError` naming the problem.
+///
+/// Orderings that raise: `pop()` and `peek()` on an empty move stack
+/// (`IndexError`); any rule on an edited board that is no position yet
+/// (`InvalidFenError`); `push` of a move not legal here (`IllegalMoveError`).
 #[pyclass(module = "xiangqi", name = "Board")]
 #[derive(Clone)]
 pub struct PyBoard {
     /// The position the board was set up with.
     root: Position,
-    /// The current position.
+    /// The current position (stale while `edited` holds a diagram).
     pos: Position,
     /// The moves played from `root`, with what undoes them.
     stack: Vec<(Move, Undo)>,
+    /// A hand-edited board that is no position the rules can play from.
+    edited: Option<Diagram>,
 }
 
 impl PyBoard {
@@ -35,12 +51,35 @@ impl PyBoard {
             root: pos.clone(),
             pos,
             stack: Vec::new(),
+            edited: None,
         }
     }
 
-    /// The current position.
-    pub fn position(&self) -> &Position {
-        &self.pos
+    /// The current position; an error while the board is edited into
+    /// something the rules cannot play from.
+    pub fn position(&self) -> PyResult<&Position> {
+        match &self.edited {
+            None => Ok(&self.pos),
+            Some(diagram) => Err(not_playable(diagram)),
+        }
+    }
+
+    /// The board as pieces on points, whether or not the rules can play it.
+    fn diagram(&self) -> Diagram {
+        match &self.edited {
+            None => Diagram::from(&self.pos),
+            Some(diagram) => diagram.clone(),
+        }
+    }
+
+    /// Applies a hand edit. The edited board is the new root (the move
+    /// stack goes: replaying it from an edited board means nothing); it is
+    /// playable when the core's lenient checks accept it.
+    fn edit<R>(&mut self, change: impl FnOnce(&mut Diagram) -> R) -> R {
+        let mut diagram = self.diagram();
+        let out = change(&mut diagram);
+        *self = board_of(diagram);
+        out
     }
 
     /// The moves played since the root position.
@@ -48,7 +87,9 @@ impl PyBoard {
         self.stack.iter().map(|(mv, _)| *mv)
     }
 
-    /// The position the board was set up with.
+    /// The position the board was set up with. Meaningless while the board
+    /// is edited into something the rules cannot play from: callers ask
+    /// `position()` (or a rule that does) first.
     pub fn root_position(&self) -> &Position {
         &self.root
     }
@@ -61,15 +102,17 @@ impl PyBoard {
 
     /// Plays `mv` after checking it.
     pub fn push_checked(&mut self, mv: Move) -> PyResult<()> {
+        self.position()?;
         let undo = self.pos.play(mv).map_err(to_py)?;
         self.stack.push((mv, undo));
         Ok(())
     }
 
-    fn legal_list(&self) -> MoveList {
+    /// The legal moves here (an error on a board that is no position).
+    pub fn legal_list(&self) -> PyResult<MoveList> {
         let mut list = MoveList::new();
-        self.pos.legal_moves(&mut list);
-        list
+        self.position()?.legal_moves(&mut list);
+        Ok(list)
     }
 
     fn stack_text(&self) -> String {
@@ -86,12 +129,50 @@ impl PyBoard {
 
 /// A FEN read strictly, or leniently (`Validation::Lenient`).
 fn read_fen(text: &str, lenient: bool) -> PyResult<Position> {
-    let validation = if lenient {
+    Position::from_fen_with(text, validation(lenient)).map_err(to_py)
+}
+
+/// The board a diagram makes: a position when the core's lenient checks
+/// accept it, else an edited board that shows but does not play.
+fn board_of(diagram: Diagram) -> PyBoard {
+    match diagram.to_position(Validation::Lenient) {
+        Ok(position) => PyBoard::from_position(position),
+        Err(_) => {
+            let mut board = PyBoard::from_position(Position::startpos());
+            board.edited = Some(diagram);
+            board
+        }
+    }
+}
+
+/// A problem's text without the FEN reader's "invalid FEN: " lead.
+fn problem_text(problem: &FenError) -> String {
+    let text = problem.to_string();
+    match text.strip_prefix("invalid FEN: ") {
+        Some(rest) => rest.to_owned(),
+        None => text,
+    }
+}
+
+/// The error of a rule asked of a board that is no position.
+fn not_playable(diagram: &Diagram) -> PyErr {
+    let problems: Vec<String> = diagram
+        .problems(Validation::Lenient)
+        .iter()
+        .map(problem_text)
+        .collect();
+    InvalidFenError::new_err(format!(
+        "the board is no position the rules can play from ({}); edit it further, see Board.status()",
+        problems.join("; ")
+    ))
+}
+
+fn validation(lenient: bool) -> Validation {
+    if lenient {
         Validation::Lenient
     } else {
         Validation::Strict
-    };
-    Position::from_fen_with(text, validation).map_err(to_py)
+    }
 }
 
 fn moves_to_py(list: &[Move]) -> Vec<PyMove> {
@@ -110,42 +191,45 @@ impl PyBoard {
         Ok(PyBoard::from_position(pos))
     }
 
-    /// The legal moves in this position, as a tuple of `Move` (a copy, so
-    /// read-only).
+    /// The legal moves, as a live view (python-chess's `LegalMoveGenerator`):
+    /// `len()` / `count()`, `in` with a `Move` or ICCS text, iteration,
+    /// `bool`, and indexing; it follows the board as moves are pushed.
     #[getter]
-    fn legal_moves(&self) -> Frozen<PyMove> {
-        Frozen(moves_to_py(self.legal_list().as_slice()))
+    fn legal_moves(slf: Py<Self>) -> PyLegalMoves {
+        PyLegalMoves::new(slf)
     }
 
     /// The legal captures in this position.
-    fn legal_captures(&self) -> Vec<PyMove> {
+    fn legal_captures(&self) -> PyResult<Vec<PyMove>> {
         let mut list = MoveList::new();
-        self.pos.legal_captures(&mut list);
-        moves_to_py(list.as_slice())
+        self.position()?.legal_captures(&mut list);
+        Ok(moves_to_py(list.as_slice()))
     }
 
     /// The legal moves of the piece on `square` (empty if there is none of the side to move).
-    fn legal_moves_from(&self, square: SquareArg) -> Vec<PyMove> {
+    fn legal_moves_from(&self, square: SquareArg) -> PyResult<Vec<PyMove>> {
         let mut list = MoveList::new();
-        self.pos.legal_moves_from(square.0, &mut list);
-        moves_to_py(list.as_slice())
+        self.position()?.legal_moves_from(square.0, &mut list);
+        Ok(moves_to_py(list.as_slice()))
     }
 
     /// True when `move` (a `Move` or ICCS text) is legal here.
-    fn is_legal(&self, r#move: MoveArg) -> bool {
-        self.pos.is_legal(r#move.0)
+    fn is_legal(&self, r#move: MoveArg) -> PyResult<bool> {
+        Ok(self.position()?.is_legal(r#move.0))
     }
 
     /// True when the legal `move` would capture a piece. Raises `IllegalMoveError` if it is not legal.
     fn is_capture(&self, r#move: MoveArg) -> PyResult<bool> {
-        self.pos.check_legal(r#move.0).map_err(to_py)?;
-        Ok(self.pos.piece_at(r#move.0.to()).is_some())
+        let pos = self.position()?;
+        pos.check_legal(r#move.0).map_err(to_py)?;
+        Ok(pos.piece_at(r#move.0.to()).is_some())
     }
 
     /// True when the legal `move` would give check. Raises `IllegalMoveError` if it is not legal.
     fn gives_check(&self, r#move: MoveArg) -> PyResult<bool> {
-        self.pos.check_legal(r#move.0).map_err(to_py)?;
-        Ok(self.pos.gives_check(r#move.0))
+        let pos = self.position()?;
+        pos.check_legal(r#move.0).map_err(to_py)?;
+        Ok(pos.gives_check(r#move.0))
     }
 
     /// Plays `move` (a `Move` or ICCS text). Raises `IllegalMoveError` if it is not legal here.
@@ -188,7 +272,7 @@ impl PyBoard {
 
     /// The text of the legal `move` in `notation` (`"wxf"` by default,
     /// `"chinese"`, `"vietnamese"` or `"iccs"`), styled by the `**style`
-    /// keywords of docs/python.md (e.g. `simplified=False`, `wxf_convention="fsf"`).
+    /// keywords of the guide's Notation section (`xiangqi.GUIDE`; e.g. `simplified=False`, `wxf_convention="fsf"`).
     /// Raises `IllegalMoveError` for a move that is not legal here.
     #[pyo3(signature = (r#move, notation = "wxf", **style))]
     fn san(
@@ -199,7 +283,7 @@ impl PyBoard {
     ) -> PyResult<String> {
         let notation = notation::fixed_notation(notation)?;
         let style = notation::style(style)?;
-        xiangqi_notation::format(&self.pos, r#move.0, notation, &style).map_err(to_py)
+        xiangqi_notation::format(self.position()?, r#move.0, notation, &style).map_err(to_py)
     }
 
     /// The texts of `moves` played one after another from this position.
@@ -212,7 +296,7 @@ impl PyBoard {
     ) -> PyResult<Vec<String>> {
         let notation = notation::fixed_notation(notation)?;
         let style = notation::style(style)?;
-        let mut pos = self.pos.clone();
+        let mut pos = self.position()?.clone();
         let mut out = Vec::with_capacity(moves.len());
         for mv in moves {
             out.push(xiangqi_notation::format(&pos, mv.0, notation, &style).map_err(to_py)?);
@@ -233,7 +317,7 @@ impl PyBoard {
     ) -> PyResult<PyMove> {
         let notation = notation::notation(notation, true)?;
         let style = notation::style(style)?;
-        xiangqi_notation::parse_with(&self.pos, text, notation, &style)
+        xiangqi_notation::parse_with(self.position()?, text, notation, &style)
             .map(PyMove)
             .map_err(to_py)
     }
@@ -271,14 +355,19 @@ impl PyBoard {
     ) -> PyResult<Option<PyVerdict>> {
         // Every draw of our rules is automatic: claiming adds none (see above).
         let _ = claim_draw;
-        let verdict =
-            crate::verdict::adjudicate(py, self.root.clone(), self.moves().collect(), rules)?;
+        self.position()?;
+        let root = self.root.clone();
+        let verdict = crate::verdict::adjudicate(py, root, self.moves().collect(), rules)?;
         Ok(verdict.0.is_over().then_some(verdict))
     }
 
-    /// The FEN of the current position.
+    /// The FEN of the current position (of the board as edited, when it
+    /// is no position yet).
     fn fen(&self) -> String {
-        self.pos.to_fen()
+        match &self.edited {
+            None => self.pos.to_fen(),
+            Some(diagram) => diagram.to_fen(),
+        }
     }
 
     /// Sets up the position `fen` (read leniently with `lenient=True`) and
@@ -291,30 +380,137 @@ impl PyBoard {
 
     /// A board at the position the board was set up with, without the moves.
     fn root(&self) -> PyBoard {
-        PyBoard::from_position(self.root.clone())
+        match &self.edited {
+            None => PyBoard::from_position(self.root.clone()),
+            Some(_) => self.clone(),
+        }
     }
 
-    /// The side to move.
+    /// The side to move. Setting it is an edit (see `set_piece_at`).
     #[getter]
     fn turn(&self) -> PyColor {
-        self.pos.side_to_move().into()
+        match &self.edited {
+            None => self.pos.side_to_move().into(),
+            Some(diagram) => diagram.side_to_move().into(),
+        }
+    }
+
+    #[setter]
+    fn set_turn(&mut self, color: PyColor) {
+        self.edit(|diagram| diagram.set_side_to_move(color.into()));
+    }
+
+    /// An empty board, Red to move: no position until both generals stand
+    /// (see `set_piece_at`).
+    #[staticmethod]
+    fn empty() -> PyBoard {
+        board_of(Diagram::empty())
+    }
+
+    /// Takes every piece off, gives Red the move and resets the counters and
+    /// the move stack.
+    fn clear(&mut self) {
+        *self = board_of(Diagram::empty());
+    }
+
+    /// Puts `piece` on `square` (`None` empties it). An edit starts the
+    /// board anew from the edited position: the move stack is cleared. The
+    /// board plays again once the core's checks accept it; until then
+    /// `status()` says what is missing.
+    fn set_piece_at(&mut self, square: SquareArg, piece: Option<PyPiece>) {
+        self.edit(|diagram| diagram.set_piece_at(square.0, piece.map(|p| p.0)));
+    }
+
+    /// Takes the piece off `square` and returns it (`None` if it was empty).
+    /// An edit, as `set_piece_at`.
+    fn remove_piece_at(&mut self, square: SquareArg) -> Option<PyPiece> {
+        self.edit(|diagram| diagram.set_piece_at(square.0, None))
+            .map(PyPiece)
+    }
+
+    /// The pieces as a dict `{Square: Piece}` in square order (python-chess's
+    /// name for `pieces()`).
+    fn piece_map<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        self.pieces(py, None, None)
+    }
+
+    /// Replaces every piece with those of `pieces` (`{Square or name: Piece}`);
+    /// the side to move stays. An edit, as `set_piece_at`.
+    fn set_piece_map(&mut self, pieces: &Bound<'_, PyAny>) -> PyResult<()> {
+        // Read every pair first: a bad one leaves the board as it was.
+        let pieces = pieces
+            .call_method0("items")?
+            .try_iter()?
+            .map(|item| item?.extract::<(SquareArg, PyPiece)>())
+            .collect::<PyResult<Vec<_>>>()?;
+        self.edit(|diagram| {
+            let side = diagram.side_to_move();
+            *diagram = Diagram::empty();
+            diagram.set_side_to_move(side);
+            for (square, piece) in pieces {
+                diagram.set_piece_at(square.0, Some(piece.0));
+            }
+        });
+        Ok(())
+    }
+
+    /// What keeps the board from being a position, as `Status` flags:
+    /// `Status.VALID` (0) when there is nothing. Strict by default (every
+    /// advisor, elephant and soldier on a point it can reach);
+    /// `lenient=True` as `Board(fen, lenient=True)` reads.
+    #[pyo3(signature = (*, lenient = false))]
+    fn status<'py>(&self, py: Python<'py>, lenient: bool) -> PyResult<Bound<'py, PyAny>> {
+        let status = py.import("xiangqi._status")?.getattr("Status")?;
+        let mut flags = status.call1((0,))?;
+        for problem in self.diagram().problems(validation(lenient)) {
+            let flag = status.getattr(problem.kind_name().to_ascii_uppercase())?;
+            flags = flags.call_method1("__or__", (flag,))?;
+        }
+        Ok(flags)
+    }
+
+    /// The problems `status()` flags, each said in words.
+    #[pyo3(signature = (*, lenient = false))]
+    fn problems(&self, lenient: bool) -> Vec<String> {
+        self.diagram()
+            .problems(validation(lenient))
+            .iter()
+            .map(problem_text)
+            .collect()
+    }
+
+    /// True when `status()` finds nothing: a position the rules can play
+    /// from (strictly by default, as `Board(fen)` reads).
+    #[pyo3(signature = (*, lenient = false))]
+    fn is_valid(&self, lenient: bool) -> bool {
+        self.diagram().is_valid(validation(lenient))
     }
 
     /// Plies since the last capture (FEN field 5).
     #[getter]
     fn halfmove_clock(&self) -> u32 {
-        self.pos.halfmove_clock()
+        match &self.edited {
+            None => self.pos.halfmove_clock(),
+            Some(diagram) => diagram.halfmove_clock(),
+        }
     }
 
     /// The move number, starting at 1 and growing after each Black move (FEN field 6).
     #[getter]
     fn fullmove_number(&self) -> u32 {
-        self.pos.fullmove_number()
+        match &self.edited {
+            None => self.pos.fullmove_number(),
+            Some(diagram) => diagram.fullmove_number(),
+        }
     }
 
     /// The piece on `square`, or `None`.
     fn piece_at(&self, square: SquareArg) -> Option<PyPiece> {
-        self.pos.piece_at(square.0).map(PyPiece)
+        match &self.edited {
+            None => self.pos.piece_at(square.0),
+            Some(diagram) => diagram.piece_at(square.0),
+        }
+        .map(PyPiece)
     }
 
     /// The pieces on the board as a dict `{Square: Piece}` in square order,
@@ -327,7 +523,7 @@ impl PyBoard {
         kind: Option<PyPieceKind>,
     ) -> PyResult<Bound<'py, PyDict>> {
         let dict = PyDict::new(py);
-        for (sq, piece) in self.pos.pieces() {
+        for (sq, piece) in self.diagram().pieces() {
             if color.is_some_and(|c| piece.color != c.into())
                 || kind.is_some_and(|k| piece.kind != k.into())
             {
@@ -339,42 +535,43 @@ impl PyBoard {
     }
 
     /// The square of `color`'s general.
-    fn general(&self, color: PyColor) -> PySquare {
-        PySquare(self.pos.general(color.into()))
+    fn general(&self, color: PyColor) -> PyResult<PySquare> {
+        Ok(PySquare(self.position()?.general(color.into())))
     }
 
     /// True when the side to move is in check.
-    fn is_check(&self) -> bool {
-        self.pos.is_check()
+    fn is_check(&self) -> PyResult<bool> {
+        Ok(self.position()?.is_check())
     }
 
     /// The squares of the pieces giving check to the side to move.
-    fn checkers(&self) -> Vec<PySquare> {
-        self.pos.checkers().iter().map(PySquare).collect()
+    fn checkers(&self) -> PyResult<Vec<PySquare>> {
+        Ok(self.position()?.checkers().iter().map(PySquare).collect())
     }
 
     /// The squares of `color`'s pieces that attack `square` (ignoring pins).
-    fn attackers(&self, color: PyColor, square: SquareArg) -> Vec<PySquare> {
-        self.pos
+    fn attackers(&self, color: PyColor, square: SquareArg) -> PyResult<Vec<PySquare>> {
+        Ok(self
+            .position()?
             .attackers(square.0, color.into())
             .iter()
             .map(PySquare)
-            .collect()
+            .collect())
     }
 
     /// True when `color` attacks `square` (ignoring pins).
-    fn is_attacked_by(&self, color: PyColor, square: SquareArg) -> bool {
-        self.pos.is_attacked(square.0, color.into())
+    fn is_attacked_by(&self, color: PyColor, square: SquareArg) -> PyResult<bool> {
+        Ok(self.position()?.is_attacked(square.0, color.into()))
     }
 
     /// True when the side to move is in check and has no legal move (it has lost).
-    fn is_checkmate(&self) -> bool {
-        self.pos.is_checkmate()
+    fn is_checkmate(&self) -> PyResult<bool> {
+        Ok(self.position()?.is_checkmate())
     }
 
     /// True when the side to move is not in check but has no legal move (it has lost too).
-    fn is_stalemate(&self) -> bool {
-        self.pos.is_stalemate()
+    fn is_stalemate(&self) -> PyResult<bool> {
+        Ok(self.position()?.is_stalemate())
     }
 
     /// True when the game has ended under `rules`: exactly when `outcome()`
@@ -394,13 +591,14 @@ impl PyBoard {
         let depth = u32::try_from(depth)
             .ok()
             .filter(|d| *d <= 10)
-            .ok_or_else(|| PyValueError::new_err(format!("depth {depth} is not in 0..=10")))?;
+            .ok_or_else(|| PyValueError::new_err(format!("depth {depth} is not in 0 to 10")))?;
+        let pos = self.position()?;
         if depth <= 1 {
-            return Ok(xiangqi_core::perft(&self.pos, depth));
+            return Ok(xiangqi_core::perft(pos, depth));
         }
         let mut total = 0;
-        for mv in self.legal_list().iter() {
-            let mut child = self.pos.clone();
+        for mv in self.legal_list()?.iter() {
+            let mut child = pos.clone();
             child.make_move(*mv);
             total += py.detach(move || xiangqi_core::perft(&child, depth - 1));
             py.check_signals()?;
@@ -411,7 +609,7 @@ impl PyBoard {
     /// A copy; with `stack=False` the copy starts at the current position with no moves.
     #[pyo3(signature = (*, stack = true))]
     fn copy(&self, stack: bool) -> PyBoard {
-        if stack {
+        if stack || self.edited.is_some() {
             self.clone()
         } else {
             PyBoard::from_position(self.pos.clone())
@@ -427,36 +625,49 @@ impl PyBoard {
     }
 
     /// The 64-bit Zobrist hash of the placement and the side to move.
-    fn zobrist_hash(&self) -> u64 {
-        self.pos.hash()
+    fn zobrist_hash(&self) -> PyResult<u64> {
+        Ok(self.position()?.hash())
     }
 
     /// Boards are equal when their positions are (placement, side to move and
     /// both FEN counters); the move stacks are not compared.
     fn __eq__(&self, other: PyRef<'_, PyBoard>) -> bool {
-        self.pos == other.pos
+        match (&self.edited, &other.edited) {
+            (None, None) => self.pos == other.pos,
+            _ => self.diagram() == other.diagram(),
+        }
     }
 
     fn __hash__(&self) -> u64 {
-        self.pos.hash()
+        match &self.edited {
+            None => self.pos.hash(),
+            Some(diagram) => {
+                let mut hasher = DefaultHasher::new();
+                diagram.hash(&mut hasher);
+                hasher.finish()
+            }
+        }
     }
 
     /// The float32 planes of shape (14, 10, 9): see the module docs.
-    fn to_numpy<'py>(&self, py: Python<'py>) -> Bound<'py, numpy::PyArray3<f32>> {
-        encoding::planes_array(py, &self.pos)
+    fn to_numpy<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, numpy::PyArray3<f32>>> {
+        Ok(encoding::planes_array(py, self.position()?))
     }
 
     /// A boolean array of length 2086, true at the policy index of each legal move.
-    fn legal_move_mask<'py>(&self, py: Python<'py>) -> Bound<'py, numpy::PyArray1<bool>> {
-        encoding::legal_mask(py, &self.pos)
+    fn legal_move_mask<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, numpy::PyArray1<bool>>> {
+        Ok(encoding::legal_mask(py, self.position()?))
     }
 
     fn __str__(&self) -> String {
-        self.pos.to_string()
+        match &self.edited {
+            None => self.pos.to_string(),
+            Some(diagram) => diagram.to_string(),
+        }
     }
 
     fn __repr__(&self) -> String {
-        format!("Board('{}')", self.pos.to_fen())
+        format!("Board('{}')", self.fen())
     }
 
     /// The board as SVG, so Jupyter shows it as a picture.
@@ -478,6 +689,10 @@ impl PyBoard {
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
         let py = slf.py();
         let this = slf.borrow();
+        if this.edited.is_some() {
+            let rebuild = py.get_type::<PyBoard>().getattr("_from_diagram")?;
+            return (rebuild, (this.fen(),)).into_pyobject(py);
+        }
         (
             py.get_type::<PyBoard>(),
             // Lenient: it reads back every position a board can hold.
@@ -485,6 +700,13 @@ impl PyBoard {
             this.stack_text(),
         )
             .into_pyobject(py)
+    }
+
+    /// The board a FEN shows, played or not: what `__reduce__` of an edited
+    /// board unpickles with.
+    #[staticmethod]
+    fn _from_diagram(fen: &str) -> PyResult<PyBoard> {
+        Ok(board_of(Diagram::from_fen(fen).map_err(to_py)?))
     }
 
     /// Replays the moves stored by `__reduce__` (ICCS, space separated).

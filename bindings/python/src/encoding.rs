@@ -148,7 +148,10 @@ pub fn decode_move(index: &Bound<'_, PyAny>) -> PyResult<PyMove> {
         .and_then(|i| table().moves.get(i).copied())
         .map(PyMove)
         .ok_or_else(|| {
-            PyValueError::new_err(format!("move index {i} is not in 0..{MOVE_ENCODING_SIZE}"))
+            PyValueError::new_err(format!(
+                "move index {i} is not in 0 to {}",
+                MOVE_ENCODING_SIZE - 1
+            ))
         })
 }
 

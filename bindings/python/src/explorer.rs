@@ -61,7 +61,7 @@ impl PyExplorer {
     /// `Move`), the same counts, `mean_rating` and `examples` (dicts of the
     /// example games' headers, `file` and `index` in the file).
     fn query<'py>(&self, py: Python<'py>, board: &PyBoard) -> PyResult<Bound<'py, PyDict>> {
-        let position = board.position().clone();
+        let position = board.position()?.clone();
         let side = position.side_to_move();
         let stats = py.detach(|| self.0.query(&position)).map_err(to_py)?;
         let answer = results_dict(py, &stats.total, side)?;

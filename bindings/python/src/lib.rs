@@ -16,6 +16,7 @@ mod engine;
 mod errors;
 mod explorer;
 mod game_tree;
+mod legal_moves;
 mod map_games;
 mod notation;
 mod pgn;
@@ -38,7 +39,8 @@ mod _xiangqi {
     use crate::encoding::{decode_move, encode_move, fens_to_numpy};
     #[pymodule_export]
     use crate::engine::{
-        annotate, PyEngineClient, PyEngineInfo, PyEngineResult, PyMoveReview, PyPovScore, PyScore,
+        annotate, check_limit, PyAnalysis, PyEngineClient, PyEngineInfo, PyEngineResult,
+        PyMoveReview, PyPovScore, PyScore,
     };
     #[pymodule_export]
     use crate::errors::{
@@ -49,6 +51,8 @@ mod _xiangqi {
     use crate::explorer::{build_explorer_file, open_explorer, ExplorerError, PyExplorer};
     #[pymodule_export]
     use crate::game_tree::PyGameNode;
+    #[pymodule_export]
+    use crate::legal_moves::PyLegalMoves;
     #[pymodule_export]
     use crate::map_games::{map_games, PyGameReport};
     #[pymodule_export]

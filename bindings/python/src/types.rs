@@ -343,7 +343,7 @@ impl<'a, 'py> FromPyObject<'a, 'py> for SquareArg {
                 .and_then(core::Square::from_index)
                 .map(SquareArg)
                 .ok_or_else(|| {
-                    PyValueError::new_err(format!("square index {index} is not in 0..90"))
+                    PyValueError::new_err(format!("square index {index} is not in 0 to 89"))
                 });
         }
         Err(PyTypeError::new_err(format!(

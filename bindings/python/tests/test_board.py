@@ -134,7 +134,7 @@ def test_pieces_and_squares() -> None:
     assert board.legal_moves_from("e5") == []
     with pytest.raises(ValueError, match="invalid square"):
         board.piece_at("j0")
-    with pytest.raises(ValueError, match="not in 0..90"):
+    with pytest.raises(ValueError, match="not in 0 to 89"):
         board.piece_at(90)
     with pytest.raises(TypeError):
         board.piece_at(1.5)  # type: ignore[arg-type]

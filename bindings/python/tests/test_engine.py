@@ -67,9 +67,13 @@ def test_no_legal_move_and_bad_limits() -> None:
             engine.analyse(mated, Limit(depth=3))
         with pytest.raises(ValueError, match="no legal moves"):
             engine.play(mated, Limit(depth=3))
-        for limit in [Limit(), Limit(depth=0), Limit(depth=10**6), Limit(time=-1.0), Limit(nodes=0)]:
+        # A bad limit is refused where it is made, and by the search itself.
+        bad: list[dict[str, float]] = [{}, {"depth": 0}, {"depth": 10**6}, {"time": -1.0}, {"nodes": 0}]
+        for keywords in bad:
             with pytest.raises(ValueError):
-                engine.analyse(Board(), limit)
+                Limit(**keywords)  # type: ignore[arg-type]
+            with pytest.raises(ValueError):
+                engine.client.search(Board(), **keywords)  # type: ignore[arg-type]
         with pytest.raises(TypeError):
             engine.analyse("not a board", Limit(depth=2))  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="hash_mb 0"):

@@ -74,9 +74,14 @@ def test_limits_and_play(engine: SimpleEngine) -> None:
         result = engine.play(board, limit)
         assert board.is_legal(result.move)
     with pytest.raises(ValueError, match="give a limit"):
-        engine.analyse(board, Limit())
-    with pytest.raises(ValueError, match="give one limit"):
-        engine.analyse(board, Limit(depth=2, nodes=10))
+        Limit()
+    # Limits combine: the first reached ends the search; UCCI's go takes one.
+    combined = Limit(depth=2, nodes=10)
+    if engine.protocol == "ucci":
+        with pytest.raises(EngineError, match="UCCI's go takes one of depth, nodes, time or clocks, not depth and nodes"):
+            engine.play(board, combined)
+    else:
+        assert board.is_legal(engine.play(board, combined).move)
     with pytest.raises(ValueError, match="no legal moves"):
         mated = Board(MATE_IN_ONE)
         mated.push_iccs("i5f5")

@@ -115,11 +115,18 @@ def test_pgn_and_engine(a: Any, b: Any) -> None:
     call(SimpleEngine.builtin, hash_mb=a if not isinstance(a, int) or not 64 < a <= 32 * 1024 else 1)
     call(SimpleEngine.builtin, hash_mb=1, threads=a if not isinstance(a, int) or a < 1 or a > 4 else 2)
     shallow = a if not isinstance(a, int) or isinstance(a, bool) or not 3 <= a else 2
-    call(engine.analyse, Board(), Limit(depth=shallow))
+
+    # A junk limit is refused where it is made (Limit checks its fields).
+    def analyse_within(**limit: Any) -> None:
+        engine.analyse(Board(), Limit(**limit))
+
+    call(analyse_within, depth=shallow)
     call(engine.analyse, Board(), Limit(depth=1), multipv=a)
-    call(engine.analyse, Board(), Limit(nodes=a if not isinstance(a, int) or a < 5000 else 10))
+    call(analyse_within, nodes=a if not isinstance(a, int) or a < 5000 else 10)
+    call(analyse_within, mate=a if not isinstance(a, int) or isinstance(a, bool) or not 2 <= a else 1)
+    call(analyse_within, red_clock=a if not isinstance(a, (int, float)) or a < 0 else 0.01, black_clock=b)
     call(engine.analyse, a, Limit(depth=1))
-    call(engine.play, Board(), Limit(time=a if not isinstance(a, (int, float)) or a < 0.05 else 0.01))
+    call(analyse_within, time=a if not isinstance(a, (int, float)) or a < 0.05 else 0.01)
     call(engine.client.search, Board(), depth=1, timeout=b)
 
 

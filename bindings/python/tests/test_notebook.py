@@ -20,6 +20,12 @@ def test_notebook_executes(tmp_path: Path) -> None:
         pytest.skip(f"{NOTEBOOK} is missing")
     nb = nbformat.read(NOTEBOOK, as_version=4)
     os.environ.setdefault("MPLBACKEND", "Agg")
+    # The corpus study reads the shared corpus beside the repository.
+    shared = NOTEBOOK.parents[2] / "shared" / "testdata"
+    corpus_present = (shared / "ccpd").is_dir()
+    if not corpus_present and os.environ.get("CI") == "true":
+        pytest.fail(f"the shared corpus is missing at {shared / 'ccpd'} (required under CI)")
+    os.environ.setdefault("XIANGQI_SHARED_TESTDATA", str(shared))
     client = nbclient.NotebookClient(
         nb, timeout=300, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}
     )
@@ -35,3 +41,8 @@ def test_notebook_executes(tmp_path: Path) -> None:
     assert "[%eval " in html or "red_chance" in html, "the viewer holds the annotation"
     text = "".join(o.get("text", "") for o in outputs)
     assert "perpetual_check" in text and "炮二平五" in text
+    # Board editing, streaming analysis and the corpus study by opening.
+    assert "MISSING_GENERAL" in text and "valid: True" in text
+    assert "depth 7 line 2" in text and "best:" in text
+    if corpus_present:
+        assert "4384 games" in text and "red_wins" in html

@@ -92,6 +92,27 @@ impl Diagram {
         })
     }
 
+    /// An empty board, Red to move, counters at their start: a diagram to
+    /// set pieces on (no position until both generals stand).
+    pub fn empty() -> Diagram {
+        Diagram {
+            board: [None; 90],
+            side: Color::Red,
+            halfmove: 0,
+            fullmove: 1,
+        }
+    }
+
+    /// Puts `piece` on `sq` (`None` empties it) and returns what stood there.
+    pub fn set_piece_at(&mut self, sq: Square, piece: Option<Piece>) -> Option<Piece> {
+        std::mem::replace(&mut self.board[sq.index()], piece)
+    }
+
+    /// Gives the move to `side`.
+    pub fn set_side_to_move(&mut self, side: Color) {
+        self.side = side;
+    }
+
     /// The piece on `sq`.
     pub fn piece_at(&self, sq: Square) -> Option<Piece> {
         self.board[sq.index()]
@@ -100,6 +121,16 @@ impl Diagram {
     /// The side the diagram gives the move to.
     pub fn side_to_move(&self) -> Color {
         self.side
+    }
+
+    /// Plies since the last capture (FEN field 5).
+    pub fn halfmove_clock(&self) -> u32 {
+        self.halfmove
+    }
+
+    /// The move number (FEN field 6).
+    pub fn fullmove_number(&self) -> u32 {
+        self.fullmove
     }
 
     /// Every piece with its point.
@@ -197,6 +228,13 @@ impl Diagram {
     }
 }
 
+/// A text diagram, as a [`Position`] shows itself.
+impl std::fmt::Display for Diagram {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        crate::position::write_text_diagram(f, |sq| self.piece_at(sq), self.side)
+    }
+}
+
 impl From<&Position> for Diagram {
     fn from(position: &Position) -> Diagram {
         let mut board = [None; 90];
@@ -226,6 +264,28 @@ mod tests {
         );
         assert_eq!(diagram.to_fen(), crate::START_FEN);
         assert_eq!(Diagram::from(&Position::startpos()), diagram);
+    }
+
+    #[test]
+    fn an_edited_diagram_becomes_a_position_once_it_is_one() {
+        let mut diagram = Diagram::empty();
+        assert_eq!(
+            diagram.problems(Validation::Strict),
+            [
+                FenError::MissingGeneral(Color::Red),
+                FenError::MissingGeneral(Color::Black)
+            ]
+        );
+        let red = Piece::new(Color::Red, PieceKind::General);
+        let black = Piece::new(Color::Black, PieceKind::General);
+        let e0 = Square::from_coords(4, 0).unwrap();
+        assert_eq!(diagram.set_piece_at(e0, Some(red)), None);
+        diagram.set_piece_at(Square::from_coords(3, 9).unwrap(), Some(black));
+        diagram.set_side_to_move(Color::Black);
+        let position = diagram.to_position(Validation::Strict).unwrap();
+        assert_eq!(position.to_fen(), "3k5/9/9/9/9/9/9/9/9/4K4 b - - 0 1");
+        assert_eq!(diagram.set_piece_at(e0, None), Some(red));
+        assert!(!diagram.is_valid(Validation::Lenient));
     }
 
     #[test]

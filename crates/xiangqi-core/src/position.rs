@@ -511,21 +511,30 @@ impl fmt::Debug for Position {
 /// A text diagram: rank 9 at the top, Red's pieces in upper case.
 impl fmt::Display for Position {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        writeln!(f, "  a b c d e f g h i")?;
-        for rank in (0..10u8).rev() {
-            write!(f, "{rank}")?;
-            for file in 0..9u8 {
-                let sq = Square::from_index_unchecked(rank * 9 + file);
-                let c = self.piece_at(sq).map_or('.', Piece::fen_char);
-                write!(f, " {c}")?;
-            }
-            writeln!(f)?;
-            if rank == 5 {
-                writeln!(f, "  ~~~~~ river ~~~~~")?;
-            }
-        }
-        write!(f, "{} to move", self.side)
+        write_text_diagram(f, |sq| self.piece_at(sq), self.side)
     }
+}
+
+/// The text diagram of a position or a [`Diagram`](crate::Diagram).
+pub(crate) fn write_text_diagram(
+    f: &mut fmt::Formatter<'_>,
+    piece_at: impl Fn(Square) -> Option<Piece>,
+    side: Color,
+) -> fmt::Result {
+    writeln!(f, "  a b c d e f g h i")?;
+    for rank in (0..10u8).rev() {
+        write!(f, "{rank}")?;
+        for file in 0..9u8 {
+            let sq = Square::from_index_unchecked(rank * 9 + file);
+            let c = piece_at(sq).map_or('.', Piece::fen_char);
+            write!(f, " {c}")?;
+        }
+        writeln!(f)?;
+        if rank == 5 {
+            writeln!(f, "  ~~~~~ river ~~~~~")?;
+        }
+    }
+    write!(f, "{side} to move")
 }
 
 impl Default for Position {

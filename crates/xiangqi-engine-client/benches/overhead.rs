@@ -101,7 +101,7 @@ fn overhead(c: &mut Criterion) {
         Engine::start(&EngineSpec::new(argv.clone(), Protocol::Uci), None).expect("engine starts");
     let start = Position::startpos();
     let moves = ["h2e2".parse().unwrap()];
-    let options = SearchOptions::new(Limit::Depth(1));
+    let options = SearchOptions::new(Limit::depth(1));
     group.bench_function("client_search_depth1", |b| {
         b.iter(|| engine.search(&start, &moves, options).expect("search"))
     });

@@ -22,13 +22,13 @@
 //! let mut engine = BuiltinEngine::new(4);
 //! let mate_in_one = Position::from_fen("5k3/9/9/9/8R/9/9/9/9/4K4 w - - 0 1").unwrap();
 //! let analysis = engine
-//!     .search(&mate_in_one, &[], SearchOptions::new(Limit::Depth(3)))
+//!     .search(&mate_in_one, &[], SearchOptions::new(Limit::depth(3)))
 //!     .unwrap();
 //! assert_eq!(analysis.best_move.to_string(), "i5f5");
 //! assert_eq!(analysis.evaluation().unwrap().score, Score::Mate(1));
 //! ```
 
-use xiangqi_core::{Color, Move, Position};
+use xiangqi_core::{Color, Move, Position, Score};
 use xiangqi_search::{Limits, SearchInfo, SearchRemote, SearchResult, SearchThread, MAX_MULTI_PV};
 
 use crate::annotate::Analyser;
@@ -107,10 +107,22 @@ impl BuiltinEngine {
             .replay(moves)
             .map_err(|e| EngineError::Unsupported(format!("cannot search after the moves: {e}")))?;
         let turn = root.side_to_move();
+        if options.limit.is_empty() {
+            return Err(EngineError::Unsupported(
+                "a search needs a limit (time, depth, nodes, mate or clocks)".into(),
+            ));
+        }
         let limits = limits_of(options, turn);
+        let remote = self.search.remote();
+        let mate = options.limit.mate;
         let result = self
             .search
-            .search(root, history, limits, |info| on_info(&iteration_info(info)))
+            .search(root, history, limits, |info| {
+                if mate_found(info, mate) {
+                    remote.stop();
+                }
+                on_info(&iteration_info(info))
+            })
             .map_err(|e| EngineError::Died {
                 status: e.to_string(),
             })?;
@@ -124,16 +136,25 @@ fn limits_of(options: SearchOptions, turn: Color) -> Limits {
         multi_pv: (options.multipv.max(1) as usize).min(MAX_MULTI_PV),
         ..Limits::default()
     };
-    match options.limit {
-        Limit::MoveTime(t) => limits.move_time = Some(t),
-        Limit::Depth(d) => limits.depth = Some(d),
-        Limit::Nodes(n) => limits.nodes = Some(n),
-        Limit::Clock(c) => {
-            limits.time_left = Some(c.left(turn));
-            limits.increment = Some(c.increment);
-        }
+    let limit = options.limit;
+    limits.move_time = limit.move_time;
+    limits.nodes = limit.nodes;
+    // The search has no mate mode: a mate in N of the mover's moves lies
+    // within 2N-1 plies, and the search stops at the first mate that short
+    // (`mate_found`).
+    let mate_depth = limit.mate.map(|m| (2 * m).saturating_sub(1).max(1));
+    limits.depth = [limit.depth, mate_depth].into_iter().flatten().min();
+    if let Some(c) = limit.clock {
+        limits.time_left = Some(c.left(turn));
+        limits.increment = Some(c.increment(turn));
+        limits.moves_to_go = c.moves_to_go;
     }
     limits
+}
+
+/// Whether `info` reports a mate for the mover within `moves` of its moves.
+fn mate_found(info: &SearchInfo, moves: Option<u32>) -> bool {
+    matches!((info.score, moves), (Score::Mate(n), Some(m)) if n > 0 && n.unsigned_abs() <= m)
 }
 
 /// One iteration's report of one line.
@@ -236,7 +257,7 @@ mod tests {
         let mut engine = BuiltinEngine::new(1);
         let start = Position::from_fen(MATE_IN_ONE).unwrap();
         let analysis = engine
-            .search(&start, &[], SearchOptions::new(Limit::Depth(3)))
+            .search(&start, &[], SearchOptions::new(Limit::depth(3)))
             .unwrap();
         assert_eq!(analysis.best_move, "i5f5".parse().unwrap());
         assert_eq!(analysis.best_text, "i5f5");
@@ -255,7 +276,7 @@ mod tests {
         let mut engine = BuiltinEngine::new(1);
         let start = Position::from_fen(MATE_IN_ONE).unwrap();
         let analysis = engine
-            .search(&start, &[], options(Limit::Depth(3), 3))
+            .search(&start, &[], options(Limit::depth(3), 3))
             .unwrap();
         assert_eq!(
             analysis.lines.iter().map(|l| l.multipv).collect::<Vec<_>>(),
@@ -286,7 +307,7 @@ mod tests {
     fn multipv_is_capped_by_the_moves_and_the_search() {
         let mut engine = BuiltinEngine::new(1);
         let analysis = engine
-            .search(&Position::startpos(), &[], options(Limit::Depth(1), 500))
+            .search(&Position::startpos(), &[], options(Limit::depth(1), 500))
             .unwrap();
         // 44 legal moves at the start, each a line.
         assert_eq!(analysis.lines.len(), 44);
@@ -298,7 +319,7 @@ mod tests {
         let mut engine = BuiltinEngine::new(1);
         let played = moves("h2e2 h9g7 e2e6");
         let analysis = engine
-            .search(&Position::startpos(), &played, options(Limit::Depth(3), 1))
+            .search(&Position::startpos(), &played, options(Limit::depth(3), 1))
             .unwrap();
         assert_eq!(analysis.turn, Color::Black);
         let after = Position::startpos().after_moves(played).unwrap();
@@ -314,22 +335,76 @@ mod tests {
         let mut engine = BuiltinEngine::new(1);
         let start = Position::startpos();
         let by_nodes = engine
-            .search(&start, &[], options(Limit::Nodes(2_000), 1))
+            .search(&start, &[], options(Limit::nodes(2_000), 1))
             .unwrap();
         assert!(by_nodes.lines[0].nodes.unwrap() <= 2_100);
         let timed = engine
             .search(
                 &start,
                 &[],
-                options(Limit::MoveTime(Duration::from_millis(50)), 1),
+                options(Limit::move_time(Duration::from_millis(50)), 1),
             )
             .unwrap();
         assert!(timed.elapsed < Duration::from_secs(5));
         let clock = Clock::new(Duration::from_millis(300), Duration::ZERO);
         let on_clock = engine
-            .search(&start, &[], options(Limit::Clock(clock), 1))
+            .search(&start, &[], options(Limit::clock(clock), 1))
             .unwrap();
         assert!(on_clock.elapsed < Duration::from_millis(300));
+    }
+
+    #[test]
+    fn combined_limits_stop_at_the_first_reached() {
+        let mut engine = BuiltinEngine::new(1);
+        let start = Position::startpos();
+        // Depth 30 is out of reach in 0.2 s: the time ends the search.
+        let deep_but_timed = Limit {
+            depth: Some(30),
+            move_time: Some(Duration::from_millis(200)),
+            ..Limit::default()
+        };
+        let analysis = engine
+            .search(&start, &[], options(deep_but_timed, 1))
+            .unwrap();
+        assert!(analysis.lines[0].depth.unwrap() < 30);
+        // A small clock for Red, a big one for Black: Red's search answers.
+        let clock = Clock {
+            red: Duration::from_millis(100),
+            black: Duration::from_secs(600),
+            red_increment: Duration::ZERO,
+            black_increment: Duration::from_secs(5),
+            moves_to_go: None,
+        };
+        let shallow_on_clock = Limit {
+            depth: Some(2),
+            ..Limit::clock(clock)
+        };
+        let answered = engine
+            .search(&start, &[], options(shallow_on_clock, 1))
+            .unwrap();
+        assert!(start.check_legal(answered.best_move).is_ok());
+        assert!(answered.lines[0].depth.unwrap() <= 2);
+    }
+
+    #[test]
+    fn mate_limits_bound_the_depth_and_stop_at_the_mate() {
+        let mut engine = BuiltinEngine::new(1);
+        let start = Position::from_fen(MATE_IN_ONE).unwrap();
+        let mate = engine
+            .search(&start, &[], options(Limit::mate(1), 1))
+            .unwrap();
+        assert_eq!(mate.best_move.to_string(), "i5f5");
+        assert_eq!(mate.evaluation().unwrap().score, Score::Mate(1));
+        // No mate in 2 at the start: the search ends at 3 plies.
+        let none = engine
+            .search(&Position::startpos(), &[], options(Limit::mate(2), 1))
+            .unwrap();
+        assert!(none.lines[0].depth.unwrap() <= 3);
+        let empty = engine.search(&start, &[], options(Limit::default(), 1));
+        assert!(
+            matches!(empty, Err(EngineError::Unsupported(_))),
+            "{empty:?}"
+        );
     }
 
     #[test]
@@ -340,7 +415,7 @@ mod tests {
             .search_reporting(
                 &Position::startpos(),
                 &[],
-                options(Limit::Depth(4), 2),
+                options(Limit::depth(4), 2),
                 |info| depths.push((info.depth.unwrap(), info.multipv)),
             )
             .unwrap();
@@ -353,12 +428,12 @@ mod tests {
     fn no_legal_move_and_illegal_moves_are_errors() {
         let mut engine = BuiltinEngine::new(1);
         let start = Position::from_fen(MATE_IN_ONE).unwrap();
-        let mated = engine.search(&start, &moves("i5f5"), SearchOptions::new(Limit::Depth(2)));
+        let mated = engine.search(&start, &moves("i5f5"), SearchOptions::new(Limit::depth(2)));
         assert!(
             matches!(mated, Err(EngineError::NoMove { .. })),
             "{mated:?}"
         );
-        let illegal = engine.search(&start, &moves("a0a1"), SearchOptions::new(Limit::Depth(2)));
+        let illegal = engine.search(&start, &moves("a0a1"), SearchOptions::new(Limit::depth(2)));
         assert!(
             matches!(illegal, Err(EngineError::Unsupported(_))),
             "{illegal:?}"
@@ -382,7 +457,7 @@ mod tests {
             .search(
                 &Position::startpos(),
                 &[],
-                options(Limit::MoveTime(Duration::from_secs(60)), 1),
+                options(Limit::move_time(Duration::from_secs(60)), 1),
             )
             .unwrap();
         stopper.join().unwrap();
@@ -400,7 +475,7 @@ mod tests {
             &mut engine,
             &Position::startpos(),
             &played,
-            &ReviewOptions::new(SearchOptions::new(Limit::Depth(3))),
+            &ReviewOptions::new(SearchOptions::new(Limit::depth(3))),
             |_, _| {},
         )
         .unwrap();

@@ -90,13 +90,19 @@ impl SearchOptions {
 
     /// The time `mover`'s engine gets to answer.
     fn timeout(&self, mover: Color) -> Duration {
-        self.timeout.unwrap_or(match self.limit {
-            Limit::MoveTime(t) => t + DEFAULT_MARGIN,
-            // Past its clock the engine has lost; the margin only tells a
-            // slow answer from a hung process.
-            Limit::Clock(c) => c.left(mover) + DEFAULT_MARGIN,
-            Limit::Depth(_) | Limit::Nodes(_) => DEFAULT_SEARCH_TIMEOUT,
-        })
+        // Past its clock the engine has lost; the margin only tells a slow
+        // answer from a hung process. The first time limit reached ends it.
+        let times = [
+            self.limit.move_time,
+            self.limit.clock.map(|c| c.left(mover)),
+        ];
+        self.timeout.unwrap_or(
+            times
+                .into_iter()
+                .flatten()
+                .min()
+                .map_or(DEFAULT_SEARCH_TIMEOUT, |t| t + DEFAULT_MARGIN),
+        )
     }
 }
 
@@ -210,13 +216,7 @@ impl Engine {
                 .play(mv)
                 .map_err(|e| EngineError::Unsupported(format!("cannot search after {mv}: {e}")))?;
         }
-        if !self.dialect.supports(options.limit) {
-            return Err(EngineError::Unsupported(format!(
-                "{} engines cannot search {}",
-                self.protocol().name(),
-                options.limit.describe()
-            )));
-        }
+        self.dialect.check_limit(options.limit)?;
         let timeout = options.timeout(position.side_to_move());
         let asked = Instant::now();
         let request = SearchRequest {

@@ -8,7 +8,6 @@ use xiangqi_core::{Color, Move, Position};
 
 use crate::engine::{Analysis, Engine, SearchOptions};
 use crate::error::EngineError;
-use crate::spec::Limit;
 
 /// How an engine game ended.
 #[derive(Debug)]
@@ -68,7 +67,7 @@ pub struct EngineGame {
 /// Plays a game from `start` after the `opening` moves, `engines` being
 /// Red's and Black's. Both are sent a new game first; one that cannot
 /// start it forfeits. An illegal opening is an error. With a
-/// [`Limit::Clock`] each side is charged the wall-clock time from request to
+/// [`Limit::clock`](crate::Limit::clock) each side is charged the wall-clock time from request to
 /// answer and gets the increment; one that answers after its time ran out
 /// loses ([`EngineError::FlagFell`]). The opening moves cost no time.
 pub fn play_game(
@@ -106,9 +105,9 @@ pub fn play_game(
         match engine.search(start, game.moves(), options) {
             Err(e) => end = Some(forfeit(mover, engine, e)),
             Ok(analysis) => {
-                if let Limit::Clock(clock) = options.limit {
+                if let Some(clock) = options.limit.clock {
                     match clock.after_move(mover, analysis.elapsed) {
-                        Some(next) => options.limit = Limit::Clock(next),
+                        Some(next) => options.limit.clock = Some(next),
                         None => {
                             let failure = EngineError::FlagFell {
                                 used: analysis.elapsed,

@@ -24,7 +24,7 @@
 //!
 //! let spec = "/usr/games/fairy-stockfish".parse().unwrap();
 //! let mut engine = Engine::start(&spec, None).unwrap();
-//! let limit = Limit::MoveTime(Duration::from_millis(100));
+//! let limit = Limit::move_time(Duration::from_millis(100));
 //! let analysis = engine
 //!     .search(&Position::startpos(), &[], SearchOptions::new(limit))
 //!     .unwrap();

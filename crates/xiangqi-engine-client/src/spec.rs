@@ -180,38 +180,55 @@ pub fn split_command(line: &str) -> Result<Vec<String>, String> {
     Ok(words)
 }
 
-/// What a search is limited by.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum Limit {
+/// What a search is limited by: any combination of a time for the move, a
+/// depth, a node count, a mate to find and the game's clocks; the search
+/// stops at whichever it reaches first (python-chess's `Limit`, UCI's `go
+/// movetime … depth … nodes … mate … wtime …`). Each protocol writes what
+/// it can express and refuses the rest with [`EngineError::Unsupported`]
+/// (docs/engine-client.md, "Limits").
+///
+/// [`EngineError::Unsupported`]: crate::EngineError::Unsupported
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Limit {
     /// Time for the move.
-    MoveTime(Duration),
+    pub move_time: Option<Duration>,
     /// Plies.
-    Depth(u32),
+    pub depth: Option<u32>,
     /// Nodes (UCI and UCCI engines).
-    Nodes(u64),
-    /// A game clock with an increment (UCI `wtime btime winc binc`): the
-    /// time each side has left when the search is asked for.
-    Clock(Clock),
+    pub nodes: Option<u64>,
+    /// A mate in at most this many of the mover's moves (UCI `go mate`).
+    pub mate: Option<u32>,
+    /// The game's clocks when the search is asked for: the engine manages
+    /// its own time (UCI `wtime btime winc binc`).
+    pub clock: Option<Clock>,
 }
 
-/// The clocks of a game with a base time and a Fischer increment.
+/// The clocks of a game with a Fischer increment per side and, if the time
+/// control has periods, the moves left until the next one.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Clock {
     /// Red's time left.
     pub red: Duration,
     /// Black's time left.
     pub black: Duration,
-    /// Added to the mover's clock after each of its moves.
-    pub increment: Duration,
+    /// Added to Red's clock after each of its moves.
+    pub red_increment: Duration,
+    /// Added to Black's clock after each of its moves.
+    pub black_increment: Duration,
+    /// Moves until the next time control (UCI `movestogo`); `None`: the
+    /// rest of the game.
+    pub moves_to_go: Option<u32>,
 }
 
 impl Clock {
-    /// Both sides start with `base`.
+    /// Both sides start with `base` and get the same `increment`.
     pub fn new(base: Duration, increment: Duration) -> Clock {
         Clock {
             red: base,
             black: base,
-            increment,
+            red_increment: increment,
+            black_increment: increment,
+            moves_to_go: None,
         }
     }
 
@@ -223,10 +240,18 @@ impl Clock {
         }
     }
 
+    /// What `side` gets back after each of its moves.
+    pub fn increment(&self, side: xiangqi_core::Color) -> Duration {
+        match side {
+            xiangqi_core::Color::Red => self.red_increment,
+            xiangqi_core::Color::Black => self.black_increment,
+        }
+    }
+
     /// Charges `side` for a move that took `used`: `None` when its flag fell
     /// (it used more than it had), else the clocks after the increment.
     pub fn after_move(&self, side: xiangqi_core::Color, used: Duration) -> Option<Clock> {
-        let left = self.left(side).checked_sub(used)? + self.increment;
+        let left = self.left(side).checked_sub(used)? + self.increment(side);
         let mut next = *self;
         match side {
             xiangqi_core::Color::Red => next.red = left,
@@ -237,15 +262,80 @@ impl Clock {
 }
 
 impl Limit {
-    /// Human and PGN description: `500 ms/move`, `depth 6`, `1000 nodes`,
-    /// `10+0.1 s` (a clock, described by Red's time left).
-    pub fn describe(self) -> String {
-        match self {
-            Limit::MoveTime(t) => format!("{} ms/move", t.as_millis()),
-            Limit::Depth(d) => format!("depth {d}"),
-            Limit::Nodes(n) => format!("{n} nodes"),
-            Limit::Clock(c) => format!("{}+{} s", c.red.as_secs_f64(), c.increment.as_secs_f64()),
+    /// Only a time for the move.
+    pub fn move_time(time: Duration) -> Limit {
+        Limit {
+            move_time: Some(time),
+            ..Limit::default()
         }
+    }
+
+    /// Only a depth in plies.
+    pub fn depth(plies: u32) -> Limit {
+        Limit {
+            depth: Some(plies),
+            ..Limit::default()
+        }
+    }
+
+    /// Only a node count.
+    pub fn nodes(nodes: u64) -> Limit {
+        Limit {
+            nodes: Some(nodes),
+            ..Limit::default()
+        }
+    }
+
+    /// Only a mate in at most `moves` of the mover's moves.
+    pub fn mate(moves: u32) -> Limit {
+        Limit {
+            mate: Some(moves),
+            ..Limit::default()
+        }
+    }
+
+    /// Only the game's clocks.
+    pub fn clock(clock: Clock) -> Limit {
+        Limit {
+            clock: Some(clock),
+            ..Limit::default()
+        }
+    }
+
+    /// No limit at all: a search that would never end, refused by every
+    /// engine.
+    pub fn is_empty(&self) -> bool {
+        *self == Limit::default()
+    }
+
+    /// Human and PGN description, its parts joined by `, `: `500 ms/move`,
+    /// `depth 6`, `1000 nodes`, `mate 3`, `10+0.1 s` (a clock, described by
+    /// Red's time left and increment).
+    pub fn describe(self) -> String {
+        let mut parts = Vec::new();
+        if let Some(t) = self.move_time {
+            parts.push(format!("{} ms/move", t.as_millis()));
+        }
+        if let Some(d) = self.depth {
+            parts.push(format!("depth {d}"));
+        }
+        if let Some(n) = self.nodes {
+            parts.push(format!("{n} nodes"));
+        }
+        if let Some(m) = self.mate {
+            parts.push(format!("mate {m}"));
+        }
+        if let Some(c) = self.clock {
+            parts.push(format!(
+                "{}+{} s",
+                c.red.as_secs_f64(),
+                c.red_increment.as_secs_f64()
+            ));
+        }
+        if parts.is_empty() {
+            return "no limit".to_string();
+        }
+        parts.join(", ")
     }
 }
 
@@ -287,7 +377,14 @@ mod tests {
             clock.after_move(Color::Black, Duration::from_secs(11)),
             None
         );
-        assert_eq!(Limit::Clock(clock).describe(), "10+0.1 s");
+        assert_eq!(Limit::clock(clock).describe(), "10+0.1 s");
+        let combined = Limit {
+            depth: Some(30),
+            move_time: Some(Duration::from_millis(200)),
+            ..Limit::default()
+        };
+        assert_eq!(combined.describe(), "200 ms/move, depth 30");
+        assert!(Limit::default().is_empty() && !combined.is_empty());
     }
 
     #[test]

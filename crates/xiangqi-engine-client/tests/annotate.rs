@@ -51,7 +51,7 @@ fn blunder_is_marked_with_the_best_line() {
     let mut engine = scripted_engine();
     let text = "[Event \"t\"]\n\n1. h2e2 h9g7 2. b2b9 {old} *\n";
     let mut game = PgnReader::new(Cursor::new(text)).next().unwrap().unwrap();
-    let options = ReviewOptions::new(SearchOptions::new(Limit::Depth(5)));
+    let options = ReviewOptions::new(SearchOptions::new(Limit::depth(5)));
     let mut calls = Vec::new();
     let reviews = annotate_game(&mut engine, &mut game, &options, |done, total| {
         calls.push((done, total))
@@ -98,7 +98,7 @@ fn accuracy_tags_follow_the_drops() {
     let mut engine = scripted_engine();
     let text = "[Event \"t\"]\n\n1. h2e2 h9g7 2. b2b9 *\n";
     let mut game = PgnReader::new(Cursor::new(text)).next().unwrap().unwrap();
-    let options = ReviewOptions::new(SearchOptions::new(Limit::Depth(5)));
+    let options = ReviewOptions::new(SearchOptions::new(Limit::depth(5)));
     let reviews = annotate_game(&mut engine, &mut game, &options, |_, _| {}).unwrap();
     let chance = |cp: i32, ply: u32| Score::Cp(cp).expected_score(ply);
     // Mover's view: +0.20 before each move; after h2e2 and h9g7 the

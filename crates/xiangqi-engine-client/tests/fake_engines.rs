@@ -51,7 +51,7 @@ fn search(
     engine: &mut Engine,
     timeout_ms: u64,
 ) -> Result<xiangqi_engine_client::Analysis, EngineError> {
-    let mut options = SearchOptions::new(Limit::Depth(3));
+    let mut options = SearchOptions::new(Limit::depth(3));
     options.timeout = Some(Duration::from_millis(timeout_ms));
     engine.search(&Position::startpos(), &[], options)
 }
@@ -224,7 +224,7 @@ fn ucci_engine() {
     let analysis = search(&mut engine, 5000).unwrap();
     assert_eq!(analysis.best_move.to_string(), "b0c2");
     assert_eq!(analysis.evaluation().unwrap().score, Score::Cp(42));
-    let options = SearchOptions::new(Limit::Nodes(10));
+    let options = SearchOptions::new(Limit::nodes(10));
     let e = engine
         .search(&Position::startpos(), &[], options)
         .unwrap_err();
@@ -242,7 +242,7 @@ fn xboard_engine() {
     let mut engine = Engine::start(&spec(&path, Protocol::Xboard), None).unwrap();
     assert_eq!(engine.name(), "FakeX");
     assert!(engine.can_set_up_positions());
-    let options = SearchOptions::new(Limit::Depth(3));
+    let options = SearchOptions::new(Limit::depth(3));
     let h2e2 = "h2e2".parse().unwrap();
     let analysis = engine
         .search(&Position::startpos(), &[h2e2], options)
@@ -254,7 +254,7 @@ fn xboard_engine() {
         .search(
             &Position::startpos(),
             &[],
-            SearchOptions::new(Limit::Nodes(5)),
+            SearchOptions::new(Limit::nodes(5)),
         )
         .unwrap_err();
     assert!(matches!(e, EngineError::Unsupported(_)), "{e}");
@@ -275,7 +275,7 @@ fn engine_game_keeps_forfeits_apart_from_verdicts() {
         &Position::startpos(),
         &[],
         RuleSet::preset(Preset::Online),
-        SearchOptions::new(Limit::Depth(1)),
+        SearchOptions::new(Limit::depth(1)),
     )
     .unwrap();
     assert_eq!(game.moves.len(), 1);

@@ -54,7 +54,7 @@ pub use error::{ErrorKind, GameFileError, Location};
 pub use format::{Format, UnknownFormat};
 pub use game::{Game, GameResult, Line, MainLineError, Node, UnknownResult, ACCURACY_TAGS};
 pub use games::{Games, MAX_WHOLE_FILE_LEN};
-pub use node_path::NodePath;
+pub use node_path::{ChildrenRemap, NodePath};
 pub use options::{Limits, ReaderOptions};
 pub use shard_reader::{ShardGames, ShardReader};
 pub use shards::{count_lines, shards, RangeOrigin, Shard};

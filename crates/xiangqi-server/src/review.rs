@@ -120,7 +120,11 @@ pub fn start(reviews: &Arc<Reviews>, id: &str, record: Game, by: &str) -> Result
                 runtime,
             };
             let mut record = record;
-            annotate(&mut record, &mut slotted, Limit::MoveTime(REVIEW_MOVE_TIME))?;
+            annotate(
+                &mut record,
+                &mut slotted,
+                Limit::move_time(REVIEW_MOVE_TIME),
+            )?;
             // Stored as PGN text: the store keeps files, the server values.
             write_game(&record, &WriteOptions::new(Notation::Iccs)).map_err(|e| e.to_string())
         });
@@ -196,7 +200,7 @@ mod tests {
             .next()
             .unwrap()
             .unwrap();
-        annotate(&mut game, &mut review_engine(), Limit::Depth(2)).unwrap();
+        annotate(&mut game, &mut review_engine(), Limit::depth(2)).unwrap();
         assert_eq!(game.plies(), 4);
         for node in &game.mainline.moves {
             assert!(node.comments()[0].starts_with("[%eval "), "{game:?}");

@@ -9,11 +9,14 @@ Move.from_iccs('h2e2')
 >>> board.fen()
 'rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1'
 
-See docs/python.md for a guide to every function.
+The guide to every function ships with the package: ``xiangqi.GUIDE`` is
+its path (``xiangqi/guide/python.md``, the project's docs/python.md), with
+``xiangqi/guide/engine-client.md`` beside it.
 """
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import NoReturn
 
 from xiangqi._xiangqi import (
@@ -27,6 +30,7 @@ from xiangqi._xiangqi import (
     EngineError,
     IllegalMoveError,
     InvalidFenError,
+    LegalMoves,
     InvalidMoveError,
     Move,
     PgnError,
@@ -49,6 +53,13 @@ from xiangqi._xiangqi import (
     wdl,
 )
 from xiangqi import engine, pgn, svg
+from xiangqi._status import Status
+
+#: The guide to the module, shipped with it (the project's docs/python.md).
+GUIDE = Path(__file__).resolve().parent / "guide" / "python.md"
+
+#: ``board.status() == STATUS_VALID``: nothing keeps the board from play.
+STATUS_VALID = Status.VALID
 
 RED = Color.RED
 BLACK = Color.BLACK
@@ -85,12 +96,12 @@ A9, B9, C9, D9, E9, F9, G9, H9, I9 = SQUARES
 # Static, so type checkers (mypy --strict, pyright) see every export.
 __all__ = [
     "MOVE_ENCODING_SIZE", "NOTATIONS", "RULE_SETS", "STARTING_FEN", "AmbiguousMoveError", "Board",
-    "Color", "EngineError", "IllegalMoveError", "InvalidFenError", "InvalidMoveError", "Move",
+    "Color", "EngineError", "IllegalMoveError", "InvalidFenError", "InvalidMoveError", "LegalMoves", "Move",
     "PgnError", "Piece", "PieceKind", "PlayerRating", "Ratings", "Score", "Square", "Verdict",
     "__version__", "decode_move", "detect_notation", "encode_move", "engine", "expected_score",
     "fens_to_numpy", "game_accuracy", "move_accuracy", "pgn", "rate", "svg", "wdl", "RED", "BLACK",
     "COLORS", "GENERAL", "ADVISOR", "ELEPHANT", "HORSE", "CHARIOT", "CANNON", "SOLDIER",
-    "PIECE_KINDS", "SQUARES", "FILE_NAMES", "RANK_NAMES",
+    "GUIDE", "PIECE_KINDS", "STATUS_VALID", "Status", "SQUARES", "FILE_NAMES", "RANK_NAMES",
     "A0", "B0", "C0", "D0", "E0", "F0", "G0", "H0", "I0",
     "A1", "B1", "C1", "D1", "E1", "F1", "G1", "H1", "I1",
     "A2", "B2", "C2", "D2", "E2", "F2", "G2", "H2", "I2",
@@ -105,9 +116,9 @@ __all__ = [
 
 # Names of the former second engine API, kept only to say what replaced them.
 _REPLACED = {
-    "Engine": "xiangqi.Engine was replaced by xiangqi.engine.SimpleEngine.builtin(); see docs/python.md",
+    "Engine": "xiangqi.Engine was replaced by xiangqi.engine.SimpleEngine.builtin(); see the guide, xiangqi.GUIDE",
     "Analysis": "xiangqi.Analysis was replaced by xiangqi.engine.EngineInfo, "
-    "what SimpleEngine.analyse returns; see docs/python.md",
+    "what SimpleEngine.analyse returns; see the guide, xiangqi.GUIDE",
 }
 
 

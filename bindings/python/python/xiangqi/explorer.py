@@ -3,7 +3,7 @@
 the same one ``xiangqi explore build`` writes; ``open(path).query(board)``
 answers with the moves played from the board's position, most played first,
 their counts, score for the side to move, mean rating and example games.
-See docs/explorer.md.
+See the guide shipped beside it, ``xiangqi/guide/explorer.md``.
 
 >>> import pathlib, tempfile, xiangqi, xiangqi.explorer
 >>> folder = pathlib.Path(tempfile.mkdtemp())

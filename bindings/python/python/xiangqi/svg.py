@@ -331,7 +331,11 @@ def board(
     arrow_list = [_arrow(a) for a in arrows]
     marks = [Square(s) for s in squares]
     if check is None or check is True:
-        check_sq = board.general(board.turn) if board is not None and board.is_check() else None
+        check_sq = (
+            board.general(board.turn)
+            if board is not None and board.is_valid(lenient=True) and board.is_check()
+            else None
+        )
     elif check is False:
         check_sq = None
     else:

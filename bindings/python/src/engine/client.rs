@@ -9,6 +9,7 @@ use std::sync::{Mutex, MutexGuard};
 
 use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::types::PyDict;
 use xiangqi_core::{Move, MoveList, Position};
 use xiangqi_engine_client::annotate::Analyser;
 use xiangqi_engine_client::builtin::BuiltinEngine;
@@ -59,13 +60,14 @@ impl Analyser for Backend {
 pub struct PyEngineClient {
     backend: Mutex<Backend>,
     /// Stops the built-in search's running search, usable while a search holds the backend.
-    stop: Option<SearchRemote>,
+    pub(super) stop: Option<SearchRemote>,
     name: String,
     protocol: &'static str,
 }
 
 /// The board's start and moves, refusing a position without legal moves.
-fn game_of(board: &PyBoard) -> PyResult<(Position, Vec<Move>)> {
+pub(super) fn game_of(board: &PyBoard) -> PyResult<(Position, Vec<Move>)> {
+    board.position()?;
     let moves: Vec<Move> = board.moves().collect();
     let position = board
         .root_position()
@@ -196,32 +198,32 @@ impl PyEngineClient {
     /// Searches the board's position within one limit; `timeout` (seconds)
     /// is the whole time an external engine gets (default: the move time
     /// plus 0.5 s, or 60 s for depth and nodes).
-    #[pyo3(signature = (board, *, time = None, depth = None, nodes = None, multipv = None, timeout = None))]
+    #[pyo3(signature = (board, *, multipv = None, timeout = None, **limit))]
     #[allow(clippy::too_many_arguments)]
     fn search(
         &self,
         py: Python<'_>,
         board: PyRef<'_, PyBoard>,
-        time: Option<f64>,
-        depth: Option<&Bound<'_, PyAny>>,
-        nodes: Option<&Bound<'_, PyAny>>,
         multipv: Option<&Bound<'_, PyAny>>,
         timeout: Option<f64>,
+        limit: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<PyEngineResult> {
         let options = SearchOptions {
-            limit: read_limit(time, depth, nodes)?,
+            limit: read_limit(limit)?,
             multipv: read_multipv(multipv)?,
             timeout: timeout.map(|t| secs(t, "timeout")).transpose()?,
         };
         let (start, moves) = game_of(&board)?;
+        let here = board.position()?.clone();
         drop(board);
         let analysis =
             self.with_open_backend(py, |backend| backend.analyse(&start, &moves, options))?;
-        Ok(analysis.map_err(to_py)?.into())
+        Ok(PyEngineResult::of_position(analysis.map_err(to_py)?, &here))
     }
 
     /// Tells the engine a new game starts (clears its hash tables).
     fn new_game(&self, py: Python<'_>, board: PyRef<'_, PyBoard>) -> PyResult<()> {
+        board.position()?;
         let start = board.root_position().clone();
         drop(board);
         let mut backend = self.lock()?;
@@ -229,7 +231,7 @@ impl PyEngineClient {
             return Err(closed());
         }
         let backend = &mut *backend;
-        py.detach(|| backend.new_game(&start, Limit::Depth(1)))
+        py.detach(|| backend.new_game(&start, Limit::depth(1)))
             .map_err(to_py)
     }
 
@@ -284,7 +286,7 @@ fn closed() -> PyErr {
 }
 
 impl PyEngineClient {
-    fn lock(&self) -> PyResult<MutexGuard<'_, Backend>> {
+    pub(super) fn lock(&self) -> PyResult<MutexGuard<'_, Backend>> {
         self.backend
             .try_lock()
             .map_err(|_| PyRuntimeError::new_err("this engine is busy (used from another thread)"))

@@ -68,7 +68,14 @@ fn info_of(state: InfoState, what: &str) -> PyResult<Info> {
 pub struct PyEngineInfo {
     info: Info,
     turn: Color,
+    /// The game's ply at the analysed position, for the win-rate model.
+    ply: Option<u32>,
 }
+
+/// The keys `info[...]` reads, python-chess's `InfoDict` keys that we have.
+const INFO_KEYS: [&str; 10] = [
+    "multipv", "depth", "seldepth", "nodes", "nps", "time", "pv", "score", "bound", "wdl",
+];
 
 #[pymethods]
 impl PyEngineInfo {
@@ -120,18 +127,75 @@ impl PyEngineInfo {
     fn turn(&self) -> PyColor {
         self.turn.into()
     }
+    /// The side to move's `(win, draw, loss)` in per mille, by the win-rate
+    /// model at the analysed position's ply (`Score.wdl`; ply 30 when the
+    /// info was made without a board), `None` without a score.
+    #[getter]
+    fn wdl(&self) -> Option<(u32, u32, u32)> {
+        let ply = self.ply.unwrap_or(xiangqi_core::REFERENCE_PLY);
+        self.info.evaluation.map(|e| {
+            let wdl = e.score.wdl(ply);
+            (wdl.win, wdl.draw, wdl.loss)
+        })
+    }
+
+    /// `info["score"]`, as python-chess's `InfoDict` reads: the attribute
+    /// of that name; `KeyError` for a key that is not one or has no value.
+    fn __getitem__<'py>(slf: &Bound<'py, Self>, key: &str) -> PyResult<Bound<'py, PyAny>> {
+        let value = if INFO_KEYS.contains(&key) {
+            Some(slf.getattr(key)?).filter(|v| !v.is_none())
+        } else {
+            None
+        };
+        value.ok_or_else(|| pyo3::exceptions::PyKeyError::new_err(key.to_owned()))
+    }
+
+    /// `info.get("score")`: the value, or `default` when there is none.
+    #[pyo3(signature = (key, default = None))]
+    fn get<'py>(
+        slf: &Bound<'py, Self>,
+        key: &str,
+        default: Option<Bound<'py, PyAny>>,
+    ) -> PyResult<Option<Bound<'py, PyAny>>> {
+        match Self::__getitem__(slf, key) {
+            Ok(value) => Ok(Some(value)),
+            Err(e) if e.is_instance_of::<pyo3::exceptions::PyKeyError>(slf.py()) => Ok(default),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// `"score" in info`: the key has a value.
+    fn __contains__(slf: &Bound<'_, Self>, key: &str) -> PyResult<bool> {
+        Ok(Self::get(slf, key, None)?.is_some())
+    }
+
+    /// The keys that have a value, as a python-chess `InfoDict` has them.
+    fn keys(slf: &Bound<'_, Self>) -> PyResult<Vec<&'static str>> {
+        let mut out = Vec::new();
+        for key in INFO_KEYS {
+            if Self::__contains__(slf, key)? {
+                out.push(key);
+            }
+        }
+        Ok(out)
+    }
 
     fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
-        let state = (info_state(&self.info), pickle::color_state(self.turn));
+        let state = (
+            info_state(&self.info),
+            pickle::color_state(self.turn),
+            self.ply,
+        );
         pickle::reduce::<PyEngineInfo>(py, state)
     }
 
     #[staticmethod]
-    fn _restore(state: (InfoState, String)) -> PyResult<PyEngineInfo> {
+    fn _restore(state: (InfoState, String, Option<u32>)) -> PyResult<PyEngineInfo> {
         const WHAT: &str = "an EngineInfo";
         Ok(PyEngineInfo {
             info: info_of(state.0, WHAT)?,
             turn: pickle::color(&state.1, WHAT)?,
+            ply: state.2,
         })
     }
 
@@ -162,17 +226,40 @@ type ResultState = (
     Vec<InfoState>,
     String,
     DurationState,
+    Option<u32>,
 );
 
 /// What one search returned: the move and the lines.
 #[pyclass(module = "xiangqi.engine", name = "EngineResult", frozen)]
 pub struct PyEngineResult {
     analysis: Analysis,
+    /// The game's ply at the analysed position (for `EngineInfo.wdl`).
+    ply: Option<u32>,
 }
 
 impl From<Analysis> for PyEngineResult {
     fn from(analysis: Analysis) -> PyEngineResult {
-        PyEngineResult { analysis }
+        PyEngineResult {
+            analysis,
+            ply: None,
+        }
+    }
+}
+
+impl PyEngineInfo {
+    /// A line of a search by `turn` at the game's `ply`.
+    pub(super) fn new(info: Info, turn: Color, ply: Option<u32>) -> PyEngineInfo {
+        PyEngineInfo { info, turn, ply }
+    }
+}
+
+impl PyEngineResult {
+    /// The result of a search of `position`, whose game ply the lines' `wdl` reads.
+    pub fn of_position(analysis: Analysis, position: &xiangqi_core::Position) -> PyEngineResult {
+        PyEngineResult {
+            analysis,
+            ply: Some(xiangqi_core::winrate::game_ply(position)),
+        }
     }
 }
 
@@ -196,6 +283,7 @@ impl PyEngineResult {
             .map(|info| PyEngineInfo {
                 info: info.clone(),
                 turn,
+                ply: self.ply,
             })
             .collect()
     }
@@ -214,6 +302,7 @@ impl PyEngineResult {
             a.lines.iter().map(info_state).collect(),
             pickle::color_state(a.turn).to_owned(),
             pickle::duration_state(a.elapsed),
+            self.ply,
         );
         pickle::reduce::<PyEngineResult>(py, state)
     }
@@ -221,7 +310,7 @@ impl PyEngineResult {
     #[staticmethod]
     fn _restore(state: ResultState) -> PyResult<PyEngineResult> {
         const WHAT: &str = "an EngineResult";
-        let (best, best_text, ponder, lines, turn, elapsed) = state;
+        let (best, best_text, ponder, lines, turn, elapsed, ply) = state;
         Ok(PyEngineResult {
             analysis: Analysis {
                 best_move: pickle::one_move(&best, WHAT)?,
@@ -234,6 +323,7 @@ impl PyEngineResult {
                 turn: pickle::color(&turn, WHAT)?,
                 elapsed: pickle::duration(elapsed, WHAT)?,
             },
+            ply,
         })
     }
 

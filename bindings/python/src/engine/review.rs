@@ -3,6 +3,7 @@
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
+use pyo3::types::PyDict;
 use pyo3::types::PyTuple;
 use xiangqi_core::Color;
 use xiangqi_engine_client::annotate::pgn::{annotate_game, AnnotateError};
@@ -200,20 +201,18 @@ impl PyMoveReview {
 
 /// Reviews `game`'s main line with `engine` and writes the review into the
 /// game: `[%eval …]` on every move, `?!`/`?`/`??`, the engine's line for
-/// mistakes (see docs/engine-client.md). Returns one `MoveReview` per move.
+/// mistakes (see `xiangqi/guide/engine-client.md`). Returns one `MoveReview` per move.
 #[pyfunction]
-#[pyo3(signature = (game, engine, *, time = None, depth = None, nodes = None, timeout = None))]
+#[pyo3(signature = (game, engine, *, timeout = None, **limit))]
 #[allow(clippy::too_many_arguments)]
 pub fn annotate(
     py: Python<'_>,
     mut game: PyRefMut<'_, PyGame>,
     engine: &PyEngineClient,
-    time: Option<f64>,
-    depth: Option<&Bound<'_, PyAny>>,
-    nodes: Option<&Bound<'_, PyAny>>,
     timeout: Option<f64>,
+    limit: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<Vec<PyMoveReview>> {
-    let limit = read_limit(time, depth, nodes)?;
+    let limit = read_limit(limit)?;
     let timeout = timeout.map(|t| secs(t, "timeout")).transpose()?;
     let options = ReviewOptions::new(SearchOptions {
         limit,

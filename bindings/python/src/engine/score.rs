@@ -2,20 +2,47 @@
 //! core's `Score`), and `xiangqi.engine.PovScore`, a score with the side it
 //! is seen from (python-chess's pair of `Score` and `PovScore`).
 
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
-use xiangqi_core::{Color, Score};
+use xiangqi_core::{Color, Score, REFERENCE_PLY};
 
 use crate::pickle::{self, ScoreState};
 use crate::types::PyColor;
 
-/// An evaluation: centipawns or a mate distance, from one side's point of view.
-#[pyclass(module = "xiangqi", name = "Score", frozen, eq, hash)]
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+/// An evaluation: centipawns or a mate distance, from one side's point of
+/// view. `Score(cp=35)`, `Score(mate=3)` (`xiangqi.engine.Cp(35)`,
+/// `Mate(3)`). Scores compare and sort from worst to best for that side:
+/// being mated now, mated later, centipawns, mating later, mating now.
+#[pyclass(module = "xiangqi", name = "Score", frozen, eq, ord, hash)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct PyScore(pub Score);
 
 #[pymethods]
 impl PyScore {
+    /// Exactly one of `cp` (centipawns) and `mate` (moves to mate: positive
+    /// when this side mates, negative or 0 when it is mated).
+    #[new]
+    #[pyo3(signature = (*, cp = None, mate = None))]
+    fn new(cp: Option<i32>, mate: Option<i32>) -> PyResult<PyScore> {
+        match (cp, mate) {
+            (Some(v), None) => Ok(PyScore(Score::Cp(v))),
+            (None, Some(n)) => Ok(PyScore(Score::Mate(n))),
+            _ => Err(PyValueError::new_err(
+                "give exactly one of cp= and mate=: Score(cp=35) or Score(mate=3)",
+            )),
+        }
+    }
+
+    /// The win, draw and loss chances in per mille, `(win, draw, loss)`,
+    /// of this side `ply` plies into the game, by the win-rate model
+    /// (`xiangqi/guide/engine-client.md`; ply 30 when not given).
+    #[pyo3(signature = (*, ply = None))]
+    fn wdl(&self, ply: Option<u32>) -> (u32, u32, u32) {
+        let wdl = self.0.wdl(ply.unwrap_or(REFERENCE_PLY));
+        (wdl.win, wdl.draw, wdl.loss)
+    }
+
     /// Centipawns, or `None` for a mate score.
     #[getter]
     fn cp(&self) -> Option<i32> {
@@ -96,6 +123,19 @@ impl PyPovScore {
 
 #[pymethods]
 impl PyPovScore {
+    /// `PovScore(relative, turn)`: `relative` seen by `turn`, as python-chess builds one.
+    #[new]
+    fn py_new(relative: PyRef<'_, PyScore>, turn: PyColor) -> PyPovScore {
+        PyPovScore::new(relative.0, turn.into())
+    }
+
+    /// The side to move's `(win, draw, loss)` in per mille `ply` plies into
+    /// the game (`Score.wdl`); `.red()` / `.black()` then `.wdl()` for a fixed side.
+    #[pyo3(signature = (*, ply = None))]
+    fn wdl(&self, ply: Option<u32>) -> (u32, u32, u32) {
+        PyScore(self.relative).wdl(ply)
+    }
+
     /// The side to move's view.
     #[getter]
     fn relative(&self) -> PyScore {
@@ -132,7 +172,7 @@ impl PyPovScore {
     }
 
     /// The side to move's chance of winning, 0.0 to 1.0 (logistic in the
-    /// centipawns, scale in docs/engine-client.md).
+    /// centipawns, scale in `xiangqi/guide/engine-client.md`).
     fn winning_chance(&self) -> f64 {
         self.relative.winning_chance()
     }

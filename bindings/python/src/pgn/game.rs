@@ -24,7 +24,7 @@ use crate::verdict::PyVerdict;
 const VIEWER_FRAME_HEIGHT: u32 = 640;
 
 /// One game record: headers, main line with comments, result.
-#[pyclass(module = "xiangqi.pgn", name = "Game")]
+#[pyclass(module = "xiangqi.pgn", name = "Game", weakref)]
 #[derive(Clone)]
 pub struct PyGame(pub Game, pub Option<String>);
 
@@ -279,14 +279,15 @@ impl PyGame {
     }
 
     /// The root of the move tree (before the first move), a `GameNode`.
-    fn root(slf: &Bound<'_, Self>) -> PyGameNode {
-        PyGameNode::new(slf.clone().unbind(), NodePath::root())
+    fn root(slf: &Bound<'_, Self>) -> PyResult<Py<PyGameNode>> {
+        PyGameNode::node_of(slf.py(), &slf.clone().unbind(), NodePath::root())
     }
 
     /// The first moves, as nodes: the main line's first, then its alternatives.
     #[getter]
-    fn variations(slf: &Bound<'_, Self>) -> Frozen<PyGameNode> {
-        Frozen(Self::root(slf).variation_nodes(slf.py()))
+    fn variations(slf: &Bound<'_, Self>) -> PyResult<Frozen<Py<PyGameNode>>> {
+        let root = Self::root(slf)?;
+        Ok(Frozen(PyGameNode::child_objects(root.bind(slf.py()))?))
     }
 
     /// The comment before the first move (`comments[0]`); assigning replaces it.
@@ -297,12 +298,20 @@ impl PyGame {
 
     #[setter]
     fn set_comment(slf: &Bound<'_, Self>, text: &str) -> PyResult<()> {
-        Self::root(slf).set_comment(slf.py(), text)
+        Self::root(slf)?
+            .borrow(slf.py())
+            .set_comment(slf.py(), text)
     }
 
     /// The nodes of the main line, first move to last.
-    fn mainline(slf: &Bound<'_, Self>) -> Vec<PyGameNode> {
-        Self::root(slf).mainline(slf.py())
+    fn mainline(slf: &Bound<'_, Self>) -> PyResult<Vec<Py<PyGameNode>>> {
+        PyGameNode::mainline(Self::root(slf)?.bind(slf.py()))
+    }
+
+    /// The moves of the main line, first to last (python-chess's
+    /// `mainline_moves()`; the same as `moves`).
+    fn mainline_moves(&self) -> Vec<PyMove> {
+        self.0.moves().map(PyMove).collect()
     }
 
     /// Adds a first move (a `Move` or ICCS text): the main line's if there
@@ -312,8 +321,30 @@ impl PyGame {
         slf: &Bound<'_, Self>,
         r#move: &Bound<'_, PyAny>,
         comment: &str,
-    ) -> PyResult<PyGameNode> {
-        Self::root(slf).add_variation(slf.py(), r#move, comment)
+    ) -> PyResult<Py<PyGameNode>> {
+        Self::root(slf)?
+            .borrow(slf.py())
+            .add_variation(slf.py(), r#move, comment)
+    }
+
+    /// Adds a first move as the new main line (the former main line becomes
+    /// its first alternative); returns the new node.
+    #[pyo3(signature = (r#move, *, comment = ""))]
+    fn add_main_variation(
+        slf: &Bound<'_, Self>,
+        r#move: &Bound<'_, PyAny>,
+        comment: &str,
+    ) -> PyResult<Py<PyGameNode>> {
+        Self::root(slf)?
+            .borrow(slf.py())
+            .add_main_variation(slf.py(), r#move, comment)
+    }
+
+    /// Removes the first move that plays `move` (a `Move`, ICCS text or a
+    /// node), with everything after it (see `GameNode.remove_variation`).
+    fn remove_variation(slf: &Bound<'_, Self>, r#move: &Bound<'_, PyAny>) -> PyResult<()> {
+        let root = Self::root(slf)?;
+        PyGameNode::remove_variation(root.bind(slf.py()), r#move)
     }
 
     /// Every line as a list of moves from the start: the main line first,

@@ -273,9 +273,9 @@ fn pgn_limit(args: &Args) -> Result<xiangqi_engine_client::Limit> {
         (_, Some(d), _) if d == 0 || d > MAX_DEPTH => {
             bail!("--depth must be between 1 and {MAX_DEPTH}, got {d}")
         }
-        (Some(ms), None, None) => Ok(Limit::MoveTime(Duration::from_millis(ms))),
-        (None, Some(d), None) => Ok(Limit::Depth(d)),
-        (None, None, Some(n)) => Ok(Limit::Nodes(n)),
+        (Some(ms), None, None) => Ok(Limit::move_time(Duration::from_millis(ms))),
+        (None, Some(d), None) => Ok(Limit::depth(d)),
+        (None, None, Some(n)) => Ok(Limit::nodes(n)),
         _ => bail!("with --pgn give one limit: --movetime, --depth or --nodes"),
     }
 }

@@ -101,9 +101,13 @@ pub trait Dialect: Send {
         true
     }
 
+    /// `Ok` when the protocol can express `limit`, else an
+    /// [`EngineError::Unsupported`] naming the part it cannot.
+    fn check_limit(&self, limit: Limit) -> Result<(), EngineError>;
+
     /// Whether `limit` can be searched.
-    fn supports(&self, _limit: Limit) -> bool {
-        true
+    fn supports(&self, limit: Limit) -> bool {
+        self.check_limit(limit).is_ok()
     }
 }
 

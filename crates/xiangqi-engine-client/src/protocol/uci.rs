@@ -12,6 +12,42 @@ use crate::error::EngineError;
 use crate::process::Wire;
 use crate::spec::{EngineSpec, Limit, Protocol};
 
+/// UCI's `go` for `limit`: every part at once, the engine stops at the
+/// first reached; Red is UCI's white (`wtime`, `winc`).
+pub(crate) fn go_line(limit: Limit) -> Result<String, EngineError> {
+    if limit.is_empty() {
+        return Err(EngineError::Unsupported(
+            "a search needs a limit (time, depth, nodes, mate or clocks)".into(),
+        ));
+    }
+    let mut go = String::from("go");
+    if let Some(t) = limit.move_time {
+        go += &format!(" movetime {}", t.as_millis().max(1));
+    }
+    if let Some(d) = limit.depth {
+        go += &format!(" depth {d}");
+    }
+    if let Some(n) = limit.nodes {
+        go += &format!(" nodes {n}");
+    }
+    if let Some(m) = limit.mate {
+        go += &format!(" mate {m}");
+    }
+    if let Some(c) = limit.clock {
+        go += &format!(
+            " wtime {} btime {} winc {} binc {}",
+            c.red.as_millis(),
+            c.black.as_millis(),
+            c.red_increment.as_millis(),
+            c.black_increment.as_millis()
+        );
+        if let Some(m) = c.moves_to_go {
+            go += &format!(" movestogo {m}");
+        }
+    }
+    Ok(go)
+}
+
 /// How often a `go` refused as "already searching" is repeated. Each repeat
 /// waits for the engine's next refusal, so no pause is needed (a pause of a
 /// millisecond made the client four times slower than a raw exchange with
@@ -47,6 +83,10 @@ fn setoption(name: &str, value: &str) -> String {
 impl Dialect for Uci {
     fn protocol(&self) -> Protocol {
         Protocol::Uci
+    }
+
+    fn check_limit(&self, limit: Limit) -> Result<(), EngineError> {
+        go_line(limit).map(|_| ())
     }
 
     fn handshake(
@@ -127,18 +167,7 @@ impl Dialect for Uci {
             self.multipv = request.multipv;
         }
         wire.send(&position_line(wire, request.start, request.moves))?;
-        let go = match request.limit {
-            Limit::MoveTime(t) => format!("go movetime {}", t.as_millis().max(1)),
-            Limit::Depth(d) => format!("go depth {d}"),
-            Limit::Nodes(n) => format!("go nodes {n}"),
-            Limit::Clock(c) => format!(
-                "go wtime {} btime {} winc {} binc {}",
-                c.red.as_millis(),
-                c.black.as_millis(),
-                c.increment.as_millis(),
-                c.increment.as_millis()
-            ),
-        };
+        let go = go_line(request.limit)?;
         wire.send(&go)?;
         read_bestmove(wire, request.deadline, Some(&go))
     }
@@ -190,5 +219,39 @@ pub(crate) fn read_bestmove(
     match failure {
         Some(e) => Err(e),
         None => Ok(answer),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+    use crate::spec::Clock;
+
+    #[test]
+    fn go_writes_every_part_of_a_combined_limit() {
+        let clock = Clock {
+            red: Duration::from_secs(60),
+            black: Duration::from_millis(30_500),
+            red_increment: Duration::from_secs(1),
+            black_increment: Duration::from_millis(500),
+            moves_to_go: Some(12),
+        };
+        let limit = Limit {
+            move_time: Some(Duration::from_millis(200)),
+            depth: Some(30),
+            nodes: Some(100_000),
+            mate: Some(3),
+            clock: Some(clock),
+        };
+        assert_eq!(
+            go_line(limit).unwrap(),
+            "go movetime 200 depth 30 nodes 100000 mate 3 \
+             wtime 60000 btime 30500 winc 1000 binc 500 movestogo 12"
+        );
+        assert_eq!(go_line(Limit::depth(6)).unwrap(), "go depth 6");
+        assert_eq!(go_line(Limit::mate(2)).unwrap(), "go mate 2");
+        assert!(go_line(Limit::default()).is_err());
     }
 }

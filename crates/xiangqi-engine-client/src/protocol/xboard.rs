@@ -11,7 +11,7 @@ use super::{Dialect, RawAnswer, RawInfo, SearchRequest};
 use crate::error::EngineError;
 use crate::process::Wire;
 use crate::score::{Evaluation, Score};
-use crate::spec::{EngineSpec, Limit, Protocol};
+use crate::spec::{Clock, EngineSpec, Limit, Protocol};
 
 /// How long to wait for the features of a protocol-2 engine (older ones send none).
 const FEATURE_WAIT: Duration = Duration::from_secs(2);
@@ -41,41 +41,21 @@ impl Xboard {
     }
 
     fn set_limit(&mut self, wire: &mut Wire, limit: Limit) -> Result<(), EngineError> {
-        let same_clock = matches!(
-            (self.limit, limit),
-            (Some(Limit::Clock(_)), Limit::Clock(_))
-        );
-        if self.limit == Some(limit) || same_clock {
+        // The clocks' times go with every move (`time`/`otim`): a limit
+        // differing only in them needs no new time control.
+        let settings = |l: Limit| Limit {
+            clock: l.clock.map(|c| Clock {
+                red: Duration::ZERO,
+                black: Duration::ZERO,
+                ..c
+            }),
+            ..l
+        };
+        if self.limit.map(settings) == Some(settings(limit)) {
             return Ok(());
         }
-        match limit {
-            // Set once per game from the clock at its start; the clocks are
-            // sent with `time`/`otim` before every move.
-            Limit::Clock(c) => {
-                let base = c.red.as_secs();
-                wire.send(&format!(
-                    "level 0 {}:{:02} {}",
-                    base / 60,
-                    base % 60,
-                    c.increment.as_secs_f64()
-                ))?
-            }
-            Limit::MoveTime(t) if t.as_millis() % 1000 == 0 => {
-                wire.send(&format!("st {}", t.as_secs()))?
-            }
-            // `st` takes whole seconds (MaxQi reads `st 0.1` as 0 and
-            // searches one ply): a time control of one move per period, the
-            // clock set before every move, says the same.
-            Limit::MoveTime(t) => wire.send(&format!(
-                "level 1 {} 0",
-                t.as_millis().div_ceil(1000).max(1)
-            ))?,
-            Limit::Depth(d) => wire.send(&format!("sd {d}"))?,
-            Limit::Nodes(_) => {
-                return Err(EngineError::Unsupported(
-                    "xboard engines cannot search a node count".into(),
-                ))
-            }
+        for line in limit_lines(limit)? {
+            wire.send(&line)?;
         }
         self.limit = Some(limit);
         Ok(())
@@ -256,17 +236,8 @@ impl Dialect for Xboard {
         // Until the engine's move is known, what it knows is unknown.
         let moves = request.moves.to_vec();
         self.told = None;
-        if let Limit::Clock(c) = request.limit {
-            let mover = request.mover();
-            wire.send(&format!("time {}", c.left(mover).as_millis() / 10))?;
-            wire.send(&format!("otim {}", c.left(!mover).as_millis() / 10))?;
-        }
-        if let Limit::MoveTime(t) = request.limit {
-            if t.as_millis() % 1000 != 0 {
-                let centiseconds = t.as_millis().div_ceil(10);
-                wire.send(&format!("time {centiseconds}"))?;
-                wire.send(&format!("otim {centiseconds}"))?;
-            }
+        for line in clock_lines(request.limit, request.mover()) {
+            wire.send(&line)?;
         }
         wire.send("go")?;
         let mut answer = RawAnswer::default();
@@ -310,14 +281,141 @@ impl Dialect for Xboard {
         self.setboard
     }
 
-    fn supports(&self, limit: Limit) -> bool {
-        !matches!(limit, Limit::Nodes(_))
+    fn check_limit(&self, limit: Limit) -> Result<(), EngineError> {
+        limit_lines(limit).map(|_| ())
+    }
+}
+
+/// The commands that set the engine's limits for a game: a time control
+/// (`level`, or `st` for a whole-second move time) and a depth (`sd`).
+/// xboard has no node count or mate search, one time control at a time and
+/// one increment for both sides: the rest is refused, naming the part.
+fn limit_lines(limit: Limit) -> Result<Vec<String>, EngineError> {
+    let refuse = |what: &str| Err(EngineError::Unsupported(format!("xboard engines {what}")));
+    if limit.is_empty() {
+        return refuse("need a limit (time, depth or clocks)");
+    }
+    if limit.nodes.is_some() {
+        return refuse("cannot search a node count");
+    }
+    if limit.mate.is_some() {
+        return refuse("cannot search for a mate");
+    }
+    let mut lines = Vec::new();
+    match (limit.move_time, limit.clock) {
+        (Some(_), Some(_)) => {
+            return refuse("take one time control: a move time or clocks, not both")
+        }
+        // Set once per game from the clock at its start; the clocks are
+        // sent with `time`/`otim` before every move.
+        (None, Some(c)) => {
+            if c.red_increment != c.black_increment {
+                return refuse("take one increment for both sides");
+            }
+            let base = c.red.as_secs();
+            lines.push(format!(
+                "level {} {}:{:02} {}",
+                c.moves_to_go.unwrap_or(0),
+                base / 60,
+                base % 60,
+                c.red_increment.as_secs_f64()
+            ));
+        }
+        (Some(t), None) if t.as_millis() % 1000 == 0 => lines.push(format!("st {}", t.as_secs())),
+        // `st` takes whole seconds (MaxQi reads `st 0.1` as 0 and searches
+        // one ply): a time control of one move per period, the clock set
+        // before every move, says the same.
+        (Some(t), None) => lines.push(format!("level 1 {} 0", t.as_millis().div_ceil(1000).max(1))),
+        (None, None) => {}
+    }
+    if let Some(d) = limit.depth {
+        lines.push(format!("sd {d}"));
+    }
+    Ok(lines)
+}
+
+/// The clocks sent before each `go` (centiseconds): the game's, or the
+/// move time's under its one-move `level`.
+fn clock_lines(limit: Limit, mover: xiangqi_core::Color) -> Vec<String> {
+    if let Some(c) = limit.clock {
+        return vec![
+            format!("time {}", c.left(mover).as_millis() / 10),
+            format!("otim {}", c.left(!mover).as_millis() / 10),
+        ];
+    }
+    match limit.move_time {
+        Some(t) if t.as_millis() % 1000 != 0 => {
+            let centiseconds = t.as_millis().div_ceil(10);
+            vec![
+                format!("time {centiseconds}"),
+                format!("otim {centiseconds}"),
+            ]
+        }
+        _ => Vec::new(),
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn limits_as_level_st_and_sd() {
+        use xiangqi_core::Color;
+        let clock = Clock {
+            red: Duration::from_secs(90),
+            black: Duration::from_secs(45),
+            red_increment: Duration::from_millis(500),
+            black_increment: Duration::from_millis(500),
+            moves_to_go: None,
+        };
+        let with_depth = Limit {
+            depth: Some(12),
+            clock: Some(clock),
+            ..Limit::default()
+        };
+        assert_eq!(
+            limit_lines(with_depth).unwrap(),
+            ["level 0 1:30 0.5", "sd 12"]
+        );
+        assert_eq!(
+            clock_lines(with_depth, Color::Black),
+            ["time 4500", "otim 9000"]
+        );
+        let timed = Limit {
+            depth: Some(30),
+            move_time: Some(Duration::from_millis(200)),
+            ..Limit::default()
+        };
+        assert_eq!(limit_lines(timed).unwrap(), ["level 1 1 0", "sd 30"]);
+        assert_eq!(clock_lines(timed, Color::Red), ["time 20", "otim 20"]);
+        assert_eq!(
+            limit_lines(Limit::move_time(Duration::from_secs(2))).unwrap(),
+            ["st 2"]
+        );
+        for (refused, why) in [
+            (Limit::nodes(10), "node count"),
+            (Limit::mate(3), "mate"),
+            (
+                Limit {
+                    move_time: Some(Duration::from_secs(1)),
+                    ..Limit::clock(clock)
+                },
+                "not both",
+            ),
+            (
+                Limit::clock(Clock {
+                    black_increment: Duration::ZERO,
+                    ..clock
+                }),
+                "one increment",
+            ),
+            (Limit::default(), "need a limit"),
+        ] {
+            let error = limit_lines(refused).unwrap_err().to_string();
+            assert!(error.contains(why), "{error}");
+        }
+    }
 
     #[test]
     fn xboard_features() {

@@ -169,12 +169,12 @@ impl Drop for EnginePair {
 fn search_limit(args: &Args) -> Result<Limit> {
     Ok(match (args.tc, args.depth, args.nodes) {
         (Some(0), _, _) => bail!("--tc must be at least 1 ms"),
-        (Some(ms), _, _) => Limit::MoveTime(Duration::from_millis(ms)),
-        _ if args.clock.is_some() => Limit::Clock(args.clock.expect("checked")),
+        (Some(ms), _, _) => Limit::move_time(Duration::from_millis(ms)),
+        _ if args.clock.is_some() => Limit::clock(args.clock.expect("checked")),
         (_, Some(d), _) if d == 0 || d > 100 => bail!("--depth must be between 1 and 100, got {d}"),
-        (_, Some(d), _) => Limit::Depth(d),
+        (_, Some(d), _) => Limit::depth(d),
         (_, _, Some(0)) => bail!("--nodes must be at least 1"),
-        (_, _, Some(n)) => Limit::Nodes(n),
+        (_, _, Some(n)) => Limit::nodes(n),
         _ => bail!("one of --tc, --depth or --nodes is required"),
     })
 }
@@ -222,9 +222,11 @@ fn game_config(args: &Args, limit: Limit, rules: RuleSet) -> Result<GameConfig> 
             limit,
             multipv: 1,
             timeout: match limit {
-                Limit::MoveTime(t) => Some(t + Duration::from_millis(args.margin)),
+                Limit {
+                    move_time: Some(t), ..
+                } => Some(t + Duration::from_millis(args.margin)),
                 // The engine client waits as long as the mover's clock allows.
-                Limit::Clock(_) => None,
+                Limit { clock: Some(_), .. } => None,
                 _ => Some(Duration::from_millis(args.move_timeout)),
             },
         },
@@ -333,9 +335,7 @@ pub fn run(args: Args) -> Result<()> {
     }
     let limit = search_limit(&args)?;
     for spec in &specs {
-        if spec.protocol == xiangqi_engine_client::Protocol::Xboard
-            && matches!(limit, Limit::Nodes(_))
-        {
+        if spec.protocol == xiangqi_engine_client::Protocol::Xboard && limit.nodes.is_some() {
             bail!("--engine {:?}: xboard engines cannot search a fixed node count; use --tc or --depth", spec.command);
         }
     }
@@ -397,13 +397,17 @@ fn json_summary(
         })
         .collect();
     let limit = match limit {
-        Limit::MoveTime(t) => json!({"movetime_ms": t.as_millis() as u64}),
-        Limit::Depth(d) => json!({"depth": d}),
-        Limit::Nodes(n) => json!({"nodes": n}),
-        Limit::Clock(c) => json!({
+        // One part at a time: the match runner sets one limit kind.
+        Limit {
+            move_time: Some(t), ..
+        } => json!({"movetime_ms": t.as_millis() as u64}),
+        Limit { depth: Some(d), .. } => json!({"depth": d}),
+        Limit { nodes: Some(n), .. } => json!({"nodes": n}),
+        Limit { clock: Some(c), .. } => json!({
             "clock_base_ms": c.red.as_millis() as u64,
-            "clock_increment_ms": c.increment.as_millis() as u64,
+            "clock_increment_ms": c.red_increment.as_millis() as u64,
         }),
+        _ => json!({}),
     };
     let results: Vec<Value> = s
         .games

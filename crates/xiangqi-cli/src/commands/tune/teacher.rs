@@ -64,7 +64,7 @@ pub fn label(
     threads: usize,
     progress: impl Fn(usize) + Sync,
 ) -> Result<()> {
-    let mut options = SearchOptions::new(Limit::Depth(depth));
+    let mut options = SearchOptions::new(Limit::depth(depth));
     options.timeout = Some(POSITION_TIMEOUT);
     let done = AtomicUsize::new(0);
     let chunk = samples.len().div_ceil(threads.max(1)).max(1);
