@@ -10,13 +10,15 @@
 //!
 //! ```
 //! use xiangqi_ecco::classify_moves;
-//! // 1. 炮二平五 马8进7 2. 马二进三 车9平8: the screen horses.
-//! let moves: Vec<_> = ["h2e2", "h9g7", "h0g2", "i9h9"].iter().map(|m| m.parse().unwrap()).collect();
+//! // 1. 炮二平五 马8进7 2. 马二进三 马2进3: the screen horses, decided by
+//! // Black's second horse (ply 4).
+//! let moves: Vec<_> = ["h2e2", "h9g7", "h0g2", "b9c7"].iter().map(|m| m.parse().unwrap()).collect();
 //! let opening = classify_moves(&moves).unwrap().unwrap();
 //! assert_eq!(opening.code, "C00");
 //! assert_eq!(opening.name, "中炮对屏风马");
 //! assert_eq!(opening.name_traditional, "中炮對屏風馬");
 //! assert_eq!(opening.name_en, "Central Cannon vs Screen Horses");
+//! assert_eq!(opening.ply, 4);
 //! ```
 
 mod codes;
