@@ -152,3 +152,62 @@ fn ccpd_files_read_in_big5_get_their_databases_code() {
     assert!(rows.len() > 100, "{} games", rows.len());
     assert!(agree * 100 >= rows.len() * 95, "{agree} of {}", rows.len());
 }
+
+#[test]
+fn explore_query_names_the_opening_of_the_moves_asked_about() {
+    let dir = scratch("explore");
+    let file = dir.join("games.pgn");
+    std::fs::write(
+        &file,
+        "[Red \"A\"]\n[Black \"B\"]\n\n1. h2e2 h9g7 2. h0g2 b9c7 3. i0h0 1-0\n",
+    )
+    .unwrap();
+    let db = dir.join("openings.db");
+    let built = xiangqi()
+        .args(["explore", "build"])
+        .arg(&file)
+        .arg("-o")
+        .arg(&db)
+        .output()
+        .unwrap();
+    assert!(
+        built.status.success(),
+        "{}",
+        String::from_utf8_lossy(&built.stderr)
+    );
+    let query = |extra: &[&str]| {
+        xiangqi()
+            .args(["explore", "query"])
+            .arg(&db)
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    let out = query(&["--moves", "h2e2", "h9g7", "h0g2", "b9c7"]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.starts_with(
+            "opening: C00 中炮对屏风马 (Central Cannon vs Screen Horses), from ply 4\n"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("i0h0"),
+        "the table of the position after the moves: {text}"
+    );
+    let out = query(&["--moves", "h2e2", "--json"]);
+    let answer: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(answer["opening"]["code"], "B00");
+    assert_eq!(answer["opening"]["ply"], 1);
+    // A position alone (a FEN) has no ECCO code: the codes are defined on move orders.
+    let out = query(&[
+        "--fen",
+        "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1",
+        "--json",
+    ]);
+    let answer: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(answer["opening"].is_null());
+    let out = query(&["--moves", "h2e2", "h2e2"]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("move 2 (h2e2) cannot be played"));
+}
