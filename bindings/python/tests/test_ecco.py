@@ -40,7 +40,7 @@ def test_game_opening_is_classify_of_the_game() -> None:
 
 
 def test_a_game_from_a_diagram_has_no_code() -> None:
-    game = xiangqi.pgn.Game.from_pgn('[FEN "4k4/9/9/9/9/9/9/9/4A4/4K4 w - - 0 1"]\n\n1. d1e2 *')
+    game = xiangqi.pgn.Game.from_pgn('[FEN "4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1"]\n\n1. d0d1 *')
     assert game.opening() is None
 
 

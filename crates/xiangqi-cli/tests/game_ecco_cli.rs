@@ -22,7 +22,7 @@ fn scratch(name: &str) -> PathBuf {
 /// cannons with a wrong `[ECCO]` tag of its own.
 const PGN: &str = "[Red \"甲\"]\n[Black \"乙\"]\n\n\
 1. 炮二平五 马8进7 2. 马二进三 车9平8 3. 车一平二 卒7进1 4. 车二进六 马2进3 5. 兵七进一 炮2进1 *\n\n\
-[FEN \"4k4/9/9/9/9/9/9/9/4A4/4K4 w - - 0 1\"]\n\n1. d1e2 *\n\n\
+[FEN \"4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1\"]\n\n1. d0d1 *\n\n\
 [ECCO \"A00\"]\n[Opening \"其他\"]\n\n1. h2e2 h7e7 2. h0g2 h9g7 *\n";
 
 #[test]

@@ -85,9 +85,9 @@ fn transposed_move_orders_reach_the_same_code() {
 
 #[test]
 fn other_starts_and_empty_games_have_no_code_and_illegal_moves_are_errors() {
-    let diagram = xiangqi_core::Position::from_fen("4k4/9/9/9/9/9/9/9/4A4/4K4 w - - 0 1").unwrap();
+    let diagram = xiangqi_core::Position::from_fen("4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1").unwrap();
     assert_eq!(
-        classify(&diagram, &["d1e2".parse().unwrap()]).unwrap(),
+        classify(&diagram, &["d0d1".parse().unwrap()]).unwrap(),
         None
     );
     assert_eq!(classify_moves(&[]).unwrap(), None);

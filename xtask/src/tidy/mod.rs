@@ -85,6 +85,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "xiangqi-notation",
             "xiangqi-gamefile",
             "xiangqi-explorer",
+            "xiangqi-ecco",
         ],
     ),
 ];
