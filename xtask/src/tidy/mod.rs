@@ -73,6 +73,10 @@ const LAYERS: &[(&str, &[&str])] = &[
             "xiangqi-engine-client",
         ],
     ),
+    (
+        "xiangqi-ecco",
+        &["xiangqi-core", "xiangqi-notation", "xiangqi-gamefile"],
+    ),
     ("xiangqi-server-protocol", &[]),
     (
         "xiangqi-viewer",
@@ -81,6 +85,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "xiangqi-notation",
             "xiangqi-gamefile",
             "xiangqi-explorer",
+            "xiangqi-ecco",
         ],
     ),
 ];

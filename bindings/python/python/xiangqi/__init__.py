@@ -48,7 +48,7 @@ from xiangqi._xiangqi import (
     rate,
     wdl,
 )
-from xiangqi import engine, pgn, svg
+from xiangqi import ecco, engine, pgn, svg
 
 RED = Color.RED
 BLACK = Color.BLACK
@@ -87,7 +87,7 @@ __all__ = [
     "MOVE_ENCODING_SIZE", "NOTATIONS", "RULE_SETS", "STARTING_FEN", "AmbiguousMoveError", "Board",
     "Color", "EngineError", "IllegalMoveError", "InvalidFenError", "InvalidMoveError", "Move",
     "PgnError", "Piece", "PieceKind", "PlayerRating", "Ratings", "Score", "Square", "Verdict",
-    "__version__", "decode_move", "detect_notation", "encode_move", "engine", "expected_score",
+    "__version__", "decode_move", "detect_notation", "ecco", "encode_move", "engine", "expected_score",
     "fens_to_numpy", "game_accuracy", "move_accuracy", "pgn", "rate", "svg", "wdl", "RED", "BLACK",
     "COLORS", "GENERAL", "ADVISOR", "ELEPHANT", "HORSE", "CHARIOT", "CANNON", "SOLDIER",
     "PIECE_KINDS", "SQUARES", "FILE_NAMES", "RANK_NAMES",

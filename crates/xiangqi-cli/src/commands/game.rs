@@ -82,6 +82,15 @@ enum GameCommand {
         /// game with warnings.
         #[arg(long)]
         strict: bool,
+        /// Write each game's opening as `[ECCO]` and `[Opening]` tags (and
+        /// `[Variation]`), from the ECCO classification (`game ecco`); a
+        /// game's own tags are kept.
+        #[arg(long)]
+        add_opening: bool,
+        /// With `--add-opening`: replace the game's own `[ECCO]`,
+        /// `[Opening]` and `[Variation]` tags.
+        #[arg(long, requires = "add_opening")]
+        replace_opening: bool,
         #[arg(long, short = 'j', value_name = "N", default_value_t = 0, help = JOBS_HELP)]
         jobs: usize,
     },
@@ -110,6 +119,25 @@ enum GameCommand {
         /// The HTML file to write.
         #[arg(short, long, required = true)]
         output: PathBuf,
+    },
+    /// Each game's opening in the ECCO classification (A00-E99), one line
+    /// per game: code, Chinese and English name, the ply that decided it
+    /// (`-`: a game from another position, or without moves).
+    Ecco {
+        #[arg(required = true, value_name = "INPUT", help = INPUTS_HELP)]
+        inputs: Vec<PathBuf>,
+        /// What the input is; `auto`: by its first bytes.
+        #[arg(long, value_enum, default_value = "auto")]
+        input_format: InputFormat,
+        #[arg(long, value_name = "NAME", value_parser = TextEncoding::from_str, help = ENCODING_HELP)]
+        encoding: Option<TextEncoding>,
+        /// One JSON object per game: `file`, `game` and `tags` as in
+        /// `game check --json`, with `code`, `name`, `name_traditional`,
+        /// `name_en` and `ply`.
+        #[arg(long)]
+        json: bool,
+        #[arg(long, short = 'j', value_name = "N", default_value_t = 0, help = JOBS_HELP)]
+        jobs: usize,
     },
     /// Read every game and report one line per game: index, tags, plies,
     /// result, or the error with its line number.
@@ -427,7 +455,10 @@ fn convert_to_xqf(args: &ConvertArgs<'_>) -> Result<()> {
         format.format(),
         jobs,
         |at, item| {
-            item.map(|game| {
+            item.map(|mut game| {
+                if let Some(replace) = args.opening_tags {
+                    super::game_ecco::add_opening_tags(&mut game, replace, false);
+                }
                 let bytes = write_xqf(&game).with_context(|| game_label(&at, collection));
                 (at, bytes, game.errors)
             })
@@ -499,6 +530,8 @@ struct ConvertArgs<'a> {
     style: &'a StyleArgs,
     output: Option<&'a Path>,
     strict: bool,
+    /// `--add-opening` (`Some(replace)`: `--replace-opening`).
+    opening_tags: Option<bool>,
     jobs: usize,
 }
 
@@ -608,6 +641,10 @@ fn convert(args: ConvertArgs<'_>) -> Result<()> {
                 if named {
                     game.set_tag("Source", &at.name());
                 }
+                if let Some(replace) = args.opening_tags {
+                    let big5 = args.encoding == Some(TextEncoding::Big5);
+                    super::game_ecco::add_opening_tags(&mut game, replace, big5);
+                }
                 game
             });
             convert_game(item, &target, args.encoding, game_label(&at, &collection))
@@ -640,6 +677,19 @@ pub fn run(args: Args) -> Result<()> {
             strict,
             jobs,
         } => check(&inputs, input_format, encoding, json, strict, jobs),
+        GameCommand::Ecco {
+            inputs,
+            input_format,
+            encoding,
+            json,
+            jobs,
+        } => super::game_ecco::ecco(super::game_ecco::EccoArgs {
+            inputs: &inputs,
+            format: input_format.format(),
+            encoding,
+            json,
+            jobs,
+        }),
         GameCommand::View {
             input,
             game,
@@ -668,6 +718,8 @@ pub fn run(args: Args) -> Result<()> {
             style,
             output,
             strict,
+            add_opening,
+            replace_opening,
             jobs,
         } => convert(ConvertArgs {
             inputs: &inputs,
@@ -680,6 +732,7 @@ pub fn run(args: Args) -> Result<()> {
             style: &style,
             output: output.as_deref(),
             strict,
+            opening_tags: add_opening.then_some(replace_opening),
             jobs,
         }),
     }
