@@ -70,6 +70,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "xiangqi-rating",
             "xiangqi-server-protocol",
             "xiangqi-viewer",
+            "xiangqi-ecco",
             "xiangqi-engine-client",
         ],
     ),
