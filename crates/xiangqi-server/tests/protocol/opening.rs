@@ -61,3 +61,74 @@ async fn moves_and_state_name_the_opening_in_each_readers_language() {
     );
     server.stop().await;
 }
+
+/// The player page lists each game with its code and filters by a code or
+/// its start, finished games and games in progress alike.
+#[tokio::test]
+async fn the_player_page_filters_games_by_ecco_code() {
+    let server = TestServer::start().await;
+    let (alice, bob) = (server.guest().await, server.guest().await);
+    // A finished game: the screen horses (C00), then Black resigns.
+    let mut first = Table::start(&alice, &bob, "5+0", false).await;
+    first.play_line(0, &["h2e2", "h9g7", "h0g2", "b9c7"]).await;
+    first
+        .black
+        .send(json!({"t": "resign", "game": first.id}))
+        .await;
+    let end = first.red.expect_event("end").await;
+    assert_eq!(end["event"]["result"]["result"], "1-0");
+    // A game in progress: 1. 炮二平五 马8进7 (B05).
+    let mut second = Table::start(&alice, &bob, "5+0", false).await;
+    second.play_line(0, &["h2e2", "h9g7"]).await;
+
+    let page = |query: &str| format!("/api/players/{}{query}", alice.name());
+    // Sorted: both games started at the same moment of the test's clock.
+    let ids = |body: &Value| -> Vec<(String, String)> {
+        let mut games: Vec<(String, String)> = body["games"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|g| {
+                (
+                    g["id"].as_str().unwrap().to_string(),
+                    g["ecco"].as_str().unwrap_or("").to_string(),
+                )
+            })
+            .collect();
+        games.sort();
+        games
+    };
+    let (first_id, second_id) = (first.id.clone(), second.id.clone());
+    let all = server.get_json(&page("")).await;
+    let mut expected = vec![
+        (second_id.clone(), "B05".to_string()),
+        (first_id.clone(), "C00".to_string()),
+    ];
+    expected.sort();
+    assert_eq!(ids(&all), expected);
+    assert_eq!(all["ecco"], Value::Null);
+    for (query, expected) in [
+        ("?ecco=C", vec![first_id.clone()]),
+        ("?ecco=c0", vec![first_id.clone()]),
+        ("?ecco=C00", vec![first_id.clone()]),
+        ("?ecco=B", vec![second_id.clone()]),
+        ("?ecco=B05", vec![second_id.clone()]),
+        ("?ecco=C1", vec![]),
+        (
+            "?ecco=",
+            expected.iter().map(|(id, _)| id.clone()).collect(),
+        ),
+    ] {
+        let body = server.get_json(&page(query)).await;
+        let got: Vec<String> = ids(&body).into_iter().map(|(id, _)| id).collect();
+        assert_eq!(got, expected, "{query}");
+    }
+    assert_eq!(server.get_json(&page("?ecco=c0")).await["ecco"], "C0");
+    for bad in ["?ecco=F1", "?ecco=C234", "?ecco=C%25", "?ecco=%E4%B8%AD"] {
+        let (status, body) = server.get_text(&page(bad)).await;
+        assert_eq!(status, 400, "{bad}: {body}");
+        let body: Value = serde_json::from_str(&body).unwrap();
+        assert_eq!(body["error"]["code"], "bad_ecco", "{bad}");
+    }
+    server.stop().await;
+}
