@@ -52,6 +52,8 @@ export function mountGame(main, [gameId], session) {
   // The server's opening explorer, when it has one, in the player's notation.
   const explorer = createExplorerPanel(explorerBox, {
     lookup: api.explorer,
+    // The table names the opening of the moves that led to its position.
+    opening: () => game.opening,
     notation: () => Math.max(0, VIEWER_NOTATIONS.findIndex(([name]) => name === (session.player && session.player.notation))),
   });
   const clocks = new Clocks(clockEls);

@@ -104,6 +104,10 @@ export function mountViewer(element, games, options = {}) {
     explorer = createExplorerPanel(explorerBox, {
       lookup: options.explorer,
       notation: () => view.notation,
+      opening: () => {
+        const opening = current().opening;
+        return opening ? { code: opening.code, name: opening.name[view.notation] || opening.name[0] } : null;
+      },
       onMove: (iccs) => {
         const child = current().children.find((id) => nodes()[id].move === iccs);
         if (child !== undefined) goto(child);
