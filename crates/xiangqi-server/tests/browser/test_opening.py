@@ -22,7 +22,7 @@ def test_the_live_page_names_the_opening_and_the_player_page_filters_by_it(open_
         assert not client.find("#opening").is_displayed(), "an opening before any move"
 
     red.move("h2e2")
-    red.wait_text("#opening", lambda t: t == "B00 Central Cannon")
+    red.wait_text("#opening", lambda t: t == "B00 Central Cannon Opening")
     black.wait_text("#opening", lambda t: t == "B00 中炮局")
 
     for ply, iccs in enumerate(SCREEN_HORSES[1:], start=1):
