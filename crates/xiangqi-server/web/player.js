@@ -116,7 +116,7 @@ export function mountPlayer(main, [name]) {
     section.replaceChildren(
       h("h1", {}, player.name, player.guest ? h("span", { class: "tag" }, "guest") : null),
       h("p", { class: "big-rating", id: "player-rating" }, player.rating ? `Rating ${player.rating}` : "Not rated"),
-      ratingChart(history),
+      ratingChart(history) || "",
       h("h2", {}, "Rating history"),
       h("ul", { class: "rows", id: "history" }, historyRows.length ? historyRows : h("li", { class: "empty" }, "No rated games yet.")),
       h("h2", {}, "Games"),
