@@ -11,6 +11,7 @@
 
 mod accuracy;
 mod board;
+mod ecco;
 mod encoding;
 mod engine;
 mod errors;
@@ -35,6 +36,8 @@ mod _xiangqi {
     use crate::accuracy::{expected_score, game_accuracy, move_accuracy, wdl};
     #[pymodule_export]
     use crate::board::PyBoard;
+    #[pymodule_export]
+    use crate::ecco::{ecco_classify, ecco_codes, PyOpening};
     #[pymodule_export]
     use crate::encoding::{decode_move, encode_move, fens_to_numpy};
     #[pymodule_export]

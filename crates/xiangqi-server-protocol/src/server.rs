@@ -232,6 +232,16 @@ pub struct MoveText {
     pub text: String,
 }
 
+/// A game's opening in the ECCO classification, named for the recipient.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OpeningName {
+    /// The code, `A00` to `E99`.
+    pub code: String,
+    /// Its name in the recipient's language: simplified or traditional
+    /// Chinese for a reader of Chinese moves, English otherwise.
+    pub name: String,
+}
+
 /// A number for each side.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct BySide<T> {
@@ -298,6 +308,11 @@ pub struct GameState {
     pub result: Option<GameResult>,
     /// Unix ms.
     pub now: i64,
+    /// The opening of the moves played, `null` before the first move and
+    /// for a game from a set-up position (added within version 1: absent
+    /// from older servers' frames).
+    #[serde(default)]
+    pub opening: Option<OpeningName>,
 }
 
 /// The `event` frame's fields.
@@ -332,6 +347,10 @@ pub enum EventBody {
         /// The move.
         #[serde(rename = "move")]
         mv: MoveText,
+        /// The opening of the moves up to this one, `null` for a game from
+        /// a set-up position (absent from older servers' frames).
+        #[serde(default)]
+        opening: Option<OpeningName>,
     },
     /// A side offered a draw.
     DrawOffer {

@@ -2,7 +2,9 @@
 //! it produces (through `xiangqi-notation`).
 
 use xiangqi_core::{Move, Position};
+use xiangqi_ecco::Opening;
 use xiangqi_notation::{format, ChineseStyle, Notation, Style};
+use xiangqi_server_protocol::server::OpeningName;
 
 /// The five settings of the protocol.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
@@ -62,6 +64,27 @@ impl NotationSetting {
         };
         format(before, mv, notation, &style).unwrap_or_else(|_| mv.to_string())
     }
+
+    /// The name of `opening` for a reader of this notation: its Chinese
+    /// name, simplified or traditional, beside Chinese moves, its English
+    /// name beside the others (as the viewer names it).
+    pub fn opening_name(self, opening: &Opening) -> &str {
+        match self {
+            NotationSetting::Chinese => opening.name,
+            NotationSetting::ChineseTraditional => &opening.name_traditional,
+            NotationSetting::Coordinate | NotationSetting::Wxf | NotationSetting::Vietnamese => {
+                &opening.name_en
+            }
+        }
+    }
+
+    /// `opening` as the protocol names it for this reader.
+    pub fn opening(self, opening: &Opening) -> OpeningName {
+        OpeningName {
+            code: opening.code.to_string(),
+            name: self.opening_name(opening).to_string(),
+        }
+    }
 }
 
 #[cfg(test)]
@@ -83,5 +106,25 @@ mod tests {
         for s in NotationSetting::ALL {
             assert_eq!(NotationSetting::parse(s.name()), Some(s));
         }
+    }
+
+    #[test]
+    fn each_setting_names_the_opening_in_its_readers_language() {
+        let moves: Vec<Move> = ["h2e2", "h9g7"]
+            .iter()
+            .map(|m| m.parse().unwrap())
+            .collect();
+        let opening = xiangqi_ecco::classify_moves(&moves).unwrap().unwrap();
+        let names: Vec<OpeningName> = NotationSetting::ALL
+            .iter()
+            .map(|s| s.opening(&opening))
+            .collect();
+        assert!(names.iter().all(|n| n.code == opening.code));
+        assert_eq!(names[0].name, opening.name_en);
+        assert_eq!(names[1].name, opening.name_en);
+        assert_eq!(names[2].name, opening.name);
+        assert_eq!(names[3].name, opening.name_traditional);
+        assert_eq!(names[4].name, opening.name_en);
+        assert_ne!(opening.name, opening.name_traditional);
     }
 }

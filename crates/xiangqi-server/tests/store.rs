@@ -9,7 +9,8 @@ use xiangqi_adjudication::{
 };
 use xiangqi_core::{Color, Position, START_FEN};
 use xiangqi_server::store::{
-    Ending, EventRow, GameRow, PlayerRow, RatingChangeRow, Store, StoreError, StoredGame,
+    CodePrefix, Ending, EventRow, GameRow, PlayerRow, RatingChangeRow, Store, StoreError,
+    StoredGame,
 };
 use xiangqi_server::time_control::parse_time_control;
 
@@ -114,6 +115,7 @@ on_both_databases!(
     sessions_find_their_player,
     games_keep_their_events_and_ending,
     games_of_lists_newest_first_with_a_limit,
+    games_of_filters_by_ecco_code,
     finish_game_writes_ratings_and_history,
     finish_game_is_all_or_nothing,
     a_game_ends_once,
@@ -169,6 +171,7 @@ fn ending(result: &str, reason: &str, ply: i32) -> Ending {
         red_clock: 290_000,
         black_clock: 281_500,
         ended_at: 1_733_280_100_000,
+        ecco: None,
     }
 }
 
@@ -431,12 +434,19 @@ async fn games_of_lists_newest_first_with_a_limit(store: Store) {
         .unwrap();
     let ids = |games: Vec<StoredGame>| games.into_iter().map(|g| g.game.id).collect::<Vec<_>>();
     assert_eq!(
-        ids(store.games_of("p_x", 100).await.unwrap()),
+        ids(store.games_of("p_x", 100, None).await.unwrap()),
         ["g_d", "g_b", "g_a"]
     );
-    assert_eq!(ids(store.games_of("p_y", 2).await.unwrap()), ["g_b", "g_c"]);
-    assert!(store.games_of("p_nobody", 10).await.unwrap().is_empty());
-    let x = store.games_of("p_x", 100).await.unwrap();
+    assert_eq!(
+        ids(store.games_of("p_y", 2, None).await.unwrap()),
+        ["g_b", "g_c"]
+    );
+    assert!(store
+        .games_of("p_nobody", 10, None)
+        .await
+        .unwrap()
+        .is_empty());
+    let x = store.games_of("p_x", 100, None).await.unwrap();
     assert_eq!(x[1].events.len(), 1);
     assert!(x[0].events.is_empty() && x[2].events.is_empty());
 }
@@ -844,4 +854,101 @@ fn a_game_with_bad_facts_does_not_replay() {
             g.game
         );
     }
+}
+
+/// Plays `moves` (ICCS, Red first) into stored game `id`.
+async fn store_moves(store: &Store, id: &str, moves: &[&str]) {
+    for (i, text) in moves.iter().enumerate() {
+        let side = if i % 2 == 0 { Color::Red } else { Color::Black };
+        store
+            .append_event(id, &event(i as i64 + 1, 10 * i as u64, mv(side, text)))
+            .await
+            .unwrap();
+    }
+}
+
+async fn games_of_filters_by_ecco_code(store: Store) {
+    for (id, started_at) in [("g_1", 100), ("g_2", 200), ("g_3", 300), ("g_4", 400)] {
+        store
+            .insert_game(&game_row(id, "p_x", "p_y", started_at))
+            .await
+            .unwrap();
+    }
+    let coded = |code: Option<&str>| Ending {
+        ecco: code.map(str::to_string),
+        ..ending("1-0", "resignation", 4)
+    };
+    store
+        .finish_game("g_1", &coded(Some("C23")), &[])
+        .await
+        .unwrap();
+    store
+        .finish_game("g_2", &coded(Some("B05")), &[])
+        .await
+        .unwrap();
+    store.finish_game("g_4", &coded(None), &[]).await.unwrap();
+    // g_3 is in progress: 炮二平五 马8进7, B05 by its moves.
+    store_moves(&store, "g_3", &["h2e2", "h9g7"]).await;
+    let ids = |games: Vec<StoredGame>| games.into_iter().map(|g| g.game.id).collect::<Vec<_>>();
+    let filtered = |text: &str| {
+        let prefix = CodePrefix::parse(text).unwrap();
+        let store = store.clone();
+        async move { ids(store.games_of("p_x", 100, Some(&prefix)).await.unwrap()) }
+    };
+    assert_eq!(filtered("B").await, ["g_3", "g_2"]);
+    assert_eq!(filtered("b05").await, ["g_3", "g_2"]);
+    assert_eq!(filtered("C2").await, ["g_1"]);
+    assert_eq!(filtered("C23").await, ["g_1"]);
+    assert!(filtered("C3").await.is_empty());
+    assert!(filtered("A").await.is_empty());
+    assert_eq!(
+        ids(store.games_of("p_x", 100, None).await.unwrap()),
+        ["g_4", "g_3", "g_2", "g_1"]
+    );
+    let stored = store.game("g_1").await.unwrap().unwrap();
+    assert_eq!(stored.ending.unwrap().ecco.as_deref(), Some("C23"));
+    assert_eq!(
+        store
+            .game("g_4")
+            .await
+            .unwrap()
+            .unwrap()
+            .ending
+            .unwrap()
+            .ecco,
+        None
+    );
+}
+
+/// Endings stored before endings had a code get theirs, from their stored
+/// moves, when the store is opened again.
+#[tokio::test]
+async fn endings_stored_without_a_code_get_one_at_open() {
+    let db = sqlite().await;
+    db.store
+        .insert_game(&game_row("g_old", "p_x", "p_y", 100))
+        .await
+        .unwrap();
+    store_moves(&db.store, "g_old", &["h2e2", "h9g7", "h0g2", "b9c7"]).await;
+    db.store
+        .finish_game("g_old", &ending("1-0", "resignation", 4), &[])
+        .await
+        .unwrap();
+    // As a server from before the column left it.
+    {
+        use sqlx::Connection;
+        let mut raw = sqlx::SqliteConnection::connect(&db.url).await.unwrap();
+        sqlx::Executor::execute(&mut raw, "UPDATE endings SET ecco = NULL")
+            .await
+            .unwrap();
+        raw.close().await.unwrap();
+    }
+    let reopened = Store::open(&db.url).await.unwrap();
+    let stored = reopened.game("g_old").await.unwrap().unwrap();
+    assert_eq!(stored.ending.unwrap().ecco.as_deref(), Some("C00"));
+    let c0 = CodePrefix::parse("C0").unwrap();
+    assert_eq!(
+        reopened.games_of("p_x", 10, Some(&c0)).await.unwrap().len(),
+        1
+    );
 }

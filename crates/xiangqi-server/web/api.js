@@ -35,7 +35,7 @@ export const api = {
   login: (name, password) => request("POST", "/api/login", { name, password }),
   logout: () => request("POST", "/api/logout"),
   setNotation: (notation) => request("PUT", "/api/settings", { notation }),
-  player: (name) => request("GET", `/api/players/${encodeURIComponent(name)}`),
+  player: (name, ecco) => request("GET", `/api/players/${encodeURIComponent(name)}${ecco ? `?ecco=${encodeURIComponent(ecco)}` : ""}`),
   game: (id) => request("GET", `/api/games/${encodeURIComponent(id)}`),
   viewer: (id) => request("GET", `/api/games/${encodeURIComponent(id)}/viewer`),
   annotate: (id) => request("POST", `/api/games/${encodeURIComponent(id)}/annotate`),

@@ -30,7 +30,7 @@ function signed(n) {
 export function mountGame(main, [gameId], session) {
   const game = {
     summary: null, startFen: null, fen: null, moves: [], you: null, v: 0, legal: [],
-    result: null, drawOffer: null, away: { red: null, black: null }, loaded: false,
+    result: null, drawOffer: null, away: { red: null, black: null }, loaded: false, opening: null,
   };
   let pending = null;
   let orientation = null;
@@ -40,6 +40,8 @@ export function mountGame(main, [gameId], session) {
   const boardBox = h("div", { class: "board-box", id: "board" });
   const topBar = h("div", { class: "player-bar top" });
   const bottomBar = h("div", { class: "player-bar bottom" });
+  // The ECCO opening of the moves so far, as the server names it for this reader.
+  const openingLine = h("p", { class: "opening", id: "opening", title: "ECCO opening", hidden: true });
   const clockEls = { red: h("span", { class: "clock", id: "clock-red" }), black: h("span", { class: "clock", id: "clock-black" }) };
   const status = h("p", { class: "status", id: "status" }, "Loading the game…");
   const moveList = h("ol", { class: "moves", id: "moves" });
@@ -50,6 +52,8 @@ export function mountGame(main, [gameId], session) {
   // The server's opening explorer, when it has one, in the player's notation.
   const explorer = createExplorerPanel(explorerBox, {
     lookup: api.explorer,
+    // The table names the opening of the moves that led to its position.
+    opening: () => game.opening,
     notation: () => Math.max(0, VIEWER_NOTATIONS.findIndex(([name]) => name === (session.player && session.player.notation))),
   });
   const clocks = new Clocks(clockEls);
@@ -95,6 +99,7 @@ export function mountGame(main, [gameId], session) {
     game.result = frame.result;
     game.drawOffer = frame.draw_offer;
     game.away = frame.away || { red: null, black: null };
+    game.opening = frame.opening || null;
     game.loaded = true;
     if (pending && game.moves.length > pending.ply) dropPending();
     clocks.update(frame.clocks, frame.running);
@@ -113,6 +118,8 @@ export function mountGame(main, [gameId], session) {
     switch (event.kind) {
       case "move":
         if (event.ply === game.moves.length) game.moves.push(event.move);
+        // An older server sends no opening: keep what the last state said.
+        if ("opening" in event) game.opening = event.opening;
         game.fen = event.fen;
         game.drawOffer = null;
         if (pending && pending.ply <= event.ply) dropPending();
@@ -206,6 +213,12 @@ export function mountGame(main, [gameId], session) {
     moveList.scrollTop = moveList.scrollHeight;
   }
 
+  function renderOpening() {
+    const opening = game.opening;
+    openingLine.hidden = !opening;
+    openingLine.replaceChildren(...(opening ? [h("b", {}, opening.code), " ", opening.name] : []));
+  }
+
   function renderStatus() {
     if (!game.loaded) return;
     if (game.result) {
@@ -286,6 +299,7 @@ export function mountGame(main, [gameId], session) {
     renderBoard();
     renderBars();
     renderMoves();
+    renderOpening();
     renderStatus();
     renderResult();
     renderControls();
@@ -310,7 +324,7 @@ export function mountGame(main, [gameId], session) {
 
   main.append(
     h("div", { class: "game" },
-      h("div", { class: "board-column" }, topBar, boardBox, bottomBar),
+      h("div", { class: "board-column" }, topBar, boardBox, bottomBar, openingLine),
       h("aside", { class: "panel side" },
         status, resultBox, notice,
         h("h3", {}, "Moves"), moveList,

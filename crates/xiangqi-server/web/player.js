@@ -1,5 +1,6 @@
 // A player's page: rating, a small rating chart, the rating history and the
-// player's games, newest first.
+// player's games, newest first, each with its ECCO code, filtered by a code
+// or its start (`?ecco=C2`, kept in the page's address).
 
 import { api } from "./api.js";
 import { h, link, playerLink } from "./dom.js";
@@ -48,35 +49,79 @@ function outcomeFor(name, game) {
   return redWon === isRed ? "win" : "loss";
 }
 
+/** The page's `?ecco=` filter. */
+function eccoInAddress() {
+  return new URLSearchParams(window.location.search).get("ecco") || "";
+}
+
 export function mountPlayer(main, [name]) {
   const section = h("section", { class: "panel wide", id: "player" }, h("p", {}, "Loading…"));
   main.append(section);
   let gone = false;
+  let shownName = name;
+  const gameList = h("ul", { class: "rows", id: "player-games" });
+  const filterInput = h("input", {
+    type: "search", id: "ecco-filter", name: "ecco", value: eccoInAddress(), size: 6, maxlength: 3,
+    placeholder: "C2", "aria-label": "ECCO code or its start", title: "An ECCO code (C23) or its start (C2, C)",
+  });
+  const filterNote = h("span", { class: "small", id: "ecco-filter-note" });
+  const filterForm = h("form", { class: "ecco-filter", id: "ecco-filter-form" },
+    h("label", { for: "ecco-filter" }, "Opening (ECCO) "), filterInput, " ",
+    h("button", { type: "submit" }, "Filter"), " ", filterNote);
+  filterForm.addEventListener("submit", (event) => {
+    event.preventDefault();
+    const ecco = filterInput.value.trim().toUpperCase();
+    const address = new URL(window.location.href);
+    if (ecco) address.searchParams.set("ecco", ecco);
+    else address.searchParams.delete("ecco");
+    window.history.replaceState(window.history.state, "", address);
+    load(ecco);
+  });
 
-  api.player(name).then((data) => {
+  function gameRow(game) {
+    const outcome = outcomeFor(shownName, game);
+    return h("li", { dataset: { game: game.id } },
+      h("span", { class: `outcome ${outcome}` }, outcome),
+      h("span", { class: "who" }, playerLink(game.red), h("span", { class: "vs" }, " vs "), playerLink(game.black)),
+      h("span", { class: "ecco", title: "ECCO opening" }, game.ecco || "—"),
+      h("span", { class: "tc" }, game.tc),
+      h("span", { class: "tag" }, `${game.result}${game.reason ? ` · ${game.reason}` : ""}`),
+      link(`/games/${game.id}`, "Open"));
+  }
+
+  function showGames(games, ecco) {
+    const empty = ecco ? `No games with an opening ${ecco}….` : "No games yet.";
+    gameList.replaceChildren(...(games.length ? games.map(gameRow) : [h("li", { class: "empty" }, empty)]));
+    filterNote.textContent = ecco ? `${games.length} game${games.length === 1 ? "" : "s"} with ${ecco}` : "";
+  }
+
+  /** Only the games list again, for a new filter. */
+  function load(ecco) {
+    api.player(name, ecco).then((data) => {
+      if (!gone) showGames(data.games, data.ecco);
+    }).catch((error) => {
+      if (!gone) filterNote.textContent = error.message;
+    });
+  }
+
+  api.player(name, eccoInAddress()).then((data) => {
     if (gone) return;
     const { player, history, games } = data;
+    shownName = player.name;
     const historyRows = history.map((change) =>
       h("li", {}, h("span", {}, day(change.at)),
         h("span", { class: change.after >= change.before ? "up" : "down" }, `${change.before} → ${change.after}`),
         link(`/games/${change.game}`, "game")));
-    const gameRows = games.map((game) => {
-      const outcome = outcomeFor(player.name, game);
-      return h("li", { dataset: { game: game.id } },
-        h("span", { class: `outcome ${outcome}` }, outcome),
-        h("span", { class: "who" }, playerLink(game.red), h("span", { class: "vs" }, " vs "), playerLink(game.black)),
-        h("span", { class: "tc" }, game.tc),
-        h("span", { class: "tag" }, `${game.result}${game.reason ? ` · ${game.reason}` : ""}`),
-        link(`/games/${game.id}`, "Open"));
-    });
+    showGames(games, data.ecco);
     section.replaceChildren(
       h("h1", {}, player.name, player.guest ? h("span", { class: "tag" }, "guest") : null),
       h("p", { class: "big-rating", id: "player-rating" }, player.rating ? `Rating ${player.rating}` : "Not rated"),
-      ratingChart(history),
+      ratingChart(history) || "",
       h("h2", {}, "Rating history"),
       h("ul", { class: "rows", id: "history" }, historyRows.length ? historyRows : h("li", { class: "empty" }, "No rated games yet.")),
       h("h2", {}, "Games"),
-      h("ul", { class: "rows", id: "player-games" }, gameRows.length ? gameRows : h("li", { class: "empty" }, "No games yet.")));
+      filterForm,
+      gameList);
   }).catch((error) => {
     if (!gone) section.replaceChildren(h("h1", {}, name), h("p", { class: "notice" }, error.message));
   });

@@ -42,5 +42,5 @@ pub use annotation::Eval;
 pub use explorer_table::{explorer_table, explorer_tables, ExplorerRow, ExplorerTable};
 pub use html::{write_html, PageOptions};
 pub use tree::{
-    title, viewer_game, PlayerAccuracy, ViewerError, ViewerGame, ViewerNode, NOTATIONS,
+    title, viewer_game, NodeOpening, PlayerAccuracy, ViewerError, ViewerGame, ViewerNode, NOTATIONS,
 };

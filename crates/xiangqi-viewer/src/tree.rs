@@ -110,6 +110,36 @@ pub struct ViewerNode {
     /// The first move of a line the engine proposed: a variation whose first
     /// move carries an `[%eval]` (how the annotator writes its better line).
     pub engine_line: bool,
+    /// The ECCO opening of the moves from the start to here (`None` at the
+    /// start and for a game from another position).
+    pub opening: Option<NodeOpening>,
+}
+
+/// A node's opening in the ECCO classification (`xiangqi-ecco`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct NodeOpening {
+    /// The code (`C23`).
+    pub code: &'static str,
+    /// Its name for a reader of each of [`NOTATIONS`], in that order:
+    /// English beside coordinate, WXF and Vietnamese moves, simplified or
+    /// traditional Chinese beside Chinese moves.
+    pub name: Vec<String>,
+}
+
+/// The opening of `moves` played from `start`, when it has one.
+fn node_opening(start: &Position, moves: &[Move]) -> Option<NodeOpening> {
+    let opening = xiangqi_ecco::classify(start, moves).ok()??;
+    let english = opening.name_en.clone();
+    Some(NodeOpening {
+        code: opening.code,
+        name: vec![
+            english.clone(),
+            english.clone(),
+            opening.name.to_owned(),
+            opening.name_traditional,
+            english,
+        ],
+    })
 }
 
 /// The node of a game's start: no move, the board `fen`, the game's
@@ -132,6 +162,7 @@ fn start_node(game: &Game, number: u32, side: Color, fen: String) -> ViewerNode 
         eval: None,
         clock: None,
         engine_line: false,
+        opening: None,
     }
 }
 
@@ -203,6 +234,8 @@ pub fn viewer_game(game: &Game) -> Result<ViewerGame, ViewerError> {
     let mut builder = Builder {
         nodes: vec![root],
         styles: notation_styles(),
+        start: start.clone(),
+        path: Vec::new(),
     };
     builder.add_line(&game.mainline, 0, &start, true, false)?;
     Ok(game_of(game, builder.nodes, None))
@@ -264,6 +297,9 @@ fn texts_in(
 struct Builder {
     nodes: Vec<ViewerNode>,
     styles: Vec<(Notation, Style)>,
+    /// The game's start, and the moves from it to the node being added.
+    start: Position,
+    path: Vec<Move>,
 }
 
 impl Builder {
@@ -278,6 +314,7 @@ impl Builder {
     ) -> Result<(), ViewerError> {
         let mut parent = from;
         let mut before = position.clone();
+        let depth = self.path.len();
         for (index, node) in line.moves.iter().enumerate() {
             let mv = node.mv;
             let mut after = before.clone();
@@ -288,6 +325,8 @@ impl Builder {
                 .map_err(|e| move_error(mv, &before, e.to_string()))?;
             let commands = read_commands(node.comments());
             let first = index == 0;
+            self.path.push(mv);
+            let opening = node_opening(&self.start, &self.path);
             let id = self.nodes.len();
             self.nodes.push(ViewerNode {
                 id,
@@ -316,15 +355,19 @@ impl Builder {
                 nags: node.nags().to_vec(),
                 eval: commands.eval,
                 clock: commands.clock,
+                opening,
             });
             self.nodes[parent].children.push(id);
             // The alternatives to this move hang from the same parent, after it.
+            self.path.pop();
             for alternative in node.variations() {
                 self.add_line(alternative, parent, &before, false, true)?;
             }
+            self.path.push(mv);
             parent = id;
             before = after;
         }
+        self.path.truncate(depth);
         Ok(())
     }
 }
@@ -340,6 +383,54 @@ fn move_error(mv: Move, before: &Position, reason: String) -> ViewerError {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Each node names the opening of the moves that lead to it, a
+    /// variation's its own, in each notation's language; a game from a
+    /// diagram names none.
+    #[test]
+    fn every_node_names_the_opening_of_its_moves() {
+        let game = xiangqi_gamefile::pgn::read_str("1. h2e2 h9g7 2. h0g2 b9c7 (2... b7e7) *")
+            .next()
+            .unwrap()
+            .unwrap();
+        let view = viewer_game(&game).unwrap();
+        let code = |id: usize| view.nodes[id].opening.as_ref().map(|o| o.code);
+        assert_eq!(code(0), None);
+        assert_eq!(code(1), Some("B00"));
+        assert_eq!(code(2), Some("B05"));
+        let after = view
+            .nodes
+            .iter()
+            .find(|n| n.iccs.as_deref() == Some("b9c7"))
+            .unwrap();
+        let opening = after.opening.as_ref().unwrap();
+        assert_eq!(opening.code, "C00");
+        assert_eq!(
+            opening.name,
+            [
+                "Central Cannon vs Screen Horses",
+                "Central Cannon vs Screen Horses",
+                "中炮对屏风马",
+                "中炮對屏風馬",
+                "Central Cannon vs Screen Horses"
+            ]
+        );
+        let variation = view
+            .nodes
+            .iter()
+            .find(|n| n.iccs.as_deref() == Some("b7e7"))
+            .unwrap();
+        assert_eq!(variation.opening.as_ref().unwrap().code, "D51");
+        let page = crate::write_html(&[view], &crate::PageOptions::default());
+        assert!(page.contains("xq-opening") && page.contains("中炮對屏風馬"));
+        let diagram = xiangqi_gamefile::pgn::read_str(
+            "[FEN \"4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1\"]\n\n1. d0d1 *",
+        )
+        .next()
+        .unwrap()
+        .unwrap();
+        assert!(viewer_game(&diagram).unwrap().nodes[1].opening.is_none());
+    }
 
     /// A manual's diagram of a finished mate, both generals in check: the
     /// viewer shows the board as drawn and says what is wrong; no move.

@@ -8,6 +8,8 @@
 //   const panel = createExplorerPanel(element, {
 //       lookup: async (fen) => table | null,   // null: no explorer, hide
 //       notation: () => index into each row's `text`,
+//       opening: () => {code, name} | null,     // the ECCO opening of the
+//                                                // moves that led here
 //       onMove: (iccs) => …});                   // a row was clicked
 //   panel.update(fen, playedMoves);  panel.redraw();
 //
@@ -60,15 +62,23 @@ export function createExplorerPanel(container, options) {
     });
   }
 
+  /** The opening of the moves that led here, when the page knows them. */
+  function openingLine() {
+    const opening = options.opening ? options.opening() : null;
+    if (!opening) return "";
+    return make("p", { class: "xq-explorer-opening", title: "ECCO opening of the moves that led here" },
+      make("b", {}, opening.code), " ", opening.name);
+  }
+
   function draw() {
     const table = shown.table;
     const heading = make("h3", {}, "Opening explorer");
     if (!table || !table.moves.length) {
-      container.replaceChildren(heading, make("p", { class: "xq-explorer-empty" }, "No game of the corpus reaches this position."));
+      container.replaceChildren(heading, openingLine(), make("p", { class: "xq-explorer-empty" }, "No game of the corpus reaches this position."));
       return;
     }
     const mover = table.side_to_move === "black" ? "Black" : "Red";
-    container.replaceChildren(heading,
+    container.replaceChildren(heading, openingLine(),
       make("p", { class: "xq-explorer-total" },
         `${table.games} game${table.games === 1 ? "" : "s"}`,
         table.score === null || table.score === undefined ? "" : ` · ${mover} scores ${table.score.toFixed(1)}%`),

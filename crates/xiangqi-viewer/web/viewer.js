@@ -104,6 +104,10 @@ export function mountViewer(element, games, options = {}) {
     explorer = createExplorerPanel(explorerBox, {
       lookup: options.explorer,
       notation: () => view.notation,
+      opening: () => {
+        const opening = current().opening;
+        return opening ? { code: opening.code, name: opening.name[view.notation] || opening.name[0] } : null;
+      },
       onMove: (iccs) => {
         const child = current().children.find((id) => nodes()[id].move === iccs);
         if (child !== undefined) goto(child);
@@ -254,6 +258,8 @@ export function mountViewer(element, games, options = {}) {
     info.replaceChildren();
     const node = current();
     const all = nodes();
+    // The opening (ECCO) of the moves so far, named for the reader's notation.
+    if (node.opening) info.append(make("p", { class: "xq-opening", title: "ECCO opening (docs/ecco.md)" }, make("b", {}, node.opening.code), " ", node.opening.name[view.notation] || node.opening.name[0]));
     if (node.eval) info.append(make("p", { class: "xq-eval" }, "Evaluation ", make("b", {}, node.eval.text), node.eval.depth ? ` (depth ${node.eval.depth})` : ""));
     if (node.clock) info.append(make("p", { class: "xq-clock" }, `Clock ${node.clock}`));
     if (node.parent === null || node.parent === undefined) return;

@@ -70,8 +70,13 @@ const LAYERS: &[(&str, &[&str])] = &[
             "xiangqi-rating",
             "xiangqi-server-protocol",
             "xiangqi-viewer",
+            "xiangqi-ecco",
             "xiangqi-engine-client",
         ],
+    ),
+    (
+        "xiangqi-ecco",
+        &["xiangqi-core", "xiangqi-notation", "xiangqi-gamefile"],
     ),
     ("xiangqi-server-protocol", &[]),
     (
@@ -81,6 +86,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "xiangqi-notation",
             "xiangqi-gamefile",
             "xiangqi-explorer",
+            "xiangqi-ecco",
         ],
     ),
 ];

@@ -52,7 +52,7 @@ from xiangqi._xiangqi import (
     rate,
     wdl,
 )
-from xiangqi import engine, pgn, svg
+from xiangqi import ecco, engine, pgn, svg
 from xiangqi._status import Status
 
 #: The guide to the module, shipped with it (the project's docs/python.md).
@@ -98,7 +98,7 @@ __all__ = [
     "MOVE_ENCODING_SIZE", "NOTATIONS", "RULE_SETS", "STARTING_FEN", "AmbiguousMoveError", "Board",
     "Color", "EngineError", "IllegalMoveError", "InvalidFenError", "InvalidMoveError", "LegalMoves", "Move",
     "PgnError", "Piece", "PieceKind", "PlayerRating", "Ratings", "Score", "Square", "Verdict",
-    "__version__", "decode_move", "detect_notation", "encode_move", "engine", "expected_score",
+    "__version__", "decode_move", "detect_notation", "ecco", "encode_move", "engine", "expected_score",
     "fens_to_numpy", "game_accuracy", "move_accuracy", "pgn", "rate", "svg", "wdl", "RED", "BLACK",
     "COLORS", "GENERAL", "ADVISOR", "ELEPHANT", "HORSE", "CHARIOT", "CANNON", "SOLDIER",
     "GUIDE", "PIECE_KINDS", "STATUS_VALID", "Status", "SQUARES", "FILE_NAMES", "RANK_NAMES",

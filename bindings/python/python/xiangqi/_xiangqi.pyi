@@ -25,6 +25,7 @@ __all__ = [
     "EngineTimeoutError", "PovScore", "MoveReview", "annotate", "_check_limit", "PlayerRating", "Ratings",
     "rate", "Shard", "shards", "GameReport", "map_games",
     "Explorer", "ExplorerError", "open_explorer", "build_explorer_file",
+    "Opening", "ecco_classify", "ecco_codes",
     "wdl", "expected_score", "move_accuracy", "game_accuracy",
 ]
 
@@ -274,6 +275,7 @@ class Verdict:
 
 @final
 class Game:
+    def opening(self) -> Optional[Opening]: ...
     @staticmethod
     def from_pgn(text: str) -> Game: ...
     @staticmethod
@@ -679,6 +681,23 @@ def rate(
     prior_draws: float = 2.0,
     mean: float = 0.0,
 ) -> Ratings: ...
+
+@final
+class Opening:
+    @property
+    def code(self) -> str: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def name_traditional(self) -> str: ...
+    @property
+    def name_en(self) -> str: ...
+    @property
+    def ply(self) -> int: ...
+    def to_dict(self) -> dict[str, Any]: ...
+
+def ecco_classify(game_or_moves: Union[Game, Iterable[Union[Move, str]]]) -> Optional[Opening]: ...
+def ecco_codes() -> list[dict[str, str]]: ...
 
 class ExplorerError(ValueError): ...
 

@@ -64,6 +64,11 @@ struct QueryArgs {
     database: PathBuf,
     #[command(flatten)]
     position: PositionArgs,
+    /// Moves (ICCS) played from the start (or `--fen`) to the position
+    /// asked about; from the start they also name its ECCO opening, which
+    /// is defined on move orders, not on positions (docs/ecco.md).
+    #[arg(long, value_name = "MOVE", num_args = 1..)]
+    moves: Vec<String>,
     /// Notation of the move column besides ICCS: iccs, wxf, chinese or vietnamese.
     #[arg(long, default_value = "iccs")]
     notation: Notation,
@@ -141,7 +146,14 @@ fn run_build(args: BuildArgs) -> Result<()> {
 }
 
 fn run_query(args: QueryArgs) -> Result<()> {
-    let position = args.position.position()?;
+    let start = args.position.position()?;
+    let moves = args
+        .moves
+        .iter()
+        .map(|m| m.parse::<xiangqi_core::Move>())
+        .collect::<Result<Vec<_>, _>>()?;
+    let (position, _) = start.replay(&moves)?;
+    let opening = xiangqi_ecco::classify(&start, &moves)?;
     let explorer = Explorer::open(&args.database)?;
     let stats = explorer.query(&position)?;
     let side = position.side_to_move();
@@ -176,8 +188,21 @@ fn run_query(args: QueryArgs) -> Result<()> {
             "draws": stats.total.draws,
             "black_wins": stats.total.black_wins,
             "score": stats.total.score(side),
+            "opening": opening.map(|o| json!({
+                "code": o.code,
+                "name": o.name,
+                "name_traditional": o.name_traditional,
+                "name_en": o.name_en,
+                "ply": o.ply,
+            })),
             "moves": moves,
         }));
+    }
+    if let Some(o) = &opening {
+        println!(
+            "opening: {} {} ({}), from ply {}",
+            o.code, o.name, o.name_en, o.ply
+        );
     }
     if stats.moves.is_empty() {
         println!(

@@ -11,6 +11,7 @@ mod engine_protocol;
 /// `explore build` and `explore query`: the opening explorer.
 pub mod explore;
 pub mod game;
+mod game_ecco;
 mod game_view;
 pub mod matches;
 pub mod moves;

@@ -3,7 +3,7 @@
 use xiangqi_adjudication::{ClockError, OnlineGame, TimedEvent};
 use xiangqi_core::Color;
 
-use crate::game::view::EventKind;
+use crate::game::view::{opening_of, EventKind};
 
 /// Applies `event` to `game` and says what changed: the protocol events
 /// (all but the end) and whether the game ended with it. On an error the
@@ -23,11 +23,13 @@ pub fn apply(
     if game.game().ply() > ply {
         if let Some(&mv) = game.game().moves().last() {
             let fen = game.game().position().to_fen();
+            let opening = opening_of(game.game().start(), game.game().moves()).map(Box::new);
             out.push(EventKind::Move {
                 ply,
                 before,
                 mv,
                 fen,
+                opening,
             });
         }
     }

@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use xiangqi_adjudication::{Outcome, Reason, TimeControl};
 use xiangqi_core::{Color, Move, Position};
+use xiangqi_ecco::Opening;
 use xiangqi_server_protocol::server::{
     BySide, EventBody, GameEvent, GameResult, GameState, GameSummary, MoveText, PublicPlayer,
     RatingChange, Side,
@@ -303,6 +304,8 @@ pub enum EventKind {
         mv: Move,
         /// FEN after it.
         fen: String,
+        /// The opening of the moves up to it (boxed, as `before`).
+        opening: Option<Box<Opening>>,
     },
     /// A side offered a draw.
     DrawOffer(Color),
@@ -363,6 +366,13 @@ pub struct Snapshot {
     pub result: Option<Arc<ResultView>>,
 }
 
+/// The ECCO opening of `moves` played from `start`: `None` before the
+/// first move and for a game from a set-up position. A move the
+/// classification cannot read (the room only plays legal ones) names none.
+pub fn opening_of(start: &Position, moves: &[Move]) -> Option<Opening> {
+    xiangqi_ecco::classify(start, moves).ok().flatten()
+}
+
 /// The protocol's name of a side.
 pub fn side(color: Color) -> Side {
     match color {
@@ -408,10 +418,12 @@ pub fn event_frame(
             before,
             mv,
             fen,
+            opening,
         } => EventBody::Move {
             ply: *ply,
             fen: fen.clone(),
             mv: move_text(before, *mv, notation),
+            opening: opening.as_deref().map(|o| notation.opening(o)),
         },
         EventKind::DrawOffer(by) => EventBody::DrawOffer { by: side(*by) },
         EventKind::DrawDeclined(by) => EventBody::DrawDeclined { by: side(*by) },
@@ -466,5 +478,28 @@ pub fn state_frame(
         legal: legal_for(&snapshot.clock, you),
         result: snapshot.result.as_ref().map(|r| r.to_view(notation)),
         now: snapshot.clock.now,
+        opening: opening_of(&facts.start, &snapshot.moves).map(|o| notation.opening(&o)),
     }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_a_game_from_the_initial_position_has_an_opening() {
+        let moves: Vec<Move> = ["h2e2", "h9g7"]
+            .iter()
+            .map(|m| m.parse().unwrap())
+            .collect();
+        let initial = Position::startpos();
+        assert!(opening_of(&initial, &[]).is_none());
+        assert!(opening_of(&initial, &moves).is_some());
+        // The same moves from a set-up position (a Red pawn off the board).
+        let set_up = Position::from_fen(
+            "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P3P/1C5C1/9/RNBAKABNR w - - 0 1",
+        )
+        .unwrap();
+        assert!(opening_of(&set_up, &moves).is_none());
+    }
 }

@@ -25,6 +25,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         "guards",
         include_str!("../../migrations/0003_guards.sql"),
     ),
+    (
+        4,
+        "ending opening",
+        include_str!("../../migrations/0004_ending_opening.sql"),
+    ),
 ];
 
 /// The migrations above as a source for sqlx's migrator.

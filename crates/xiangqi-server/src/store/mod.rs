@@ -15,11 +15,14 @@ mod accounts;
 mod connect;
 mod events;
 mod migrations;
+mod openings;
 mod replay;
 mod reviews;
 
 pub use reviews::ReviewRow;
 mod rows;
+
+pub use openings::CodePrefix;
 
 /// What a store call can fail with.
 #[derive(Debug, thiserror::Error)]
@@ -103,6 +106,9 @@ pub struct Ending {
     pub red_clock: i64,
     pub black_clock: i64,
     pub ended_at: i64,
+    /// The ECCO code of the game's moves (`C23`), `None` for a game
+    /// without one (no move, or a set-up start).
+    pub ecco: Option<String>,
 }
 
 /// A rating change written with the ending it came from.
@@ -138,7 +144,7 @@ const PLAYER_COLUMNS: &str = "id, name, guest, password_hash, rating, notation, 
 /// Columns of a game and its ending (left-joined as `e`), in the order
 /// [`rows::game_with_ending`] reads them.
 const GAME_COLUMNS: &str = "g.id, g.red, g.black, g.time_control, g.rated, g.rules, g.start_fen, \
-     g.started_at, e.status, e.result, e.reason, e.ply, e.red_clock, e.black_clock, e.ended_at";
+     g.started_at, e.status, e.result, e.reason, e.ply, e.red_clock, e.black_clock, e.ended_at, e.ecco";
 
 /// Events are fetched for at most this many games per statement (far below
 /// both databases' limits on parameters).
@@ -151,6 +157,7 @@ impl Store {
         let (writer, reader) = connect::pools(url).await?;
         let store = Store { writer, reader };
         store.fill_name_skeletons().await?;
+        store.fill_ending_openings().await?;
         Ok(store)
     }
 
@@ -337,8 +344,8 @@ impl Store {
     ) -> Result<(), StoreError> {
         let mut tx = self.writer.begin().await.map_err(database)?;
         sqlx::query(
-            "INSERT INTO endings (game, status, result, reason, ply, red_clock, black_clock, ended_at) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+            "INSERT INTO endings (game, status, result, reason, ply, red_clock, black_clock, ended_at, ecco) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
         )
         .bind(game)
         .bind(&ending.status)
@@ -348,6 +355,7 @@ impl Store {
         .bind(ending.red_clock)
         .bind(ending.black_clock)
         .bind(ending.ended_at)
+        .bind(ending.ecco.as_deref().unwrap_or_default())
         .execute(&mut *tx)
         .await
         .map_err(database)?;
@@ -399,18 +407,44 @@ impl Store {
         self.with_events(rows).await
     }
 
-    /// A player's games, newest first.
-    pub async fn games_of(&self, player: &str, limit: i64) -> Result<Vec<StoredGame>, StoreError> {
+    /// A player's games, newest first: at most `limit`, and with `ecco`
+    /// only those whose code starts with it (a game in progress by the
+    /// code of its moves so far).
+    pub async fn games_of(
+        &self,
+        player: &str,
+        limit: i64,
+        ecco: Option<&CodePrefix>,
+    ) -> Result<Vec<StoredGame>, StoreError> {
+        let Some(prefix) = ecco else {
+            let rows = sqlx::query(&format!(
+                "SELECT {GAME_COLUMNS} FROM games g LEFT JOIN endings e ON e.game = g.id \
+                 WHERE g.red = $1 OR g.black = $1 ORDER BY g.started_at DESC, g.id DESC LIMIT $2"
+            ))
+            .bind(player)
+            .bind(limit.max(0))
+            .fetch_all(&self.reader)
+            .await
+            .map_err(database)?;
+            return self.with_events(rows).await;
+        };
+        // Finished games by their stored code; games in progress (few: a
+        // player plays one at a time) by their moves, below. The prefix is
+        // a letter and digits, so it holds no LIKE wildcard.
         let rows = sqlx::query(&format!(
             "SELECT {GAME_COLUMNS} FROM games g LEFT JOIN endings e ON e.game = g.id \
-             WHERE g.red = $1 OR g.black = $1 ORDER BY g.started_at DESC, g.id DESC LIMIT $2"
+             WHERE (g.red = $1 OR g.black = $1) AND (e.ecco LIKE $3 OR e.game IS NULL) \
+             ORDER BY g.started_at DESC, g.id DESC LIMIT $2"
         ))
         .bind(player)
         .bind(limit.max(0))
+        .bind(format!("{}%", prefix.as_str()))
         .fetch_all(&self.reader)
         .await
         .map_err(database)?;
-        self.with_events(rows).await
+        let mut games = self.with_events(rows).await?;
+        games.retain(|g| g.ending.is_some() || g.ecco_code().is_some_and(|c| prefix.matches(c)));
+        Ok(games)
     }
 
     /// A player's rating changes, newest first.

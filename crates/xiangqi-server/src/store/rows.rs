@@ -65,6 +65,7 @@ pub(super) fn game_with_ending(row: &AnyRow) -> Result<StoredGame, StoreError> {
             red_clock: get(row, 12)?,
             black_clock: get(row, 13)?,
             ended_at: get(row, 14)?,
+            ecco: get::<Option<String>>(row, 15)?.filter(|code| !code.is_empty()),
         }),
     };
     Ok(StoredGame {

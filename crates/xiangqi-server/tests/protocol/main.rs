@@ -10,6 +10,7 @@ mod engine;
 mod engine_fairness;
 mod harness;
 mod lines;
+mod opening;
 mod rated;
 mod refusals;
 mod restart;

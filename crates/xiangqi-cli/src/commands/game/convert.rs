@@ -53,6 +53,7 @@ fn game_label(at: &GameAt<'_>, collection: &Collection) -> String {
 /// or a directory).
 fn convert_to_xqf(args: ConvertArgs<'_>) -> Result<()> {
     let jobs = args.jobs;
+    let opening_tags = args.opening_tags;
     let Some(output) = args.output else {
         bail!("XQF output is binary, one game per file: name it with -o FILE or -o DIRECTORY");
     };
@@ -82,7 +83,10 @@ fn convert_to_xqf(args: ConvertArgs<'_>) -> Result<()> {
         collection,
         jobs,
         |at, item| {
-            item.map(|game| {
+            item.map(|mut game| {
+                if let Some(replace) = opening_tags {
+                    crate::commands::game_ecco::add_opening_tags(&mut game, replace, false);
+                }
                 let bytes = write_xqf(&game).with_context(|| game_label(&at, collection));
                 (at, bytes, game.errors)
             })
@@ -156,6 +160,8 @@ pub(super) struct ConvertArgs<'a> {
     pub drop_variations: bool,
     pub style: &'a StyleArgs,
     pub output: Option<&'a Path>,
+    /// `--add-opening` (`Some(replace)`: `--replace-opening`).
+    pub opening_tags: Option<bool>,
     pub jobs: usize,
 }
 
@@ -261,6 +267,10 @@ pub(super) fn convert(args: ConvertArgs<'_>) -> Result<()> {
             let item = item.map(|mut game| {
                 if named {
                     game.set_tag("Source", &at.name());
+                }
+                if let Some(replace) = args.opening_tags {
+                    let big5 = args.encoding == Some(TextEncoding::Big5);
+                    crate::commands::game_ecco::add_opening_tags(&mut game, replace, big5);
                 }
                 game
             });

@@ -1,6 +1,6 @@
 //! `xiangqi game` (alias `xiangqi pgn`): check game files game by game
-//! (`check.rs`), convert them (`convert.rs`), or view them
-//! (`../game_view.rs`). Any format `xiangqi-gamefile` reads comes in (PGN,
+//! (`check.rs`), convert them (`convert.rs`), name their openings
+//! (`../game_ecco.rs`) or view them (`../game_view.rs`). Any format `xiangqi-gamefile` reads comes in (PGN,
 //! WXF, XQF, CBF, CBR, CBL; sniffed or given), from files, directories and
 //! patterns, through the one collection reader (`crate::collection`); PGN,
 //! WXF game files or XQF go out.
@@ -64,6 +64,32 @@ enum GameCommand {
         /// its file (`sub/a.xqf`, `lib.CBL#12`).
         #[arg(short, long)]
         output: Option<PathBuf>,
+        /// Write each game's opening as `[ECCO]` and `[Opening]` tags (and
+        /// `[Variation]`), from the ECCO classification (`game ecco`); a
+        /// game's own tags are kept.
+        #[arg(long)]
+        add_opening: bool,
+        /// With `--add-opening`: replace the game's own `[ECCO]`,
+        /// `[Opening]` and `[Variation]` tags.
+        #[arg(long, requires = "add_opening")]
+        replace_opening: bool,
+        #[command(flatten)]
+        jobs: JobsArg,
+    },
+    /// Each game's opening in the ECCO classification (A00-E99), one line
+    /// per game: code, Chinese and English name, the ply that decided it
+    /// (`-`: a game from another position, or without moves).
+    Ecco {
+        #[arg(required = true, value_name = "INPUT", help = INPUTS_HELP)]
+        inputs: Vec<PathBuf>,
+        #[command(flatten)]
+        read: ReadArgs,
+        /// One JSON object per game: `file`, `game` and `tags` as in
+        /// `game check --json`, with `code`, `name`, `name_traditional`,
+        /// `name_en` and `ply`; from a collection, a last object
+        /// `{"summary": {…}}`.
+        #[arg(long)]
+        json: bool,
         #[command(flatten)]
         jobs: JobsArg,
     },
@@ -123,6 +149,15 @@ pub fn run(args: Args) -> Result<()> {
             let collection = read.collection(&inputs, Some(&legacy))?;
             check::check(collection, json, jobs.jobs)
         }
+        GameCommand::Ecco {
+            inputs,
+            read,
+            json,
+            jobs,
+        } => {
+            let collection = read.collection(&inputs, None)?;
+            super::game_ecco::ecco(collection, json, jobs.jobs)
+        }
         GameCommand::View {
             inputs,
             game,
@@ -150,6 +185,8 @@ pub fn run(args: Args) -> Result<()> {
             drop_variations,
             style,
             output,
+            add_opening,
+            replace_opening,
             jobs,
         } => {
             let collection = read.collection(&inputs, None)?;
@@ -161,6 +198,7 @@ pub fn run(args: Args) -> Result<()> {
                 drop_variations,
                 style: &style,
                 output: output.as_deref(),
+                opening_tags: add_opening.then_some(replace_opening),
                 jobs: jobs.jobs,
             })
         }

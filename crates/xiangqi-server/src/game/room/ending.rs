@@ -8,7 +8,7 @@ use xiangqi_adjudication::{Outcome, Reason};
 use xiangqi_core::Color;
 
 use crate::game::room::Room;
-use crate::game::view::{reason_code, EventKind, ResultView};
+use crate::game::view::{opening_of, reason_code, EventKind, ResultView};
 use crate::store::{Ending, RatingChangeRow, StoreError};
 
 impl Room {
@@ -119,6 +119,8 @@ impl Room {
             red_clock: clocks[0] as i64,
             black_clock: clocks[1] as i64,
             ended_at: self.ports.clock.unix_ms(),
+            ecco: opening_of(self.game.game().start(), self.game.game().moves())
+                .map(|o| o.code.to_string()),
         };
         if let Err(error) = self
             .ports
