@@ -92,11 +92,11 @@ fn cases() -> Vec<Vec<OsString>> {
         &[
             "adjudicate",
             "--clock",
-            "1000+5",
+            "60+1",
             "--events",
             "/nonexistent/events.jsonl",
         ],
-        &["adjudicate", "--clock", "1000+5", "--events", &garbage],
+        &["adjudicate", "--clock", "60+1", "--events", &garbage],
         &["analyze", "--fen", "bad"],
         &["analyze", "--depth", "abc"],
         &["analyze", "--moves", "zz", "--depth", "1"],
