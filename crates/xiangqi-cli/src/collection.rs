@@ -166,6 +166,23 @@ fn print_warning(warning: &GameFileError) {
     eprintln!("warning: {warning}");
 }
 
+/// The reader's event as this crate's: a file's own warnings printed here,
+/// games and unreadable files handed to the command's sink.
+fn forward<'a, R>(
+    event: ReadEvent<'a, R>,
+    sink: &mut impl FnMut(Event<'a, R>) -> Result<()>,
+) -> Result<()> {
+    match event {
+        ReadEvent::File(_) => Ok(()),
+        ReadEvent::Game(answer) => sink(Event::Game(answer)),
+        ReadEvent::Warning(_, warning) => {
+            print_warning(&warning);
+            Ok(())
+        }
+        ReadEvent::Unreadable(what) => sink(Event::Unreadable(what)),
+    }
+}
+
 /// Calls `work` on every game or broken game of every file of `collection`,
 /// with where it is, on `jobs` threads, and `sink` on the answers and on
 /// the files that could not be read, in collection order. An error of
@@ -178,21 +195,9 @@ pub fn for_each_game_of_files<'a, R: Send>(
 ) -> Result<Summary> {
     let mut bars = Bars::new(collection);
     let options = collection.options(jobs, PerGameWork::Light);
-    let summary = read_collection(
-        &collection.files,
-        &options,
-        &mut bars,
-        work,
-        |event| match event {
-            ReadEvent::File(_) => Ok(()),
-            ReadEvent::Game(answer) => sink(Event::Game(answer)),
-            ReadEvent::Warning(_, warning) => {
-                print_warning(&warning);
-                Ok(())
-            }
-            ReadEvent::Unreadable(what) => sink(Event::Unreadable(what)),
-        },
-    );
+    let summary = read_collection(&collection.files, &options, &mut bars, work, |event| {
+        forward(event, &mut sink)
+    });
     bars.finish();
     summary
 }
@@ -214,15 +219,7 @@ pub fn for_each_game_with<'a, W: Send, R: Send>(
         states,
         &mut bars,
         work,
-        |event| match event {
-            ReadEvent::File(_) => Ok(()),
-            ReadEvent::Game(answer) => sink(Event::Game(answer)),
-            ReadEvent::Warning(_, warning) => {
-                print_warning(&warning);
-                Ok(())
-            }
-            ReadEvent::Unreadable(what) => sink(Event::Unreadable(what)),
-        },
+        |event| forward(event, &mut sink),
     );
     bars.finish();
     summary
