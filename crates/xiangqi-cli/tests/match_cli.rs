@@ -587,3 +587,147 @@ fn a_move_after_the_clock_ran_out_loses_on_time() {
     let _ = std::fs::remove_file(format!("{}.go", fake.display()));
     let _ = std::fs::remove_file(fake);
 }
+
+/// Runs `xiangqi match ARGS`, returning (exit status, stdout, stderr).
+fn run_status(args: &[&str]) -> (Option<i32>, String, String) {
+    let out = xiangqi()
+        .arg("match")
+        .args(args)
+        .timeout(std::time::Duration::from_secs(300))
+        .output()
+        .expect("runs");
+    (
+        out.status.code(),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+/// Our engine against itself on a tiny clock: an LLR line after each pair,
+/// and no verdict within 3 pairs, so the game limit ends it (exit 3).
+#[test]
+fn sprt_prints_the_llr_after_each_pair_and_is_inconclusive_at_the_limit() {
+    let (status, out, err) = run_status(&[
+        "--engine",
+        SELF,
+        "--engine",
+        SELF,
+        "--games",
+        "6",
+        "--tc",
+        "10",
+        "--random-openings",
+        "4",
+        "--jobs",
+        "2",
+        "--sprt",
+        "elo0=0",
+        "elo1=5",
+    ]);
+    assert_eq!(status, Some(3), "{out}{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    for (i, line) in lines[..3].iter().enumerate() {
+        assert!(
+            line.starts_with(&format!("pair {}: LLR ", i + 1))
+                && line.contains(" (-2.94, 2.94) [0.00, 5.00]; Ptnml(0-2) "),
+            "{out}"
+        );
+    }
+    assert!(lines[3].starts_with("Engine 1: "), "{out}");
+    assert!(out.contains("\nPairs: 3, Ptnml(0-2) "), "{out}");
+    assert!(
+        out.contains(
+            "\nSPRT: elo0=0 elo1=5 alpha=0.05 beta=0.05 (normalized Elo): inconclusive\nLLR "
+        ),
+        "{out}"
+    );
+    assert!(
+        err.contains("error: SPRT: inconclusive at the game limit (LLR "),
+        "{err}"
+    );
+}
+
+/// An SPRT that decides stops the match: H1 for the engine that meets only
+/// illegal moves (exit 0), H0 when it is the second engine (exit 1).
+#[cfg(unix)]
+#[test]
+fn sprt_stops_when_a_bound_is_crossed() {
+    let fake = fake_engine("sprt-illegal", "echo 'bestmove a0a5'");
+    let fake = fake.to_str().unwrap();
+    // [0, 200] logistic: 8 won pairs cross the upper bound, 5 lost ones the
+    // lower (xiangqi_rating's `lopsided_runs_decide_at_the_pace_of_the_hypotheses`).
+    let sprt = ["--sprt", "elo0=0 elo1=200 model=logistic"];
+    let mut args = vec![
+        "--engine", SELF, "--engine", fake, "--games", "40", "--depth", "1",
+    ];
+    args.extend_from_slice(&sprt);
+    args.push("--json");
+    let (status, out, err) = run_status(&args);
+    assert_eq!(status, Some(0), "{err}");
+    let summary: Value = serde_json::from_str(&out).expect("one JSON document");
+    let test = &summary["sprt"];
+    assert_eq!(test["verdict"], "H1", "{summary}");
+    assert_eq!(test["model"], "logistic");
+    let pairs = summary["pentanomial"]["pairs"].as_u64().unwrap();
+    // Every pair is two wins; the match stops long before its 40 games.
+    assert_eq!(pairs, 8, "{summary}");
+    assert_eq!(
+        summary["pentanomial"]["counts"],
+        serde_json::json!([0, 0, 0, 0, pairs])
+    );
+    assert_eq!(summary["games"].as_u64(), Some(2 * pairs), "{summary}");
+    let history = test["history"].as_array().unwrap();
+    assert_eq!(history.len() as u64, pairs);
+    assert!(test["llr"].as_f64().unwrap() >= test["upper"].as_f64().unwrap());
+    // With --json the LLR lines go to stderr.
+    assert!(err.contains("pair 1: LLR "), "{err}");
+
+    let (status, out, err) = run_status(&[
+        "--engine",
+        fake,
+        "--engine",
+        SELF,
+        "--games",
+        "40",
+        "--depth",
+        "1",
+        "--sprt",
+        "elo0=0",
+        "elo1=200",
+        "model=logistic",
+    ]);
+    assert_eq!(status, Some(1), "{out}{err}");
+    assert!(
+        out.contains("\nPairs: 5, Ptnml(0-2) 5, 0, 0, 0, 0; "),
+        "{out}"
+    );
+    assert!(out.contains("(logistic Elo): H0 accepted\n"), "{out}");
+    assert!(err.contains("error: SPRT: H0 accepted (LLR -"), "{err}");
+    let _ = std::fs::remove_file(fake);
+}
+
+#[test]
+fn bad_sprt_settings_are_usage_errors() {
+    let cases: [(&[&str], &str); 4] = [
+        (&["--sprt", "elo1=5"], "--sprt: elo0 is required"),
+        (
+            &["--sprt", "elo0=0", "elo1=5", "alpha=1.5"],
+            "alpha=1.5 must be between 0 and 1",
+        ),
+        (&["--sprt", "elo0=5", "elo1=0"], "elo0 must be below elo1"),
+        (
+            &["--sprt", "elo0=0", "elo1=5", "--games", "3"],
+            "--games must be even with --sprt",
+        ),
+    ];
+    for (extra, message) in cases {
+        let mut args = vec!["--engine", SELF, "--engine", SELF, "--depth", "1"];
+        args.extend_from_slice(extra);
+        let (status, _, err) = run_status(&args);
+        assert_eq!(status, Some(2), "{args:?}");
+        assert!(
+            err.starts_with("error: ") && err.contains(message),
+            "{args:?}: {err}"
+        );
+    }
+}

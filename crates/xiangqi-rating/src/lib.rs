@@ -8,7 +8,9 @@
 //! that make the results most likely under the Elo (logistic) model, with
 //! a prior of virtual draws so that a player who won every game still gets
 //! a finite rating (the method of BayesElo; parameters in [`FitOptions`]
-//! and `docs/rating.md`).
+//! and `docs/rating.md`). [`match_stats`] measures a match between two
+//! engines: Elo with its interval from games or game pairs, and the SPRT
+//! that accepts engine changes (`docs/match.md`).
 //!
 //! ```
 //! use xiangqi_rating::{fit, FitOptions, RatedGame};
@@ -25,6 +27,7 @@
 //! ```
 
 mod fit;
+pub mod match_stats;
 pub mod online;
 pub mod result;
 

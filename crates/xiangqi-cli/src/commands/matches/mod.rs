@@ -5,13 +5,17 @@
 //! UCCI or xboard); each game ([`game`]) is judged move by move by
 //! `xiangqi-adjudication` under a rule preset (default: online, with perpetual
 //! check and chase); the results become W/D/L, score and an Elo difference
-//! with its 95% error bar ([`elo`]) and, with `--pgn`, games appended to a PGN
-//! file as they finish, in round order ([`pgn`]); the games are
-//! played on `xiangqi_parallel`'s ordered map, one engine pair per thread. See `docs/match.md`.
+//! with its 95% error bar (`xiangqi_rating::match_stats`, written by [`elo`]),
+//! pentanomial counts of the game pairs and, with `--sprt`, a sequential test
+//! that stops the match when it decides ([`pairs`]) and, with `--pgn`, games
+//! appended to a PGN file as they finish, in round order ([`pgn`]); the games
+//! are played on `xiangqi_parallel`'s ordered map, one engine pair per thread.
+//! See `docs/match.md`.
 
 pub(crate) mod elo;
 mod game;
 mod openings;
+mod pairs;
 mod pgn;
 
 use std::collections::BTreeMap;
@@ -20,17 +24,20 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use anyhow::{bail, Context, Result};
+use anyhow::{anyhow, bail, Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::{json, Value};
 use xiangqi_adjudication::{Preset, RuleSet};
 use xiangqi_core::Position;
 
 use crate::common::{print_json, start_engine};
-use elo::{finite, format_elo, format_error, Tally};
+use crate::exit::Failed;
+use elo::{finite, format_elo_and_error};
 use game::{run_game, GameConfig, GameSetup, PlayedGame};
 use openings::{random_openings, read_openings, Opening};
+use pairs::{PairCounts, SprtRun};
 use xiangqi_engine_client::{Clock, Engine, EngineSpec, Limit, SearchOptions, TrafficLog};
+use xiangqi_rating::match_stats::{Sprt, SprtVerdict, Tally};
 
 /// Reads `--clock BASE[+INC]` (seconds, decimals allowed): the one clock
 /// option of every command (`crate::options::ClockArg`).
@@ -46,9 +53,15 @@ pub struct Args {
     /// Give it twice; results are from the first engine's side.
     #[arg(long = "engine", value_name = "SPEC", required = true)]
     engines: Vec<String>,
-    /// Number of games (colours alternate over each opening).
-    #[arg(long, default_value_t = 2)]
-    games: usize,
+    /// Number of games (colours alternate over each opening); with --sprt
+    /// the most games the test may take (default 20000), an even number.
+    #[arg(long)]
+    games: Option<usize>,
+    /// Run a sequential probability ratio test over the game pairs and stop
+    /// when it decides: `elo0=0 elo1=5 [alpha=0.05] [beta=0.05]
+    /// [model=normalized|logistic]` (one word or several).
+    #[arg(long, value_name = "KEY=VALUE", num_args = 1..)]
+    sprt: Option<Vec<String>>,
     /// Milliseconds per move.
     #[arg(long, value_name = "MS")]
     tc: Option<u64>,
@@ -111,10 +124,13 @@ struct Summary {
     as_black: Tally,
     reasons: BTreeMap<String, u32>,
     games: Vec<PlayedGame>,
+    pairs: PairCounts,
+    sprt: Option<SprtRun>,
 }
 
 impl Summary {
-    fn add(&mut self, game: PlayedGame) {
+    /// Counts a game; true when it completed a counted pair.
+    fn add(&mut self, game: PlayedGame) -> bool {
         let side = if game.setup.first_is_red {
             &mut self.as_red
         } else {
@@ -129,9 +145,31 @@ impl Summary {
             }
         }
         *self.reasons.entry(game.reason.clone()).or_default() += 1;
+        let pair_done = self
+            .pairs
+            .add_game(game.setup.round, game.first_engine_result());
+        if pair_done {
+            if let Some(sprt) = self.sprt.as_mut() {
+                sprt.update(&self.pairs);
+            }
+        }
         self.games.push(game);
+        pair_done
     }
 }
+
+/// The error that ends the map of games once the SPRT has decided: not a
+/// failure, the games still in flight are finished and left out.
+#[derive(Debug)]
+struct TestDecided;
+
+impl std::fmt::Display for TestDecided {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("the SPRT decided")
+    }
+}
+
+impl std::error::Error for TestDecided {}
 
 /// A match writes to engines that may have died: writing to a closed pipe
 /// must be an error the runner scores (a crash), not a SIGPIPE that kills it
@@ -181,8 +219,8 @@ fn search_limit(args: &Args) -> Result<Limit> {
 
 /// Every game's setup, colours alternating over each opening, and how the
 /// openings are described in the summary.
-fn game_setups(args: &Args, rules: &RuleSet) -> Result<(Vec<GameSetup>, String)> {
-    let pairs = args.games.div_ceil(2);
+fn game_setups(args: &Args, games: usize, rules: &RuleSet) -> Result<(Vec<GameSetup>, String)> {
+    let pairs = games.div_ceil(2);
     let (openings, opening_note) = match (&args.openings, args.random_openings) {
         (Some(path), _) => {
             let o = read_openings(path, rules)?;
@@ -195,7 +233,7 @@ fn game_setups(args: &Args, rules: &RuleSet) -> Result<(Vec<GameSetup>, String)>
         ),
         (None, None) => (vec![Opening::startpos()], "start position".to_string()),
     };
-    let setups = (0..args.games)
+    let setups = (0..games)
         .map(|g| {
             let opening_index = (g / 2) % openings.len();
             GameSetup {
@@ -280,19 +318,26 @@ fn progress_bar(games: usize) -> ProgressBar {
 }
 
 /// Plays every game on one thread per engine pair and takes them in round
-/// order: appended to `--pgn`, shown above the progress bar, summed up.
+/// order: appended to `--pgn`, shown above the progress bar, summed up;
+/// with a test, its line printed after each pair (on stdout, on stderr with
+/// `--json`) and the games stopped once it decides.
 fn play_games(
     pairs: Vec<EnginePair>,
     setups: Vec<GameSetup>,
     specs: &[EngineSpec; 2],
     config: &GameConfig,
-    mut pgn_out: Option<File>,
+    output: (Option<File>, bool),
+    sprt: Option<Sprt>,
     bar: &ProgressBar,
 ) -> Result<Summary> {
+    let (mut pgn_out, json) = output;
     let limit = config.search.limit;
     let date = pgn::today();
-    let mut summary = Summary::default();
-    xiangqi_parallel::ordered_map_with(
+    let mut summary = Summary {
+        sprt: sprt.map(SprtRun::new),
+        ..Summary::default()
+    };
+    let played = xiangqi_parallel::ordered_map_with(
         pairs,
         setups.into_iter(),
         |pair, setup| run_game(&mut pair.0, specs, setup, config),
@@ -311,14 +356,56 @@ fn play_games(
                 game.outcome.result(),
                 game.reason
             ));
-            summary.add(game);
+            let pair_done = summary.add(game);
             let t = summary.total;
             bar.set_message(format!("+{} ={} -{}", t.wins, t.draws, t.losses));
             bar.inc(1);
-            Ok(())
+            if let Some(run) = summary.sprt.as_ref().filter(|_| pair_done) {
+                let line = run.progress_line(&summary.pairs);
+                bar.suspend(|| {
+                    if json {
+                        eprintln!("{line}");
+                    } else {
+                        println!("{line}");
+                    }
+                });
+            }
+            match &summary.sprt {
+                Some(run) if run.verdict != SprtVerdict::Continue => Err(anyhow!(TestDecided)),
+                _ => Ok(()),
+            }
         },
-    )?;
-    Ok(summary)
+    );
+    match played {
+        Err(e) if !e.is::<TestDecided>() => Err(e),
+        _ => Ok(summary),
+    }
+}
+
+/// The test of `--sprt`, its words joined: `None` without it.
+fn sprt_settings(args: &Args) -> Result<Option<Sprt>> {
+    let Some(words) = &args.sprt else {
+        return Ok(None);
+    };
+    let sprt = words
+        .join(" ")
+        .parse::<Sprt>()
+        .map_err(|e| anyhow!("--sprt: {e}"))?;
+    Ok(Some(sprt))
+}
+
+/// The number of games: `--games`, else 2, or 20000 as a test's limit.
+fn game_count(args: &Args, sprt: Option<&Sprt>) -> Result<usize> {
+    let games = args
+        .games
+        .unwrap_or(if sprt.is_some() { 20_000 } else { 2 });
+    if games == 0 {
+        bail!("--games must be at least 1");
+    }
+    if sprt.is_some() && games % 2 == 1 {
+        bail!("--games must be even with --sprt (the test counts game pairs), got {games}");
+    }
+    Ok(games)
 }
 
 pub fn run(args: Args) -> Result<()> {
@@ -330,9 +417,8 @@ pub fn run(args: Args) -> Result<()> {
         );
     }
     let specs: [EngineSpec; 2] = [args.engines[0].parse()?, args.engines[1].parse()?];
-    if args.games == 0 {
-        bail!("--games must be at least 1");
-    }
+    let sprt = sprt_settings(&args)?;
+    let games = game_count(&args, sprt.as_ref())?;
     let limit = search_limit(&args)?;
     for spec in &specs {
         if spec.protocol == xiangqi_engine_client::Protocol::Xboard && limit.nodes.is_some() {
@@ -340,16 +426,17 @@ pub fn run(args: Args) -> Result<()> {
         }
     }
     let rules = RuleSet::preset(args.rules);
-    let (setups, opening_note) = game_setups(&args, &rules)?;
+    let (setups, opening_note) = game_setups(&args, games, &rules)?;
     let config = game_config(&args, limit, rules)?;
-    let jobs = args.concurrency.clamp(1, args.games);
+    let jobs = args.concurrency.clamp(1, games);
     let (pairs, started) = start_pairs(jobs, &specs, &setups, config.log.as_ref())?;
     let pgn_out = match &args.pgn {
         Some(path) => Some(pgn::open_for_append(path)?),
         None => None,
     };
-    let bar = progress_bar(args.games);
-    let summary = play_games(pairs, setups, &specs, &config, pgn_out, &bar);
+    let bar = progress_bar(games);
+    let output = (pgn_out, args.json);
+    let summary = play_games(pairs, setups, &specs, &config, output, sprt, &bar);
     bar.finish_and_clear();
     let summary = summary?;
     // The engines are gone (their pairs dropped with the map): the summary
@@ -367,7 +454,29 @@ pub fn run(args: Args) -> Result<()> {
     } else {
         print_summary(&summary, &specs, &started, limit, &opening_note);
     }
-    Ok(())
+    sprt_status(&summary)
+}
+
+/// The exit status of a test (docs/cli.md): 0 when H1 is accepted (or
+/// without a test), 1 when H0 is, 3 when the game limit came first.
+fn sprt_status(summary: &Summary) -> Result<()> {
+    let Some(run) = &summary.sprt else {
+        return Ok(());
+    };
+    match run.verdict {
+        SprtVerdict::AcceptH1 => Ok(()),
+        SprtVerdict::AcceptH0 => {
+            Err(Failed::new(1, format!("SPRT: H0 accepted ({})", run.describe_llr())).into())
+        }
+        SprtVerdict::Continue => Err(Failed::new(
+            3,
+            format!(
+                "SPRT: inconclusive at the game limit ({})",
+                run.describe_llr()
+            ),
+        )
+        .into()),
+    }
 }
 
 fn tally_json(t: &Tally) -> Value {
@@ -442,6 +551,8 @@ fn json_summary(
         "elo_error": finite(t.elo_error()),
         "as_red": tally_json(&s.as_red),
         "as_black": tally_json(&s.as_black),
+        "pentanomial": s.pairs.to_json(),
+        "sprt": s.sprt.as_ref().map(SprtRun::to_json),
         "reasons": s.reasons,
         "results": results,
     })
@@ -477,10 +588,9 @@ fn print_summary(
         100.0 * t.score().unwrap_or_default()
     );
     match (t.elo(), t.elo_error()) {
-        (Some(elo), Some(error)) => println!(
-            "Elo difference: {} ± {} (95%)",
-            format_elo(elo),
-            format_error(error)
+        (Some(_), Some(_)) => println!(
+            "Elo difference: {} (95%)",
+            format_elo_and_error(t.elo(), t.elo_error())
         ),
         _ => println!("Elo difference: n/a"),
     }
@@ -491,4 +601,23 @@ fn print_summary(
     );
     let reasons: Vec<String> = s.reasons.iter().map(|(k, v)| format!("{k} {v}")).collect();
     println!("Endings: {}", reasons.join(", "));
+    println!(
+        "Pairs: {}, Ptnml(0-2) {}; {} (95%)",
+        s.pairs.counts.pairs(),
+        s.pairs.describe(),
+        s.pairs.describe_elo()
+    );
+    if let Some(run) = &s.sprt {
+        let sprt = &run.sprt;
+        println!(
+            "SPRT: elo0={} elo1={} alpha={} beta={} ({} Elo): {}",
+            sprt.elo0(),
+            sprt.elo1(),
+            sprt.alpha(),
+            sprt.beta(),
+            sprt.model(),
+            run.verdict_text()
+        );
+        println!("{}", run.describe_llr());
+    }
 }

@@ -1,6 +1,7 @@
 //! Openings for `xiangqi match`: read from a file (FENs or move sequences,
 //! one per line) or drawn as random legal plies from the start position.
 
+use std::collections::HashSet;
 use std::path::Path;
 
 use anyhow::{bail, Context, Result};
@@ -100,7 +101,11 @@ pub fn read_openings(path: &Path, rules: &RuleSet) -> Result<Vec<Opening>> {
 pub fn random_openings(count: usize, plies: u32, seed: u64, rules: &RuleSet) -> Vec<Opening> {
     let mut rng = SplitMix64::new(seed);
     let mut openings: Vec<Opening> = Vec::with_capacity(count);
-    let mut attempts = 0u64;
+    // Every random opening starts from the start position: its moves say
+    // which it is (a set, so that an SPRT's thousands of openings are drawn
+    // in linear time).
+    let mut seen: HashSet<Vec<Move>> = HashSet::with_capacity(count);
+    let (mut attempts, mut repeats_in_a_row, mut exhausted) = (0u64, 0u32, false);
     while openings.len() < count {
         attempts += 1;
         // Long capture-free random sequences are rare: after many tries, take any.
@@ -108,10 +113,14 @@ pub fn random_openings(count: usize, plies: u32, seed: u64, rules: &RuleSet) -> 
         let Some(opening) = random_opening(&mut rng, plies, quiet, rules) else {
             continue;
         };
-        // Few distinct sequences exist for tiny `plies`: allow repeats then.
-        if openings.contains(&opening) && attempts < 1000 * count as u64 {
+        // Few distinct sequences exist for tiny `plies`: once a thousand
+        // draws in a row found nothing new, allow repeats from then on.
+        if !seen.insert(opening.moves.clone()) && !exhausted {
+            repeats_in_a_row += 1;
+            exhausted = repeats_in_a_row >= 1000;
             continue;
         }
+        repeats_in_a_row = 0;
         openings.push(opening);
     }
     openings
@@ -175,5 +184,17 @@ mod tests {
         }
         let distinct: std::collections::HashSet<String> = a.iter().map(Opening::describe).collect();
         assert_eq!(distinct.len(), 20);
+    }
+
+    #[test]
+    fn more_openings_than_exist_repeat_them() {
+        // One ply: 44 first moves, 42 without a capture (the cannons can take
+        // a horse). An SPRT asks for thousands of pairs; after every move was
+        // drawn, repeats are taken instead of searching on.
+        let rules = RuleSet::default();
+        let many = random_openings(500, 1, 1, &rules);
+        assert_eq!(many.len(), 500);
+        let distinct: HashSet<&Vec<Move>> = many.iter().map(|o| &o.moves).collect();
+        assert_eq!(distinct.len(), 42);
     }
 }

@@ -28,7 +28,8 @@ use xiangqi_search::tune::{
 use xiangqi_search::weights::GROUPS;
 use xiangqi_search::{weights_source, Weights};
 
-use super::matches::elo::{format_elo, format_error, Tally};
+use super::matches::elo::{format_elo, format_error};
+use xiangqi_rating::match_stats::Tally;
 
 #[derive(clap::Args)]
 pub struct Args {
