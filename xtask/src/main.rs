@@ -43,7 +43,7 @@ enum Command {
     /// Run everything CI checks: fmt, clippy, tidy, Rust tests, Python tests, fuzz smoke.
     Test(test::Args),
     /// Run benchmarks (perft and engine strength against fairy-stockfish, criterion).
-    Bench(bench::Args),
+    Bench(Box<bench::Args>),
     /// Build the Python wheel into target/wheels.
     Wheel(wheel::Args),
     /// Run every cargo-fuzz target in fuzz/ for a while.
@@ -62,7 +62,7 @@ fn main() -> std::process::ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Test(args) => test::run(args),
-        Command::Bench(args) => bench::run(args),
+        Command::Bench(args) => bench::run(*args),
         Command::Wheel(args) => wheel::run(args),
         Command::Fuzz(args) => fuzz::run(args),
         Command::Tidy => tidy::run(),

@@ -15,6 +15,7 @@ mod criterion;
 mod explorer;
 mod files;
 mod jobs;
+mod nps;
 mod perft;
 mod server;
 mod strength;
@@ -48,6 +49,10 @@ pub enum Kind {
     /// generated one (1 000 000 games by default): build time, peak RSS,
     /// database size, query p50/p99.
     Explorer,
+    /// Nodes per second of two engine builds (`--nps-engine` twice) or of
+    /// one engine with a UCI option off and on (`--nps-option "Use NNUE"`)
+    /// on the bench positions, in one run, taking turns.
+    Nps,
     /// Every kind above.
     All,
 }
@@ -71,6 +76,8 @@ pub struct Args {
     server: server::Options,
     #[command(flatten)]
     explorer: explorer::Options,
+    #[command(flatten)]
+    nps: nps::Options,
 }
 
 pub fn run(args: Args) -> Result<()> {
@@ -102,6 +109,9 @@ pub fn run(args: Args) -> Result<()> {
     }
     if wants(Kind::Explorer) {
         explorer::run(&args.explorer, &mut steps)?;
+    }
+    if wants(Kind::Nps) {
+        nps::run(&args.nps, &mut steps)?;
     }
     steps.print_summary();
     Ok(())
@@ -172,5 +182,19 @@ mod tests {
         assert!(cli.bench.kind == Kind::Server);
         assert_eq!(cli.bench.server.connections, [100, 1000]);
         assert_eq!(cli.bench.server.level_seconds, 30);
+        let cli = Cli::try_parse_from([
+            "bench",
+            "nps",
+            "--nps-engine",
+            "/a uci",
+            "--nps-engine",
+            "/b uci",
+            "--nps-depth",
+            "6",
+        ])
+        .unwrap();
+        assert!(cli.bench.kind == Kind::Nps);
+        assert_eq!(cli.bench.nps.nps_engines.len(), 2);
+        assert_eq!(cli.bench.nps.nps_depth, Some(6));
     }
 }
