@@ -221,6 +221,21 @@ fn self_play_at_depth_one() {
         3
     );
     assert_eq!(check_pgn(&pgn, &summary), 4);
+    // The two pairs, counted by the first engine's points from each: the
+    // pentanomial counts agree with the games' results.
+    let pairs = &summary["pentanomial"];
+    assert_eq!(pairs["pairs"], 2, "{summary}");
+    let points = |i: usize| match results[i]["result"].as_str().unwrap() {
+        "1/2-1/2" => 1,
+        "1-0" if i % 2 == 0 => 2,
+        "0-1" if i % 2 == 1 => 2,
+        _ => 0,
+    };
+    let mut expected = [0u64; 5];
+    expected[points(0) + points(1)] += 1;
+    expected[points(2) + points(3)] += 1;
+    assert_eq!(pairs["counts"], serde_json::json!(expected), "{summary}");
+    assert_eq!(summary["sprt"], Value::Null);
     let _ = std::fs::remove_file(pgn);
 }
 
