@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
 use xiangqi_core::{Move, Position};
 use xiangqi_nnue::{AccumulatorStack, FloatNetwork, MoveDelta, Network, Simd};
-use xiangqi_search::{evaluate, run_bench_on, Engine, BENCH_POSITIONS};
+use xiangqi_search::{evaluate_with, run_bench_on, Engine, Weights, BENCH_POSITIONS};
 
 const HIDDEN: usize = 256;
 const SEARCH_DEPTH: u32 = 6;
@@ -39,13 +39,15 @@ fn bench_eval(c: &mut Criterion) {
     let network = network();
     let children = children(&positions);
     let evaluations: usize = children.iter().map(|(_, moves)| moves.len()).sum();
+    // The search's own weights, built once as the search holds them.
+    let weights = Weights::default();
     let mut group = c.benchmark_group("nnue_eval");
     group.throughput(Throughput::Elements(positions.len() as u64));
     group.bench_function("classical_from_scratch", |b| {
         b.iter(|| {
             positions
                 .iter()
-                .map(|p| evaluate(black_box(p)))
+                .map(|p| evaluate_with(black_box(p), &weights))
                 .sum::<i32>()
         })
     });
@@ -66,7 +68,7 @@ fn bench_eval(c: &mut Criterion) {
                 let mut pos = pos.clone();
                 for &mv in moves {
                     let undo = pos.make_move(mv);
-                    sum += evaluate(black_box(&pos));
+                    sum += evaluate_with(black_box(&pos), &weights);
                     pos.unmake_move(mv, undo);
                 }
             }

@@ -169,3 +169,25 @@ fn with_a_network_the_search_sees_a_material_gain() {
         result.score
     );
 }
+
+#[test]
+fn a_network_s_huge_outputs_do_not_pass_for_mates() {
+    // Every position is worth four million centipawns to the side to move.
+    let mut float = FloatNetwork::zeros(16);
+    float.out_bias = 10_000.0;
+    let mut engine = Engine::new(1);
+    engine.set_network(Some(Arc::new(float.quantise())));
+    engine.set_use_nnue(true).unwrap();
+    // Red mates at once with the chariot (EX-END-FG).
+    let pos = Position::from_fen("5k3/9/9/9/8R/9/9/9/9/4K4 w - - 0 1").unwrap();
+    let result = engine.search(&pos, &[], &Limits::depth(3), |_| {});
+    assert_eq!(result.best_move.unwrap().to_string(), "i5f5");
+    assert_eq!(result.score, Score::Mate(1));
+    // A quiet position scores high, but as centipawns.
+    let result = engine.search(&Position::startpos(), &[], &Limits::depth(2), |_| {});
+    assert!(
+        matches!(result.score, Score::Cp(cp) if cp > 10_000),
+        "{:?}",
+        result.score
+    );
+}

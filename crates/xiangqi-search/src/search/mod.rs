@@ -22,6 +22,8 @@ use crate::tt::TranspositionTable;
 
 /// Plies without capture after which the game is drawn (R-DRAW-NOCAPTURE).
 pub(crate) const NO_CAPTURE_LIMIT: u32 = 120;
+/// The largest NNUE evaluation the search takes, well below the mate scores.
+const MAX_NNUE_EVAL: i32 = crate::score::MATE_BOUND / 2;
 /// Remaining depth from which the hash move is tested for a singular extension.
 const SINGULAR_DEPTH: i32 = 8;
 
@@ -193,10 +195,12 @@ impl<'a> Searcher<'a> {
             return slot.1;
         }
         let v = match self.nnue {
+            // A network's output is not bounded: keep it clear of the mate scores.
             Some(network) => self
                 .stack
                 .accumulators
-                .evaluate(network, self.pos.side_to_move()),
+                .evaluate(network, self.pos.side_to_move())
+                .clamp(-MAX_NNUE_EVAL, MAX_NNUE_EVAL),
             None => evaluate_with(&self.pos, self.params),
         };
         *slot = (key, v);
