@@ -175,3 +175,44 @@ fn ucci_takes_the_same_options() {
         "{lines:?}"
     );
 }
+
+#[test]
+fn bench_searches_with_a_net_file() {
+    let file = TempNet::new("bench", &network().write("bench net"));
+    let run = |extra: &[&str]| -> serde_json::Value {
+        let out = Command::cargo_bin("xiangqi")
+            .expect("binary built")
+            .args(["bench", "--depth", "2", "--json"])
+            .args(extra)
+            .timeout(std::time::Duration::from_secs(60))
+            .output()
+            .expect("runs");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        serde_json::from_slice(&out.stdout).unwrap()
+    };
+    let classical = run(&[]);
+    let nnue = run(&["--eval-file", &file.path()]);
+    assert_eq!(classical["evaluation"], "classical");
+    assert_eq!(nnue["evaluation"], format!("nnue {}", file.path()));
+    assert_ne!(classical["total_nodes"], nnue["total_nodes"]);
+    assert_eq!(
+        run(&["--eval-file", &file.path()])["total_nodes"],
+        nnue["total_nodes"]
+    );
+    // A damaged file is an error naming the damage, not a classical bench.
+    let mut bytes = network().write("bench net");
+    bytes.truncate(bytes.len() - 10);
+    let damaged = TempNet::new("bench-damaged", &bytes);
+    let out = Command::cargo_bin("xiangqi")
+        .expect("binary built")
+        .args(["bench", "--depth", "1", "--eval-file", &damaged.path()])
+        .output()
+        .expect("runs");
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("the net file is truncated"), "{stderr}");
+}
