@@ -325,12 +325,33 @@ pub fn write(network: &Network, description: &str) -> Vec<u8> {
     out
 }
 
-/// Reads the net file at `path`.
+/// The largest net file: the largest hidden size's payload and the longest description.
+pub const MAX_FILE_LEN: usize =
+    FIXED_HEADER_LEN + u16::MAX as usize + payload_len(crate::network::MAX_HIDDEN);
+
+/// Reads the net file at `path`: a regular file of at most [`MAX_FILE_LEN`]
+/// bytes (a device or a pipe named by mistake is refused, not read forever).
 pub fn load(path: &Path) -> Result<(Network, NetFileInfo), NetFileError> {
-    let bytes = std::fs::read(path).map_err(|e| NetFileError::Io {
+    use std::io::Read;
+    let io_error = |message: String| NetFileError::Io {
         path: path.display().to_string(),
-        message: e.to_string(),
-    })?;
+        message,
+    };
+    // Asked before opening: opening a named pipe would wait for a writer.
+    let metadata = std::fs::metadata(path).map_err(|e| io_error(e.to_string()))?;
+    if !metadata.is_file() {
+        return Err(io_error("not a regular file".to_string()));
+    }
+    let file = std::fs::File::open(path).map_err(|e| io_error(e.to_string()))?;
+    let mut bytes = Vec::new();
+    file.take(MAX_FILE_LEN as u64 + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| io_error(e.to_string()))?;
+    if bytes.len() > MAX_FILE_LEN {
+        return Err(io_error(format!(
+            "larger than any net file (at most {MAX_FILE_LEN} bytes)"
+        )));
+    }
     read(&bytes)
 }
 

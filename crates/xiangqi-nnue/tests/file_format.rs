@@ -198,3 +198,34 @@ fn a_missing_file_names_its_path() {
         "{err}"
     );
 }
+
+#[test]
+fn a_directory_or_device_is_refused_without_being_read() {
+    let err = Network::load(&std::env::temp_dir()).unwrap_err();
+    assert!(err.to_string().contains("not a regular file"), "{err}");
+    #[cfg(unix)]
+    {
+        let err = Network::load(std::path::Path::new("/dev/zero")).unwrap_err();
+        assert!(
+            err.to_string().contains("/dev/zero: not a regular file"),
+            "{err}"
+        );
+    }
+}
+
+#[test]
+fn a_file_larger_than_any_net_is_refused() {
+    let path = std::env::temp_dir().join(format!(
+        "xiangqi-nnue-too-large-{}.xqnn",
+        std::process::id()
+    ));
+    let file = std::fs::File::create(&path).unwrap();
+    // A sparse file: no disk space used.
+    file.set_len(file::MAX_FILE_LEN as u64 + 1).unwrap();
+    let err = Network::load(&path).unwrap_err();
+    let _ = std::fs::remove_file(&path);
+    assert!(
+        err.to_string().contains("larger than any net file"),
+        "{err}"
+    );
+}
