@@ -191,3 +191,22 @@ fn a_network_s_huge_outputs_do_not_pass_for_mates() {
         result.score
     );
 }
+
+#[test]
+fn a_network_of_another_size_replaces_the_first_in_the_same_engine() {
+    let fresh = |net: &Arc<Network>| {
+        let mut engine = Engine::new(8);
+        engine.set_network(Some(Arc::clone(net)));
+        engine.set_use_nnue(true).unwrap();
+        nodes(&mut engine, 4)
+    };
+    let (small, large) = (network(64, 6), network(256, 7));
+    let mut engine = Engine::new(8);
+    engine.set_network(Some(Arc::clone(&small)));
+    engine.set_use_nnue(true).unwrap();
+    assert_eq!(nodes(&mut engine, 4), fresh(&small));
+    engine.set_network(Some(Arc::clone(&large)));
+    assert_eq!(nodes(&mut engine, 4), fresh(&large));
+    engine.set_network(Some(small.clone()));
+    assert_eq!(nodes(&mut engine, 4), fresh(&small));
+}

@@ -83,6 +83,7 @@ impl std::fmt::Debug for Engine {
             .field("hash_mb", &self.hash_mb)
             .field("threads", &self.threads)
             .field("params", &self.params)
+            .field("use_nnue", &self.use_nnue)
             .finish_non_exhaustive()
     }
 }
