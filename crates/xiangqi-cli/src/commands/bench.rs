@@ -6,7 +6,7 @@
 use anyhow::{bail, Result};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::json;
-use xiangqi_search::{run_bench_threads, BENCH_DEPTH, BENCH_POSITIONS, MAX_THREADS};
+use xiangqi_search::{run_bench_on, Engine, BENCH_DEPTH, BENCH_POSITIONS, MAX_THREADS};
 
 use crate::common::print_json;
 
@@ -18,6 +18,10 @@ pub struct Args {
     /// Search threads (more than one: the node count is no signature).
     #[arg(long, default_value_t = 1)]
     threads: usize,
+    /// Search with the NNUE evaluation of this net file (docs/engine.md,
+    /// "NNUE evaluation") instead of the classical one.
+    #[arg(long, value_name = "PATH")]
+    eval_file: Option<std::path::PathBuf>,
     /// Machine-readable output.
     #[arg(long)]
     json: bool,
@@ -39,12 +43,22 @@ pub fn run(args: Args) -> Result<()> {
             args.threads
         );
     }
+    let mut engine = Engine::new(16);
+    engine.set_threads(args.threads);
+    if let Some(path) = &args.eval_file {
+        engine.load_eval_file(Some(path))?;
+        engine.set_use_nnue(true)?;
+    }
+    let evaluation = match &args.eval_file {
+        Some(path) => format!("nnue {}", path.display()),
+        None => "classical".to_string(),
+    };
     let bar = ProgressBar::new(BENCH_POSITIONS.len() as u64);
     bar.set_style(
         ProgressStyle::with_template("bench {pos}/{len} positions [{elapsed_precise}] {wide_bar}")
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
-    let report = run_bench_threads(args.depth, args.threads, |done, _| {
+    let report = run_bench_on(&mut engine, args.depth, |done, _| {
         bar.set_position(done as u64)
     });
     bar.finish_and_clear();
@@ -64,6 +78,7 @@ pub fn run(args: Args) -> Result<()> {
         print_json(&json!({
             "depth": report.depth,
             "threads": report.threads,
+            "evaluation": evaluation,
             "positions": positions,
             "total_nodes": report.total_nodes,
             "time_ms": report.time.as_millis() as u64,
@@ -85,6 +100,7 @@ pub fn run(args: Args) -> Result<()> {
         }
         println!("depth: {}", report.depth);
         println!("threads: {}", report.threads);
+        println!("evaluation: {evaluation}");
         println!("total nodes: {}", report.total_nodes);
         println!("time: {} ms", report.time.as_millis());
         println!("nodes/s: {}", report.nps);
