@@ -306,6 +306,18 @@ pub struct GameState {
     pub legal: Vec<String>,
     /// The end, when over.
     pub result: Option<GameResult>,
+    /// The side whose takeback request waits for an answer (added within
+    /// version 1: absent from older servers' frames).
+    #[serde(default)]
+    pub takeback_offer: Option<Side>,
+    /// After the end: the side whose rematch offer waits for an answer
+    /// (added within version 1).
+    #[serde(default)]
+    pub rematch_offer: Option<Side>,
+    /// After the end: the rematch game, once it started (added within
+    /// version 1).
+    #[serde(default)]
+    pub rematch: Option<String>,
     /// Unix ms.
     pub now: i64,
     /// The opening of the moves played, `null` before the first move and
@@ -376,6 +388,50 @@ pub enum EventBody {
     End {
         /// How.
         result: GameResult,
+    },
+    /// A side asks to take back its last move (and the reply to it).
+    TakebackOffer {
+        /// The side asking.
+        by: Side,
+    },
+    /// The side asked refused the takeback (a move ends a request too,
+    /// without this event).
+    TakebackDeclined {
+        /// The side that refused.
+        by: Side,
+    },
+    /// A takeback was agreed: the game is back at `ply` plies.
+    Takeback {
+        /// The side that asked.
+        by: Side,
+        /// Plies played now; moves from this ply on are gone.
+        ply: u32,
+        /// The position now.
+        fen: String,
+        /// The opening of the moves that remain, as in `move`.
+        #[serde(default)]
+        opening: Option<OpeningName>,
+    },
+    /// After the end: a side offers a rematch.
+    RematchOffer {
+        /// The side offering.
+        by: Side,
+    },
+    /// The side offered a rematch declined it.
+    RematchDeclined {
+        /// The side that declined.
+        by: Side,
+    },
+    /// The offering side left the room: its rematch offer is gone.
+    RematchWithdrawn {
+        /// The side that offered.
+        by: Side,
+    },
+    /// The rematch started: colours swapped, same time control, rating and
+    /// rules.
+    Rematch {
+        /// The new game's id.
+        game: String,
     },
 }
 

@@ -13,6 +13,8 @@ mod lines;
 mod opening;
 mod rated;
 mod refusals;
+mod rematch;
 mod restart;
 mod review;
+mod takeback;
 mod watching;
