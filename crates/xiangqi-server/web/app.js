@@ -9,6 +9,7 @@ import { mountGamePage } from "./review.js";
 import { mountSettings } from "./settings.js";
 import { mountAuth } from "./auth.js";
 import { mountPlayer } from "./player.js";
+import { startConnectionBanner } from "./connection.js";
 
 const routes = [
   [/^\/$/, mountLobby],
@@ -121,6 +122,7 @@ async function start() {
     renderHeader();
   }
   socket.connect();
+  startConnectionBanner();
   route();
 }
 

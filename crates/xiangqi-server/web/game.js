@@ -1,16 +1,24 @@
 // The game page: the board, both clocks, the move list in the player's
-// notation, the buttons (abort, resign, draw offers, flip) and the result. It follows
-// the game's room through `watch` and catches up with `since` after a
-// reconnect; a move without an `ack` within 2.5 s is sent again, same ply.
+// notation, the buttons (abort, resign, draw offers, takeback, flip) and the
+// result (with the rematch). It follows the game's room through `watch` and
+// catches up with `since` after a reconnect; a move without an `ack` within
+// 2.5 s is sent again, same ply. A move made on the opponent's turn is a
+// premove (premove.js); moves and captures sound (sounds.js); while the
+// connection is lost the clocks stand still (connection.js).
 
 import { socket } from "./socket.js";
 import { h, link, playerLink } from "./dom.js";
-import { createBoard, destsFromLegal } from "./board.js";
+import { createBoard, destsFromLegal, parsePlacement } from "./board.js";
 import { Clocks } from "./clock.js";
 import { createExplorerPanel } from "./explorer.js";
 import { VIEWER_NOTATIONS } from "./viewer.js";
 import { api } from "./api.js";
 import { openSettingsPanel } from "./settings.js";
+import { onConnection, connectionLost } from "./connection.js";
+import { playSound } from "./sounds.js";
+import { premoveDests, markPremove } from "./premove.js";
+import { takebackControls, rematchControls } from "./game_offers.js";
+import { words } from "./play_text.js";
 
 const RESEND_MS = 2500;
 const SIDE_NAME = { red: "Red", black: "Black" };
@@ -31,8 +39,11 @@ export function mountGame(main, [gameId], session) {
   const game = {
     summary: null, startFen: null, fen: null, moves: [], you: null, v: 0, legal: [],
     result: null, drawOffer: null, away: { red: null, black: null }, loaded: false, opening: null,
+    takebackOffer: null, rematchOffer: null, rematch: null,
   };
   let pending = null;
+  // The premove's ICCS, queued while the opponent is to move.
+  let premove = null;
   let orientation = null;
   let confirmResign = false;
   let closeSettings = null;
@@ -71,6 +82,12 @@ export function mountGame(main, [gameId], session) {
 
   function onMove(from, to) {
     const move = from + to;
+    if (sideToMove(game.fen) !== game.you) {
+      premove = move;
+      say(words("premove.queued", { move }));
+      renderBoard();
+      return;
+    }
     pending = { ply: game.moves.length, move, timer: null };
     say("");
     sendPending();
@@ -88,6 +105,26 @@ export function mountGame(main, [gameId], session) {
     pending = null;
   }
 
+  function cancelPremove() {
+    if (!premove) return;
+    premove = null;
+    say("");
+    renderBoard();
+  }
+
+  /** On the player's turn, the queued premove is played if it is legal now. */
+  function playPremove() {
+    if (!premove || !playing() || sideToMove(game.fen) !== game.you || pending) return;
+    const move = premove;
+    premove = null;
+    if (game.legal.includes(move)) onMove(move.slice(0, 2), move.slice(2, 4));
+    else say(words("premove.illegal", { move }));
+  }
+
+  function send(t) {
+    socket.send({ t, game: gameId });
+  }
+
   function applyState(frame) {
     game.summary = frame.summary;
     game.startFen = frame.start_fen;
@@ -100,8 +137,12 @@ export function mountGame(main, [gameId], session) {
     game.drawOffer = frame.draw_offer;
     game.away = frame.away || { red: null, black: null };
     game.opening = frame.opening || null;
+    game.takebackOffer = frame.takeback_offer || null;
+    game.rematchOffer = frame.rematch_offer || null;
+    game.rematch = frame.rematch || null;
     game.loaded = true;
     if (pending && game.moves.length > pending.ply) dropPending();
+    if (game.result) premove = null;
     clocks.update(frame.clocks, frame.running);
     render();
   }
@@ -117,6 +158,8 @@ export function mountGame(main, [gameId], session) {
     const event = frame.event;
     switch (event.kind) {
       case "move":
+        playSound(parsePlacement(game.fen).has(event.move.iccs.slice(2, 4)) ? "capture" : "move");
+        game.takebackOffer = null;
         if (event.ply === game.moves.length) game.moves.push(event.move);
         // An older server sends no opening: keep what the last state said.
         if ("opening" in event) game.opening = event.opening;
@@ -138,8 +181,41 @@ export function mountGame(main, [gameId], session) {
         break;
       case "end":
         game.result = event.result;
+        game.takebackOffer = null;
+        premove = null;
         dropPending();
         showNewRating(event.result);
+        break;
+      case "takeback_offer":
+        game.takebackOffer = event.by;
+        break;
+      case "takeback_declined":
+        game.takebackOffer = null;
+        say(words("takeback.declined", { side: SIDE_NAME[event.by] }));
+        break;
+      case "takeback":
+        game.moves = game.moves.slice(0, event.ply);
+        game.fen = event.fen;
+        if ("opening" in event) game.opening = event.opening;
+        game.takebackOffer = null;
+        premove = null;
+        dropPending();
+        say(words("takeback.done", { side: SIDE_NAME[event.by] }));
+        break;
+      case "rematch_offer":
+        game.rematchOffer = event.by;
+        break;
+      case "rematch_declined":
+        game.rematchOffer = null;
+        say(words("rematch.declined", { side: SIDE_NAME[event.by] }));
+        break;
+      case "rematch_withdrawn":
+        game.rematchOffer = null;
+        say(words("rematch.withdrawn", { side: SIDE_NAME[event.by] }));
+        break;
+      case "rematch":
+        game.rematch = event.game;
+        game.rematchOffer = null;
         break;
       default:
         break;
@@ -147,6 +223,7 @@ export function mountGame(main, [gameId], session) {
     game.legal = frame.legal || [];
     clocks.update(frame.clocks, frame.running);
     render();
+    playPremove();
   }
 
   /** The header shows the player's rating: a rated game just changed it. */
@@ -168,13 +245,16 @@ export function mountGame(main, [gameId], session) {
   function renderBoard() {
     const last = game.moves.length ? game.moves[game.moves.length - 1].iccs : null;
     const myTurn = playing() && sideToMove(game.fen) === game.you && !pending;
+    // On the opponent's turn, one premove may be queued (a click cancels it).
+    const canPremove = playing() && !myTurn && !pending && !premove;
     board.set({
       fen: game.fen,
       orientation: orientation || (game.you === "black" ? "black" : "red"),
       lastMove: last ? [last.slice(0, 2), last.slice(2, 4)] : null,
-      dests: myTurn ? destsFromLegal(game.legal) : new Map(),
-      viewOnly: !myTurn,
+      dests: myTurn ? destsFromLegal(game.legal) : canPremove ? premoveDests(parsePlacement(game.fen), game.you) : new Map(),
+      viewOnly: !myTurn && !canPremove,
     });
+    markPremove(boardBox, premove);
     explorer.update(game.fen);
   }
 
@@ -250,6 +330,7 @@ export function mountGame(main, [gameId], session) {
     lines.push(h("a", { href: `/games/${gameId}.pgn`, class: "pgn", download: `${gameId}.pgn` }, "Download PGN"));
     // The same path again: the router shows a finished game in the viewer.
     lines.push(" · ", h("a", { href: `/games/${gameId}`, class: "pgn", id: "review-link", "data-link": true }, "Review the game"));
+    lines.push(...rematchControls(game, send));
     resultBox.replaceChildren(...lines);
     resultBox.hidden = false;
   }
@@ -270,6 +351,7 @@ export function mountGame(main, [gameId], session) {
         buttons.push(button("offer-draw", game.drawOffer === mine ? "Draw offered" : "Offer draw",
           () => socket.send({ t: "offer_draw", game: gameId }), { disabled: game.drawOffer === mine }));
       }
+      buttons.push(...takebackControls(game, send));
       // Before both sides have moved, a game can be called off, unrated.
       if (game.moves.length < 2) buttons.push(button("abort", "Abort", () => socket.send({ t: "abort", game: gameId })));
       buttons.push(confirmResign
@@ -320,7 +402,20 @@ export function mountGame(main, [gameId], session) {
       }
     }),
     socket.on("error", onError),
+    // Lost: the clocks stand still. Back: a full state brings the server's clocks.
+    onConnection((lost) => {
+      if (lost) clocks.freeze();
+      else send("watch");
+    }),
   ];
+  if (connectionLost()) clocks.freeze();
+  // A click on the board while a premove waits cancels it (and picks nothing up).
+  boardBox.addEventListener("pointerdown", (event) => {
+    if (!premove) return;
+    event.stopPropagation();
+    event.preventDefault();
+    cancelPremove();
+  }, true);
 
   main.append(
     h("div", { class: "game" },

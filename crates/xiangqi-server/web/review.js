@@ -36,6 +36,14 @@ export function mountGamePage(main, params, session) {
   };
 }
 
+/** The id of the last node of the game's main line. */
+function finalNode(game) {
+  const nodes = (game && game.nodes) || [];
+  let id = 0;
+  while (nodes[id] && nodes[id].children && nodes[id].children.length) id = nodes[id].children[0];
+  return id;
+}
+
 function mountReview(main, summary, session) {
   const id = summary.id;
   let timer = null;
@@ -63,8 +71,13 @@ function mountReview(main, summary, session) {
     box.dataset.annotation = annotation.status;
     if (annotation.status === "failed") say(`The annotation failed: ${annotation.error || "unknown error"}`);
     const games = [data.game];
-    if (viewer) viewer.show(games, 0);
-    else viewer = mountViewer(box, games, { notation: session.player ? session.player.notation : "coordinate", actions: () => [annotateButton, pgnLink], explorer: api.explorer });
+    // A reload (the annotation polled) stays where the reader is.
+    if (viewer) viewer.show(games, 0, viewer.node);
+    else {
+      viewer = mountViewer(box, games, { notation: session.player ? session.player.notation : "coordinate", actions: () => [annotateButton, pgnLink], explorer: api.explorer });
+      // The review opens on the final position: where the game ended.
+      viewer.goto(finalNode(data.game));
+    }
     clearTimeout(timer);
     if (annotation.status === "running") timer = setTimeout(load, POLL_MS);
   }

@@ -5,6 +5,8 @@
 
 import { api } from "./api.js";
 import { h } from "./dom.js";
+import { soundsOn, setSoundsOn } from "./sounds.js";
+import { words } from "./play_text.js";
 
 const NOTATIONS = [
   ["coordinate", "Coordinates (ICCS)", "h2e2"],
@@ -47,8 +49,18 @@ function notationSettings(session, onSaved) {
   ];
 }
 
+/** The sounds switch: kept in this browser, not in the account. */
+function soundSettings() {
+  return [
+    h("h2", {}, words("sound.heading")),
+    h("label", { class: "choice" },
+      h("input", { type: "checkbox", id: "sounds", checked: soundsOn(), onchange: (event) => setSoundsOn(event.target.checked) }),
+      h("span", { class: "choice-label" }, words("sound.label"))),
+  ];
+}
+
 export function mountSettings(main, _params, session) {
-  main.append(h("section", { class: "panel narrow" }, h("h1", {}, "Settings"), notationSettings(session)));
+  main.append(h("section", { class: "panel narrow" }, h("h1", {}, "Settings"), notationSettings(session), soundSettings()));
 }
 
 /**
@@ -67,6 +79,7 @@ export function openSettingsPanel(session, onSaved, onClosed) {
         h("h1", { id: "settings-panel-title" }, "Settings"),
         h("button", { type: "button", id: "settings-close", onclick: close }, "Done")),
       notationSettings(session, onSaved),
+      soundSettings(),
       h("p", { class: "small" }, "You stay at the board while this is open.")));
   dialog.addEventListener("close", () => {
     dialog.remove();
