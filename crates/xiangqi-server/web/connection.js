@@ -6,7 +6,7 @@
 
 import { socket } from "./socket.js";
 import { h } from "./dom.js";
-import { words } from "./play_text.js";
+import { onLanguageChange, t } from "./i18n.js";
 
 const PING_EVERY_MS = 3000;
 const LOST_AFTER_MS = 7000;
@@ -14,7 +14,7 @@ const RECONNECT_AFTER_MS = 15000;
 
 let lost = false;
 const listeners = new Set();
-const banner = h("div", { class: "connection-banner", id: "connection-banner", role: "alert", hidden: true }, words("connection.lost"));
+const banner = h("div", { class: "connection-banner", id: "connection-banner", role: "alert", hidden: true });
 
 function setLost(now) {
   if (lost === now) return;
@@ -43,6 +43,9 @@ function check() {
 }
 
 export function startConnectionBanner() {
+  // Written now, once the catalogues are loaded, and again in a new language.
+  banner.textContent = t("connection.lost");
+  onLanguageChange(() => (banner.textContent = t("connection.lost")));
   document.body.prepend(banner);
   socket.on("status", ({ connected }) => {
     if (!connected && !socket.suspended) setLost(true);
@@ -51,5 +54,6 @@ export function startConnectionBanner() {
   socket.on("frame", () => {
     if (socket.ready) setLost(false);
   });
+  socket.on("welcome", () => setLost(false));
   setInterval(check, PING_EVERY_MS);
 }

@@ -3,9 +3,11 @@
 // every request; these only send them.
 
 import { h, link } from "./dom.js";
-import { words } from "./play_text.js";
+import { t } from "./i18n.js";
 
-const SIDE_NAME = { red: "Red", black: "Black" };
+function sideName(side) {
+  return t(side === "red" ? "color.red" : "color.black");
+}
 
 function button(id, text, onclick, extra = {}) {
   return h("button", { id, type: "button", onclick, ...extra }, text);
@@ -24,29 +26,29 @@ export function takebackControls(game, send) {
   const offer = game.takebackOffer;
   if (offer && offer !== mine) {
     return [
-      h("span", { class: "offer", id: "takeback-offer" }, words("takeback.offer", { side: SIDE_NAME[offer] })),
-      button("accept-takeback", words("takeback.accept"), () => send("accept_takeback"), { class: "primary" }),
-      button("decline-takeback", words("takeback.decline"), () => send("decline_takeback")),
+      h("span", { class: "offer", id: "takeback-offer" }, t("game.takeback_offer", { side: sideName(offer) })),
+      button("accept-takeback", t("game.accept"), () => send("accept_takeback"), { class: "primary" }),
+      button("decline-takeback", t("game.decline"), () => send("decline_takeback")),
     ];
   }
-  return [button("takeback", offer === mine ? words("takeback.asked") : words("takeback.ask"),
+  return [button("takeback", offer === mine ? t("game.takeback_asked") : t("game.takeback"),
     () => send("offer_takeback"), { disabled: offer === mine || !hasMoved(game, mine) })];
 }
 
 /** The rematch controls after the end (players), or a link to the rematch (everyone). */
 export function rematchControls(game, send) {
   if (game.rematch) {
-    return [h("p", { class: "rematch" }, link(`/games/${game.rematch}`, words("rematch.watch")))];
+    return [h("p", { class: "rematch" }, link(`/games/${game.rematch}`, t("game.rematch_watch")))];
   }
   if (!game.you) return [];
   const offer = game.rematchOffer;
   if (offer && offer !== game.you) {
     return [h("p", { class: "rematch" },
-      h("span", { class: "offer", id: "rematch-offer" }, words("rematch.incoming", { side: SIDE_NAME[offer] })), " ",
-      button("accept-rematch", words("rematch.accept"), () => send("accept_rematch"), { class: "primary" }), " ",
-      button("decline-rematch", words("rematch.decline"), () => send("decline_rematch")))];
+      h("span", { class: "offer", id: "rematch-offer" }, t("game.rematch_offer", { side: sideName(offer) })), " ",
+      button("accept-rematch", t("game.accept"), () => send("accept_rematch"), { class: "primary" }), " ",
+      button("decline-rematch", t("game.decline"), () => send("decline_rematch")))];
   }
   return [h("p", { class: "rematch" },
-    button("rematch", offer === game.you ? words("rematch.offered") : words("rematch.offer"), () => send("offer_rematch"),
+    button("rematch", offer === game.you ? t("game.rematch_offered") : t("game.rematch"), () => send("offer_rematch"),
       { class: "primary", disabled: offer === game.you }))];
 }

@@ -5,12 +5,13 @@
 
 import { api } from "./api.js";
 import { h } from "./dom.js";
+import { t } from "./i18n.js";
+import { errorText } from "./errors.js";
 import { soundsOn, setSoundsOn } from "./sounds.js";
-import { words } from "./play_text.js";
 
 const NOTATIONS = [
-  ["coordinate", "Coordinates (ICCS)", "h2e2"],
-  ["wxf", "WXF", "C2=5"],
+  ["coordinate", "settings.notation_coordinate", "h2e2"],
+  ["wxf", "settings.notation_wxf", "C2=5"],
   ["chinese", "中文（简体）", "炮二平五"],
   ["chinese-traditional", "中文（繁體）", "兵七進一"],
   ["vietnamese", "Tiếng Việt", "Pháo 2 bình 5"],
@@ -26,11 +27,11 @@ function notationSettings(session, onSaved) {
     try {
       const player = await api.setNotation(notation);
       session.setPlayer(player);
-      message.textContent = "Saved.";
+      message.textContent = t("settings.saved");
       message.className = "notice ok";
       if (onSaved) onSaved(player);
     } catch (error) {
-      message.textContent = error.message;
+      message.textContent = errorText(error);
       message.className = "notice";
     }
     message.hidden = false;
@@ -39,11 +40,11 @@ function notationSettings(session, onSaved) {
   const options = NOTATIONS.map(([value, label, example]) =>
     h("label", { class: "choice" },
       h("input", { type: "radio", name: "notation", value, id: `notation-${value}`, checked: value === current, onchange: () => choose(value) }),
-      h("span", { class: "choice-label" }, label),
+      h("span", { class: "choice-label" }, label.startsWith("settings.") ? t(label) : label),
       h("span", { class: "choice-example", lang: value.startsWith("chinese") ? "zh" : null }, example)));
 
   return [
-    h("h2", {}, "Move notation"),
+    h("h2", {}, t("settings.move_notation")),
     h("form", { id: "notation-form", onsubmit: (e) => e.preventDefault() }, options),
     message,
   ];
@@ -52,15 +53,15 @@ function notationSettings(session, onSaved) {
 /** The sounds switch: kept in this browser, not in the account. */
 function soundSettings() {
   return [
-    h("h2", {}, words("sound.heading")),
+    h("h2", {}, t("settings.sounds")),
     h("label", { class: "choice" },
       h("input", { type: "checkbox", id: "sounds", checked: soundsOn(), onchange: (event) => setSoundsOn(event.target.checked) }),
-      h("span", { class: "choice-label" }, words("sound.label"))),
+      h("span", { class: "choice-label" }, t("settings.sounds_label"))),
   ];
 }
 
 export function mountSettings(main, _params, session) {
-  main.append(h("section", { class: "panel narrow" }, h("h1", {}, "Settings"), notationSettings(session), soundSettings()));
+  main.append(h("section", { class: "panel narrow" }, h("h1", {}, t("settings.title")), notationSettings(session), soundSettings()));
 }
 
 /**
@@ -76,11 +77,11 @@ export function openSettingsPanel(session, onSaved, onClosed) {
   const dialog = h("dialog", { class: "settings-panel", id: "settings-panel", "aria-labelledby": "settings-panel-title" },
     h("div", { class: "settings-panel-box" },
       h("div", { class: "settings-panel-head" },
-        h("h1", { id: "settings-panel-title" }, "Settings"),
-        h("button", { type: "button", id: "settings-close", onclick: close }, "Done")),
+        h("h1", { id: "settings-panel-title" }, t("settings.title")),
+        h("button", { type: "button", id: "settings-close", onclick: close }, t("settings.done"))),
       notationSettings(session, onSaved),
       soundSettings(),
-      h("p", { class: "small" }, "You stay at the board while this is open.")));
+      h("p", { class: "small" }, t("settings.stay_at_board"))));
   dialog.addEventListener("close", () => {
     dialog.remove();
     if (onClosed) onClosed();

@@ -76,7 +76,7 @@ def test_takeback_premove_and_sounds(open_client):
     red.wait_text("#game-message", lambda t: t == "Black declined the takeback.")
     red.wait_text("#takeback", lambda t: t == "Takeback")
     red.click("#takeback")
-    red.wait_text("#game-message", lambda t: "ask again after" in t)
+    red.wait_text("#game-message", lambda t: "wait a few moves" in t)
     assert red.ply_count() == 2
 
     # A premove: queued on Black's turn, played when Black's move arrives.
