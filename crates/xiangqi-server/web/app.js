@@ -11,6 +11,7 @@ import { mountSettings } from "./settings.js";
 import { mountAuth } from "./auth.js";
 import { mountPlayer } from "./player.js";
 import { startConnectionBanner } from "./connection.js";
+import { mountHowTo } from "./howto.js";
 
 const routes = [
   [/^\/$/, mountLobby],
@@ -18,6 +19,7 @@ const routes = [
   [/^\/players\/([^/]+)$/, mountPlayer],
   [/^\/settings$/, mountSettings],
   [/^\/login$/, mountAuth],
+  [/^\/how-to-play$/, mountHowTo],
 ];
 
 const main = document.getElementById("app");
@@ -56,7 +58,7 @@ function renderHeader() {
     : h("button", { class: "linkish", id: "logout", onclick: logout }, t("nav.sign_out"));
   header.replaceChildren(
     link("/", h("span", { class: "brand" }, h("span", { class: "brand-mark" }, "象"), h("span", { class: "brand-name" }, "Xiangqi"))),
-    h("nav", {}, h("a", { href: "/", "data-link": true, class: "nav-play" }, t("nav.play")), link("/settings", t("nav.settings")), account, who),
+    h("nav", {}, h("a", { href: "/", "data-link": true, class: "nav-play" }, t("nav.play")), link("/how-to-play", t("nav.how_to_play")), link("/settings", t("nav.settings")), account, who),
     // Rebuilt on every header render, so it takes the socket's state now.
     h("span", { class: socket.ready ? "conn online" : "conn", id: "conn", title: t("nav.connection") }),
   );

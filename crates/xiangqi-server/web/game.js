@@ -13,7 +13,7 @@ import { Clocks } from "./clock.js";
 import { createExplorerPanel } from "./explorer.js";
 import { VIEWER_NOTATIONS } from "./viewer.js";
 import { api } from "./api.js";
-import { openSettingsPanel } from "./settings.js";
+import { openSettingsPanel, pieceSet } from "./settings.js";
 import { onLanguageChange, t } from "./i18n.js";
 import { errorText } from "./errors.js";
 import { resultSentence } from "./results.js";
@@ -75,7 +75,7 @@ export function mountGame(main, [gameId], session) {
   });
   const clocks = new Clocks(clockEls);
 
-  const board = createBoard(boardBox, { viewOnly: true, onMove });
+  const board = createBoard(boardBox, { viewOnly: true, onMove, pieces: pieceSet(session), label: t("game.board") });
 
   function say(text) {
     notice.textContent = text || "";
@@ -259,6 +259,7 @@ export function mountGame(main, [gameId], session) {
       lastMove: last ? [last.slice(0, 2), last.slice(2, 4)] : null,
       dests: myTurn ? destsFromLegal(game.legal) : canPremove ? premoveDests(parsePlacement(game.fen), game.you) : new Map(),
       viewOnly: !myTurn && !canPremove,
+      pieces: pieceSet(session),
     });
     markPremove(boardBox, premove);
     explorer.update(game.fen);
@@ -364,7 +365,7 @@ export function mountGame(main, [gameId], session) {
         ? button("resign", t("game.confirm_resign"), () => { confirmResign = false; socket.send({ t: "resign", game: gameId }); }, { class: "danger" })
         : button("resign", t("game.resign"), () => { confirmResign = true; renderControls(); setTimeout(() => { confirmResign = false; renderControls(); }, 4000); }));
     }
-    buttons.push(button("flip", t("game.flip", () => {
+    buttons.push(button("flip", t("game.flip"), () => {
       orientation = board.orientation === "red" ? "black" : "red";
       render();
     }));

@@ -11,6 +11,7 @@ import { errorText } from "./errors.js";
 import { reasonLabel } from "./results.js";
 import { mountGame } from "./game.js";
 import { mountViewer } from "./viewer.js";
+import { pieceSet } from "./settings.js";
 
 const POLL_MS = 1000;
 
@@ -77,7 +78,10 @@ function mountReview(main, summary, session) {
     // A reload (the annotation polled) stays where the reader is.
     if (viewer) viewer.show(games, 0, viewer.node);
     else {
-      viewer = mountViewer(box, games, { notation: session.player ? session.player.notation : "coordinate", actions: () => [annotateButton, pgnLink], explorer: api.explorer });
+      viewer = mountViewer(box, games, {
+        notation: session.player ? session.player.notation : "coordinate", actions: () => [annotateButton, pgnLink], explorer: api.explorer,
+        pieces: pieceSet(session), boardLabel: t("game.board"),
+      });
       // The review opens on the final position: where the game ended.
       viewer.goto(finalNode(data.game));
     }
