@@ -66,7 +66,7 @@ def test_takeback_premove_and_sounds(open_client):
         assert client.moves_text() == ["h2e2"]
         client.wait_last_move("h2e2")
     assert black.wait_my_turn()
-    black.wait_text("#game-message", lambda t: "takeback was accepted" in t)
+    black.wait_text("#game-message", lambda t: t == "The takeback Black asked for was accepted.")
     black.shot("play-takeback-done")
 
     # A refused request cannot be repeated at once.
