@@ -14,6 +14,7 @@ import { openSettingsPanel, pieceSet } from "./settings.js";
 import { onLanguageChange, t } from "./i18n.js";
 import { errorText } from "./errors.js";
 import { resultSentence } from "./results.js";
+import { viewerWords } from "./viewer_words.js";
 
 const RESEND_MS = 2500;
 const SIDE_KEY = { red: "color.red", black: "color.black" };
@@ -59,6 +60,7 @@ export function mountGame(main, [gameId], session) {
   // The server's opening explorer, when it has one, in the player's notation.
   const explorer = createExplorerPanel(explorerBox, {
     lookup: api.explorer,
+    words: viewerWords,
     // The table names the opening of the moves that led to its position.
     opening: () => game.opening,
     notation: () => Math.max(0, VIEWER_NOTATIONS.findIndex(([name]) => name === (session.player && session.player.notation))),
