@@ -77,6 +77,7 @@ function route() {
   session.settingsInPage = null;
   session.boardInPlay = null;
   main.replaceChildren();
+  document.title = t("app.title");
   for (const [pattern, mount] of routes) {
     const match = location.pathname.match(pattern);
     if (match) {

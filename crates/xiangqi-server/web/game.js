@@ -21,6 +21,7 @@ import { onConnection, connectionLost } from "./connection.js";
 import { playSound } from "./sounds.js";
 import { premoveDests, markPremove } from "./premove.js";
 import { takebackControls, rematchControls } from "./game_offers.js";
+import { viewerWords } from "./viewer_words.js";
 
 const RESEND_MS = 2500;
 const SIDE_KEY = { red: "color.red", black: "color.black" };
@@ -69,6 +70,7 @@ export function mountGame(main, [gameId], session) {
   // The server's opening explorer, when it has one, in the player's notation.
   const explorer = createExplorerPanel(explorerBox, {
     lookup: api.explorer,
+    words: viewerWords,
     // The table names the opening of the moves that led to its position.
     opening: () => game.opening,
     notation: () => Math.max(0, VIEWER_NOTATIONS.findIndex(([name]) => name === (session.player && session.player.notation))),

@@ -12,6 +12,7 @@ import { reasonLabel } from "./results.js";
 import { mountGame } from "./game.js";
 import { mountViewer } from "./viewer.js";
 import { pieceSet } from "./settings.js";
+import { viewerWords } from "./viewer_words.js";
 
 const POLL_MS = 1000;
 
@@ -80,7 +81,7 @@ function mountReview(main, summary, session) {
     else {
       viewer = mountViewer(box, games, {
         notation: session.player ? session.player.notation : "coordinate", actions: () => [annotateButton, pgnLink], explorer: api.explorer,
-        pieces: pieceSet(session), boardLabel: t("game.board"),
+        pieces: pieceSet(session), boardLabel: t("game.board"), words: viewerWords,
       });
       // The review opens on the final position: where the game ended.
       viewer.goto(finalNode(data.game));
