@@ -111,11 +111,20 @@ fuzz_target!(|data: &[u8]| {
             6 => ClockEvent::OfferDraw {
                 side: side(bytes.byte()),
             },
-            7 => match bytes.byte() % 3 {
+            7 => match bytes.byte() % 6 {
                 0 => ClockEvent::AcceptDraw {
                     side: side(bytes.byte()),
                 },
                 1 => ClockEvent::DeclineDraw {
+                    side: side(bytes.byte()),
+                },
+                2 => ClockEvent::OfferTakeback {
+                    side: side(bytes.byte()),
+                },
+                3 => ClockEvent::AcceptTakeback {
+                    side: side(bytes.byte()),
+                },
+                4 => ClockEvent::DeclineTakeback {
                     side: side(bytes.byte()),
                 },
                 _ => ClockEvent::Return {
@@ -173,6 +182,18 @@ fuzz_target!(|data: &[u8]| {
         }
         if at >= now {
             now = at;
+        }
+        if online.game().ply() < before_ply {
+            // An agreed takeback: the plain game takes back as many plies
+            // and must agree on everything again.
+            let plies = before_ply - online.game().ply();
+            assert!(plies <= 2, "a takeback of {plies} plies");
+            let board_verdict = board
+                .take_back(plies)
+                .unwrap_or_else(|e| panic!("board game cannot take back {plies}: {e}"))
+                .clone();
+            assert_eq!(online.verdict(), &board_verdict, "takeback disagrees");
+            assert_eq!(online.game().position(), board.position());
         }
         if online.game().ply() > before_ply {
             let mv = *online.game().moves().last().expect("a move was played");

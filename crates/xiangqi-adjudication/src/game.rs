@@ -64,6 +64,14 @@ pub enum GameError {
         /// The offence.
         reason: Reason,
     },
+    /// A takeback of more plies than the game has.
+    #[error("cannot take back {plies} plies: only {played} were played")]
+    TakeBackTooFar {
+        /// The plies asked for.
+        plies: u32,
+        /// The plies played.
+        played: u32,
+    },
 }
 
 impl From<FenError> for GameError {
@@ -234,6 +242,28 @@ impl Game {
         self.counter.push(mover, captured, self.position.is_check());
         self.moves.push(mv);
         self.verdict = self.evaluate(repetition, Some(mv), captured);
+        Ok(&self.verdict)
+    }
+
+    /// Takes back the last `plies` moves: the game is rebuilt from its start
+    /// by replaying the moves that remain, so the repetition record and the
+    /// no-capture counter are those of the shorter game (an online takeback).
+    /// Taking back more plies than were played is an error, as is taking
+    /// back after the end.
+    pub fn take_back(&mut self, plies: u32) -> Result<&Verdict, GameError> {
+        self.ensure_running(|| format!("taking back {plies} plies"))?;
+        if plies > self.ply() {
+            return Err(GameError::TakeBackTooFar {
+                plies,
+                played: self.ply(),
+            });
+        }
+        let keep = (self.ply() - plies) as usize;
+        let mut replayed = Game::new(self.start.clone(), self.rules.clone());
+        for &mv in &self.moves[..keep] {
+            replayed.push(mv)?;
+        }
+        *self = replayed;
         Ok(&self.verdict)
     }
 

@@ -48,6 +48,7 @@ mod verdict;
 pub use chase::{classify_ply, is_unprotected, threats, threats_after, PlyClass, PlyKind, Threats};
 pub use clock::{
     ClockError, ClockEvent, OnlineGame, ParseTimeControlError, TimeControl, TimedEvent,
+    TAKEBACK_COOLDOWN_PLIES,
 };
 pub use game::{Game, GameError, GameRecord};
 pub use identity::PieceIds;

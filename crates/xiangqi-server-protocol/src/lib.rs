@@ -154,6 +154,36 @@ pub enum ClientMessage {
         /// The game.
         game: String,
     },
+    /// Ask to take back one's last move (and the opponent's reply).
+    OfferTakeback {
+        /// The game.
+        game: String,
+    },
+    /// Agree to the opponent's takeback request.
+    AcceptTakeback {
+        /// The game.
+        game: String,
+    },
+    /// Refuse the opponent's takeback request.
+    DeclineTakeback {
+        /// The game.
+        game: String,
+    },
+    /// After the end: offer a new game with colours swapped.
+    OfferRematch {
+        /// The finished game.
+        game: String,
+    },
+    /// Accept the opponent's rematch offer: the new game starts.
+    AcceptRematch {
+        /// The finished game.
+        game: String,
+    },
+    /// Decline the opponent's rematch offer.
+    DeclineRematch {
+        /// The finished game.
+        game: String,
+    },
 }
 
 /// The message types a client may send.
@@ -174,6 +204,12 @@ const CLIENT_TYPES: &[&str] = &[
     "offer_draw",
     "accept_draw",
     "decline_draw",
+    "offer_takeback",
+    "accept_takeback",
+    "decline_takeback",
+    "offer_rematch",
+    "accept_rematch",
+    "decline_rematch",
 ];
 
 /// Why a frame is not a client message.

@@ -161,6 +161,14 @@ pub struct Player {
     pub rating: Option<i32>,
     /// The notation setting's name.
     pub notation: String,
+    /// The web client's language (a catalogue's code: `en`, `zh-Hans`, …),
+    /// absent until the player chooses one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub language: Option<String>,
+    /// The web client's piece set (`traditional`, `pictogram`), absent
+    /// until the player chooses one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pieces: Option<String>,
 }
 
 /// `PublicPlayer` or, with `engine_level`, `EnginePlayer`.
@@ -269,10 +277,19 @@ pub struct GameResult {
     pub status: String,
     /// The reason code.
     pub reason: String,
-    /// A sentence in the recipient's notation.
+    /// A sentence in the recipient's notation (English; a client writes its
+    /// own from `result`, `reason`, `move` and `aborted_by`).
     pub text: String,
     /// The rating changes of a rated game.
     pub ratings: Option<BySide<RatingChange>>,
+    /// The move that ended the game, in the recipient's notation, when the
+    /// sentence names it (checkmate, no legal move, repetition, perpetual
+    /// check or chase, the no-capture and material draws).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub r#move: Option<String>,
+    /// The side that aborted the game (`red`/`black`), when it was aborted.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub aborted_by: Option<String>,
 }
 
 /// The `state` frame's fields.
@@ -306,6 +323,18 @@ pub struct GameState {
     pub legal: Vec<String>,
     /// The end, when over.
     pub result: Option<GameResult>,
+    /// The side whose takeback request waits for an answer (added within
+    /// version 1: absent from older servers' frames).
+    #[serde(default)]
+    pub takeback_offer: Option<Side>,
+    /// After the end: the side whose rematch offer waits for an answer
+    /// (added within version 1).
+    #[serde(default)]
+    pub rematch_offer: Option<Side>,
+    /// After the end: the rematch game, once it started (added within
+    /// version 1).
+    #[serde(default)]
+    pub rematch: Option<String>,
     /// Unix ms.
     pub now: i64,
     /// The opening of the moves played, `null` before the first move and
@@ -376,6 +405,50 @@ pub enum EventBody {
     End {
         /// How.
         result: GameResult,
+    },
+    /// A side asks to take back its last move (and the reply to it).
+    TakebackOffer {
+        /// The side asking.
+        by: Side,
+    },
+    /// The side asked refused the takeback (a move ends a request too,
+    /// without this event).
+    TakebackDeclined {
+        /// The side that refused.
+        by: Side,
+    },
+    /// A takeback was agreed: the game is back at `ply` plies.
+    Takeback {
+        /// The side that asked.
+        by: Side,
+        /// Plies played now; moves from this ply on are gone.
+        ply: u32,
+        /// The position now.
+        fen: String,
+        /// The opening of the moves that remain, as in `move`.
+        #[serde(default)]
+        opening: Option<OpeningName>,
+    },
+    /// After the end: a side offers a rematch.
+    RematchOffer {
+        /// The side offering.
+        by: Side,
+    },
+    /// The side offered a rematch declined it.
+    RematchDeclined {
+        /// The side that declined.
+        by: Side,
+    },
+    /// The offering side left the room: its rematch offer is gone.
+    RematchWithdrawn {
+        /// The side that offered.
+        by: Side,
+    },
+    /// The rematch started: colours swapped, same time control, rating and
+    /// rules.
+    Rematch {
+        /// The new game's id.
+        game: String,
     },
 }
 

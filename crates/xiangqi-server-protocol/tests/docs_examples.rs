@@ -43,7 +43,7 @@ fn json_examples(text: &str) -> Vec<Value> {
 fn every_client_example_decodes() {
     let doc = server_md();
     let examples = json_examples(section(&doc, "## WebSocket: client messages"));
-    assert!(examples.len() >= 16, "{} client examples", examples.len());
+    assert!(examples.len() >= 22, "{} client examples", examples.len());
     for example in examples {
         let text = example.to_string();
         if let Err(e) = decode(&text) {
@@ -85,4 +85,35 @@ fn every_server_example_reads_into_the_types_and_back() {
     .collect();
     let missing: Vec<_> = every_kind.difference(&kinds).collect();
     assert!(missing.is_empty(), "no example of {missing:?}");
+}
+
+#[test]
+fn every_event_kind_has_an_example() {
+    let doc = server_md();
+    let examples = json_examples(section(&doc, "## WebSocket: server messages"));
+    let kinds: BTreeSet<String> = examples
+        .iter()
+        .filter(|e| e["t"] == "event")
+        .map(|e| e["event"]["kind"].as_str().unwrap_or_default().to_string())
+        .collect();
+    let every_kind: BTreeSet<String> = [
+        "move",
+        "draw_offer",
+        "draw_declined",
+        "away",
+        "back",
+        "end",
+        "takeback_offer",
+        "takeback_declined",
+        "takeback",
+        "rematch_offer",
+        "rematch_declined",
+        "rematch_withdrawn",
+        "rematch",
+    ]
+    .into_iter()
+    .map(String::from)
+    .collect();
+    let missing: Vec<_> = every_kind.difference(&kinds).collect();
+    assert!(missing.is_empty(), "no example of the events {missing:?}");
 }

@@ -69,6 +69,11 @@ pub fn export_game(
     let mut game = Game::from_moves([]);
     let mut plies = 0;
     let online = stored.replay_each(|online, timed| {
+        if online.game().ply() < plies {
+            // An agreed takeback: the record holds the moves as finally played.
+            plies = online.game().ply();
+            game.mainline.moves.truncate(plies as usize);
+        }
         if matches!(timed.event, ClockEvent::Move { .. }) && online.game().ply() > plies {
             plies = online.game().ply();
             if let Some(&mv) = online.game().moves().last() {

@@ -26,6 +26,7 @@ export class Clocks {
   }
 
   update(clocks, running) {
+    this.frozen = false;
     if (clocks) this.clocks = { ...clocks };
     this.running = running || null;
     this.at = performance.now();
@@ -34,7 +35,15 @@ export class Clocks {
 
   remaining(side) {
     const base = this.clocks[side] || 0;
-    return side === this.running ? base - (performance.now() - this.at) : base;
+    return side === this.running && !this.frozen ? base - (performance.now() - this.at) : base;
+  }
+
+  /** Stops counting down (the connection is lost) until the next `update` from the server. */
+  freeze() {
+    if (this.frozen) return;
+    this.clocks = { red: this.remaining("red"), black: this.remaining("black") };
+    this.frozen = true;
+    this.render();
   }
 
   render() {
@@ -43,7 +52,8 @@ export class Clocks {
       if (!element) continue;
       const left = this.remaining(side);
       element.textContent = formatClock(left);
-      element.classList.toggle("running", side === this.running);
+      element.classList.toggle("running", side === this.running && !this.frozen);
+      element.classList.toggle("frozen", side === this.running && Boolean(this.frozen));
       element.classList.toggle("low", left < 20000);
     }
   }

@@ -25,6 +25,8 @@ class Socket {
     this.retryTimer = null;
     this.closedByUs = false;
     this.suspended = false;
+    // When the last frame came (the connection banner's liveness check).
+    this.lastFrameAt = performance.now();
   }
 
   connect() {
@@ -34,6 +36,7 @@ class Socket {
     const scheme = location.protocol === "https:" ? "wss:" : "ws:";
     const ws = new WebSocket(`${scheme}//${location.host}/ws`);
     this.ws = ws;
+    this.lastFrameAt = performance.now();
     ws.addEventListener("open", () => {
       ws.send(JSON.stringify({ t: "hello", v: PROTOCOL_VERSION }));
     });
@@ -92,6 +95,8 @@ class Socket {
     } catch {
       return;
     }
+    this.lastFrameAt = performance.now();
+    this.emit("frame", frame);
     if (frame.t === "ping") {
       this.send({ t: "pong" });
       return;

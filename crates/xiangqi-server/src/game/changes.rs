@@ -17,6 +17,7 @@ pub fn apply(
     let was_over = game.game().is_over();
     let offers = Color::ALL.map(|c| game.has_draw_offer(c));
     let away = Color::ALL.map(|c| game.away_since(c).is_some());
+    let takeback_request = game.takeback_request();
     game.apply(event)?;
     let over = game.game().is_over();
     let mut out = Vec::new();
@@ -31,6 +32,24 @@ pub fn apply(
                 fen,
                 opening,
             });
+        }
+    }
+    if game.game().ply() < ply {
+        if let Some(by) = takeback_request {
+            out.push(EventKind::Takeback {
+                by,
+                ply: game.game().ply(),
+                fen: game.game().position().to_fen(),
+                opening: opening_of(game.game().start(), game.game().moves()).map(Box::new),
+            });
+        }
+    }
+    if !over && game.game().ply() == ply {
+        // A move ends a request without a word; a takeback is told above.
+        match (takeback_request, game.takeback_request()) {
+            (None, Some(by)) => out.push(EventKind::TakebackOffer(by)),
+            (Some(by), None) => out.push(EventKind::TakebackDeclined(by.opposite())),
+            _ => {}
         }
     }
     if !over {

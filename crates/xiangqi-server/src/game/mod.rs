@@ -13,7 +13,10 @@ use std::sync::Arc;
 use tokio::sync::{mpsc, oneshot};
 
 use crate::game::lobby::Lobby;
-use crate::game::room::{Action, ActionError, RestoreError, RoomCommand, RoomNotices, RoomPorts};
+use crate::game::room::{
+    Action, ActionError, RematchAnswer, RematchPlan, RestoreError, RoomCommand, RoomNotices,
+    RoomPorts,
+};
 use crate::game::view::{EventOut, GameFacts, Snapshot};
 
 /// A socket's number.
@@ -67,6 +70,21 @@ impl RoomHandle {
             reply,
         })?;
         answer.await.map_err(|_| RoomGone)
+    }
+
+    /// Tells the room `player`'s word on a rematch.
+    pub async fn rematch(
+        &self,
+        player: &str,
+        answer: RematchAnswer,
+    ) -> Result<Result<Option<RematchPlan>, ActionError>, RoomGone> {
+        let (reply, waiting) = oneshot::channel();
+        self.send(RoomCommand::Rematch {
+            player: player.to_string(),
+            answer,
+            reply,
+        })?;
+        waiting.await.map_err(|_| RoomGone)
     }
 }
 

@@ -227,8 +227,8 @@ impl ResultView {
             Some(Color::Black) => "Black",
             None => "Nobody",
         };
-        let by_move = |words: &str| match &self.last_move {
-            Some((before, mv)) => format!("{words} ({})", notation.move_text(before, *mv)),
+        let by_move = |words: &str| match self.deciding_move(notation) {
+            Some(text) => format!("{words} ({text})"),
             None => words.to_string(),
         };
         let sentence = match self.reason {
@@ -275,6 +275,25 @@ impl ResultView {
         format!("{sentence}.")
     }
 
+    /// The move the sentence names, in `notation`: the last move when it
+    /// decided the game (the reasons `text` writes it beside).
+    fn deciding_move(&self, notation: NotationSetting) -> Option<String> {
+        let named = matches!(
+            self.reason,
+            Reason::Checkmate
+                | Reason::Stalemate
+                | Reason::ThreefoldRepetition
+                | Reason::PerpetualCheck
+                | Reason::PerpetualChase
+                | Reason::MutualPerpetualCheck
+                | Reason::MutualPerpetualChase
+                | Reason::NoCaptureRule
+                | Reason::InsufficientMaterial
+        );
+        let (before, mv) = self.last_move.as_ref().filter(|_| named)?;
+        Some(notation.move_text(before, *mv))
+    }
+
     /// `Result` for one recipient.
     pub fn to_view(&self, notation: NotationSetting) -> GameResult {
         let change = |(before, after)| RatingChange { before, after };
@@ -287,6 +306,8 @@ impl ResultView {
                 red: change(red),
                 black: change(black),
             }),
+            r#move: self.deciding_move(notation),
+            aborted_by: self.aborted_by.map(|side| side.name().to_string()),
         }
     }
 }
@@ -317,6 +338,29 @@ pub enum EventKind {
     Back(Color),
     /// The end.
     End(Arc<ResultView>),
+    /// A side asks for a takeback.
+    TakebackOffer(Color),
+    /// A side refused the opponent's takeback request.
+    TakebackDeclined(Color),
+    /// A takeback asked by `by`: the game is back at `ply` plies.
+    Takeback {
+        /// The side that asked.
+        by: Color,
+        /// Plies played now.
+        ply: u32,
+        /// FEN now.
+        fen: String,
+        /// The opening of the moves that remain (boxed, as in `Move`).
+        opening: Option<Box<Opening>>,
+    },
+    /// After the end, a side offers a rematch.
+    RematchOffer(Color),
+    /// A side declined the opponent's rematch offer.
+    RematchDeclined(Color),
+    /// The offering side left: its rematch offer is gone.
+    RematchWithdrawn(Color),
+    /// The rematch game started.
+    Rematch(String),
 }
 
 /// Clocks and turn as of some moment.
@@ -360,6 +404,12 @@ pub struct Snapshot {
     pub clock: ClockView,
     /// The side with a pending offer.
     pub draw_offer: Option<Color>,
+    /// The side with a pending takeback request.
+    pub takeback_offer: Option<Color>,
+    /// After the end: the side with a pending rematch offer.
+    pub rematch_offer: Option<Color>,
+    /// After the end: the rematch game, once started.
+    pub rematch: Option<String>,
     /// How long each side has been away, ms.
     pub away: [Option<u64>; 2],
     /// The end, when over.
@@ -432,6 +482,23 @@ pub fn event_frame(
         EventKind::End(result) => EventBody::End {
             result: result.to_view(notation),
         },
+        EventKind::TakebackOffer(by) => EventBody::TakebackOffer { by: side(*by) },
+        EventKind::TakebackDeclined(by) => EventBody::TakebackDeclined { by: side(*by) },
+        EventKind::Takeback {
+            by,
+            ply,
+            fen,
+            opening,
+        } => EventBody::Takeback {
+            by: side(*by),
+            ply: *ply,
+            fen: fen.clone(),
+            opening: opening.as_deref().map(|o| notation.opening(o)),
+        },
+        EventKind::RematchOffer(by) => EventBody::RematchOffer { by: side(*by) },
+        EventKind::RematchDeclined(by) => EventBody::RematchDeclined { by: side(*by) },
+        EventKind::RematchWithdrawn(by) => EventBody::RematchWithdrawn { by: side(*by) },
+        EventKind::Rematch(game) => EventBody::Rematch { game: game.clone() },
     };
     ServerMessage::Event(Box::new(GameEvent {
         game: facts.id.clone(),
@@ -477,6 +544,9 @@ pub fn state_frame(
         you: you.map(side),
         legal: legal_for(&snapshot.clock, you),
         result: snapshot.result.as_ref().map(|r| r.to_view(notation)),
+        takeback_offer: snapshot.takeback_offer.map(side),
+        rematch_offer: snapshot.rematch_offer.map(side),
+        rematch: snapshot.rematch.clone(),
         now: snapshot.clock.now,
         opening: opening_of(&facts.start, &snapshot.moves).map(|o| notation.opening(&o)),
     }))

@@ -3,7 +3,7 @@
 //! frame with a code, words and a `ref` naming what it refers to.
 
 use crate::game::lobby::{seat_colors, start_game, Seek};
-use crate::game::room::{Action, RoomCommand};
+use crate::game::room::{Action, RematchAnswer, RoomCommand};
 use crate::game::view::Seat;
 use crate::game::RoomHandle;
 use crate::ids::new_id;
@@ -14,6 +14,7 @@ use crate::ws::connection::{error_frame, Session};
 use crate::ws::protocol::echo::quoted;
 use crate::ws::protocol::server::ErrorRef;
 use crate::ws::protocol::{ClientMessage, ServerMessage, PROTOCOL_VERSION};
+use crate::ws::rematch::rematch;
 
 /// The highest engine level.
 const MAX_ENGINE_LEVEL: i64 = crate::engine_player::MAX_LEVEL as i64;
@@ -23,7 +24,7 @@ const MAX_WATCHED: usize = 32;
 /// The frames that go back to the socket that sent the message.
 pub type Replies = Vec<String>;
 
-fn refuse(code: &str, message: impl AsRef<str>, reference: Option<ErrorRef>) -> Replies {
+pub(super) fn refuse(code: &str, message: impl AsRef<str>, reference: Option<ErrorRef>) -> Replies {
     vec![error_frame(code, message.as_ref(), reference)]
 }
 
@@ -159,6 +160,24 @@ pub async fn handle(state: &AppState, session: &mut Session, message: ClientMess
         ClientMessage::DeclineDraw { game } => {
             game_action(state, session, game, Action::DeclineDraw).await
         }
+        ClientMessage::OfferTakeback { game } => {
+            game_action(state, session, game, Action::OfferTakeback).await
+        }
+        ClientMessage::AcceptTakeback { game } => {
+            game_action(state, session, game, Action::AcceptTakeback).await
+        }
+        ClientMessage::DeclineTakeback { game } => {
+            game_action(state, session, game, Action::DeclineTakeback).await
+        }
+        ClientMessage::OfferRematch { game } => {
+            rematch(state, session, game, RematchAnswer::Offer).await
+        }
+        ClientMessage::AcceptRematch { game } => {
+            rematch(state, session, game, RematchAnswer::Accept).await
+        }
+        ClientMessage::DeclineRematch { game } => {
+            rematch(state, session, game, RematchAnswer::Decline).await
+        }
     }
 }
 
@@ -183,7 +202,7 @@ async fn fresh_seat(state: &AppState, session: &Session) -> Result<Seat, Replies
 }
 
 /// Tells both players that a game started (on every socket of theirs).
-fn started(state: &AppState, room: &RoomHandle) {
+pub(super) fn started(state: &AppState, room: &RoomHandle) {
     let text = ServerMessage::Started {
         game: room.id.clone(),
     }

@@ -6,6 +6,7 @@
 pub mod connection;
 pub mod dispatch;
 pub mod flood;
+pub mod rematch;
 
 /// The client's messages and their decoder (a crate of their own).
 pub use xiangqi_server_protocol as protocol;

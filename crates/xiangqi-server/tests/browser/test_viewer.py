@@ -313,11 +313,17 @@ def test_the_server_shows_a_finished_game_in_the_viewer_and_annotates_it(open_cl
     viewer = Viewer(guest, "#viewer")
     moves = guest.driver.find_elements(By.CSS_SELECTOR, "#viewer .xq-move")
     assert len(moves) == 4, [m.text for m in moves]
+    # The review opens on the final position, the last move marked.
+    final = viewer.fen()
+    assert viewer.data("node") == "4"
+    assert guest.find("#viewer .xq-move.current").get_attribute("data-node") == "4"
+    viewer.key(Keys.HOME)
     fens = [viewer.fen()]
     for _ in range(4):
         viewer.key(Keys.ARROW_RIGHT)
         fens.append(viewer.fen())
     assert len(set(fens)) == 5
+    assert fens[4] == final
     assert not guest.find("#viewer .xq-curve").is_displayed()
     if database:
         # The finished game's viewer has the server's explorer beside the board.

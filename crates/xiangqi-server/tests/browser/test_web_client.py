@@ -66,7 +66,11 @@ def test_two_players_play_to_checkmate_and_switch_notation(open_client, unique_n
     red.shot("game-red-destinations")
     red.click("#board [data-square='e5']")
     assert red.shown_dests() == []
-    # Out of turn nothing can be picked up.
+    # Out of turn a piece picked up is for a premove (docs/web.md): it may go
+    # to any square but its own side's; a second click puts it down.
+    black.click("#board [data-square='b7']")
+    dests = black.shown_dests()
+    assert len(dests) == 90 - 16 and "b9" not in dests and "b2" in dests, dests
     black.click("#board [data-square='b7']")
     assert black.shown_dests() == []
 

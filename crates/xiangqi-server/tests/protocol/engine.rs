@@ -170,3 +170,41 @@ async fn the_engine_moves_after_a_restart_while_it_was_thinking() {
         second.stop().await;
     }
 }
+
+#[tokio::test]
+async fn against_the_engine_a_takeback_on_ones_turn_and_a_rematch_are_agreed_at_once() {
+    let server = TestServer::start().await;
+    let alice = server.guest().await;
+    let mut tab = alice.connect().await;
+    let (id, _) = engine_game(&mut tab, 0, "5+0", "red").await;
+    tab.play(&id, 0, "h2e2").await;
+    let reply = tab.expect_event("move").await;
+    assert_eq!(reply["event"]["ply"], 1, "{reply}");
+    // Red's turn: its move and the engine's reply go back at once.
+    tab.send(json!({"t": "offer_takeback", "game": id})).await;
+    tab.expect_event("takeback_offer").await;
+    let back = tab.expect_event("takeback").await;
+    assert_eq!(back["event"]["ply"], 0, "{back}");
+    assert_eq!(back["running"], "red", "{back}");
+    // Red plays on; the engine answers the new move.
+    tab.play(&id, 0, "b2e2").await;
+    let reply = tab.expect_event("move").await;
+    assert_eq!(reply["event"]["ply"], 1, "{reply}");
+    let summary = server.get_json(&format!("/api/games/{id}")).await;
+    assert_eq!(summary["moves"][0], "b2e2", "{summary}");
+
+    // After the end the engine takes a rematch: colours swapped.
+    tab.send(json!({"t": "resign", "game": id})).await;
+    tab.expect_event("end").await;
+    tab.send(json!({"t": "offer_rematch", "game": id})).await;
+    let started = tab.expect("started").await;
+    let new_game = started["game"].as_str().unwrap().to_string();
+    let rematch = tab.expect_event("rematch").await;
+    assert_eq!(rematch["event"]["game"], new_game.as_str(), "{rematch}");
+    let state = tab.watch(&new_game).await;
+    assert_eq!(state["you"], "black", "{state}");
+    assert_eq!(state["summary"]["red"]["engine_level"], 0, "{state}");
+    // The engine, Red now, opens the new game.
+    let first = tab.expect_event("move").await;
+    assert_eq!(first["game"], new_game.as_str(), "{first}");
+}

@@ -5,6 +5,7 @@
 
 mod abort;
 mod assets;
+mod display_settings;
 mod endings;
 mod engine;
 mod engine_fairness;
@@ -13,6 +14,8 @@ mod lines;
 mod opening;
 mod rated;
 mod refusals;
+mod rematch;
 mod restart;
 mod review;
+mod takeback;
 mod watching;

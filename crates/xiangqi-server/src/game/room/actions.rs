@@ -29,6 +29,12 @@ pub enum Action {
     AcceptDraw,
     /// Decline the opponent's offer.
     DeclineDraw,
+    /// Ask to take back one's last move.
+    OfferTakeback,
+    /// Agree to the opponent's takeback request.
+    AcceptTakeback,
+    /// Refuse the opponent's takeback request.
+    DeclineTakeback,
 }
 
 /// A refused action: protocol code and words.
@@ -73,6 +79,9 @@ pub(super) fn event_of(side: Color, action: Action) -> Result<ClockEvent, Action
         Action::OfferDraw => ClockEvent::OfferDraw { side },
         Action::AcceptDraw => ClockEvent::AcceptDraw { side },
         Action::DeclineDraw => ClockEvent::DeclineDraw { side },
+        Action::OfferTakeback => ClockEvent::OfferTakeback { side },
+        Action::AcceptTakeback => ClockEvent::AcceptTakeback { side },
+        Action::DeclineTakeback => ClockEvent::DeclineTakeback { side },
     })
 }
 
@@ -100,6 +109,24 @@ pub(super) fn refusal(error: &ClockError, event: &ClockEvent) -> Option<ActionEr
             ActionError::new("no_draw_offer", "your opponent has not offered a draw")
         }
         ClockError::NotAbortable { .. } => ActionError::new("not_abortable", error.to_string()),
+        ClockError::NoTakebackRequest { .. } => ActionError::new(
+            "no_takeback_request",
+            "your opponent has not asked for a takeback",
+        ),
+        ClockError::NothingToTakeBack { .. } => {
+            ActionError::new("nothing_to_take_back", "you have no move to take back")
+        }
+        ClockError::TakebackPending { .. } => ActionError::new(
+            "takeback_pending",
+            "your opponent's takeback request waits for your answer",
+        ),
+        ClockError::TakebackTooSoon { plies_left, .. } => ActionError::new(
+            "takeback_too_soon",
+            format!(
+                "your last takeback request was refused: ask again after {plies_left} more {}",
+                if *plies_left == 1 { "ply" } else { "plies" }
+            ),
+        ),
         _ => return None,
     })
 }
@@ -125,7 +152,9 @@ pub(super) fn effect(
                 "your opponent has not offered a draw",
             ))
         }
-        ClockEvent::OfferDraw { .. } if !changed => Ok(Effect::Nothing),
+        ClockEvent::OfferDraw { .. } | ClockEvent::OfferTakeback { .. } if !changed => {
+            Ok(Effect::Nothing)
+        }
         _ => Ok(Effect::Changed),
     }
 }
@@ -135,7 +164,7 @@ pub(super) fn effect(
 pub(super) enum Effect {
     /// It changed the game: store and tell it.
     Changed,
-    /// It changed nothing (a repeated draw offer).
+    /// It changed nothing (a repeated draw offer or takeback request).
     Nothing,
 }
 

@@ -91,6 +91,11 @@ impl EngineSeat {
         ));
     }
 
+    /// Whether a search runs (or waits for a slot).
+    pub fn is_thinking(&self) -> bool {
+        self.thinking.is_some()
+    }
+
     /// The search's answer has come.
     pub fn answered(&mut self) {
         self.thinking = None;

@@ -5,13 +5,16 @@
 //! lobby and the registry, and the engine seat. `OnlineGame` alone decides
 //! what a player may do; [`actions`] turns its answers into the protocol's.
 //! Beginnings are in [`restore`], the end and ratings in [`ending`], the
-//! engine's side in [`engine_seat`].
+//! engine's side in [`engine_seat`], takebacks against the engine in
+//! [`takeback`], rematches in [`rematch`].
 
 mod actions;
 mod ending;
 pub mod engine_seat;
 pub mod ports;
+mod rematch;
 mod restore;
+mod takeback;
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
@@ -30,6 +33,8 @@ use actions::{effect, event_of, refusal, Effect};
 pub use actions::{Action, ActionError};
 use engine_seat::EngineSeat;
 pub use ports::{RoomNotices, RoomPorts};
+use rematch::Rematch;
+pub use rematch::{RematchAnswer, RematchPlan, MAX_REMATCH_OFFERS};
 pub use restore::{restore, start, RestoreError};
 
 /// Events kept for reconnecting clients.
@@ -67,6 +72,20 @@ pub enum RoomCommand {
         /// The answer.
         reply: oneshot::Sender<(GameSummary, Vec<String>, String)>,
     },
+    /// A player's word on a rematch (after the end).
+    Rematch {
+        /// Who.
+        player: String,
+        /// What.
+        answer: RematchAnswer,
+        /// The game to start when agreed, nothing more, or why not.
+        reply: oneshot::Sender<Result<Option<RematchPlan>, ActionError>>,
+    },
+    /// The agreed rematch started (its id), or could not (`None`).
+    RematchStarted {
+        /// The new game.
+        game: Option<String>,
+    },
     /// The engine's search came back.
     EngineMoved {
         /// The ply it searched.
@@ -95,6 +114,7 @@ struct Room {
     present: [usize; 2],
     result: Option<Arc<ResultView>>,
     engine: Option<EngineSeat>,
+    rematch: Rematch,
     tx: mpsc::UnboundedSender<RoomCommand>,
     /// The room's commands, read once the room runs ([`Room::spawn`]);
     /// made with `tx`, so what is sent before (an engine's move) waits here.
@@ -123,6 +143,7 @@ impl Room {
             present: [0; 2],
             result: None,
             engine,
+            rematch: Rematch::default(),
             tx,
             rx: Some(rx),
         }
@@ -239,6 +260,9 @@ impl Room {
                 now
             }),
             draw_offer,
+            takeback_offer: self.game.takeback_request(),
+            rematch_offer: self.rematch.offer(),
+            rematch: self.rematch.started().map(str::to_string),
             away,
             result: self.result.clone(),
         }
@@ -293,6 +317,17 @@ impl Room {
                     .summary(self.result.as_deref(), self.game.game().ply());
                 let _ = reply.send((summary, moves, self.game.game().position().to_fen()));
             }
+            RoomCommand::Rematch {
+                player,
+                answer,
+                reply,
+            } => {
+                let _ = reply.send(self.rematch(&player, answer));
+            }
+            RoomCommand::RematchStarted { game } => match game {
+                Some(game) => self.rematch_started(game),
+                None => self.rematch_failed(),
+            },
             RoomCommand::EngineMoved { ply, mv } => self.engine_moved(ply, mv).await,
         }
     }
@@ -335,6 +370,8 @@ impl Room {
                 self.settle().await;
                 if !self.game.game().is_over() {
                     self.commit_logged(ClockEvent::Leave { side }).await;
+                } else {
+                    self.withdraw_rematch(side);
                 }
             }
         }
@@ -377,6 +414,9 @@ impl Room {
                     format!("the game is at ply {played}, not {ply}"),
                 ));
             }
+        }
+        if action == Action::OfferTakeback && self.engine.is_some() {
+            return self.takeback_from_engine(side).await;
         }
         self.commit(event_of(side, action)?).await
     }

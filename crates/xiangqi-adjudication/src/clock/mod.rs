@@ -12,6 +12,10 @@ use crate::material::is_bare;
 use crate::rules::{ClockRules, RuleSet};
 use crate::verdict::{Outcome, Reason, Verdict};
 
+mod takeback;
+
+pub use takeback::TAKEBACK_COOLDOWN_PLIES;
+
 /// Base time and increment per move, in milliseconds.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -92,6 +96,36 @@ pub enum ClockError {
         /// When.
         at: u64,
     },
+    /// Accepting or declining a takeback nobody asked for.
+    #[error("{side} cannot answer a takeback request at {at} ms: {} has not asked for one", .side.opposite())]
+    NoTakebackRequest {
+        /// The side that answered.
+        side: Color,
+        /// When.
+        at: u64,
+    },
+    /// A takeback request by a side that has no move of its own to take back.
+    #[error("{side} has no move to take back")]
+    NothingToTakeBack {
+        /// The side that asked.
+        side: Color,
+    },
+    /// A takeback request while the opponent's request waits for an answer.
+    #[error("{side} cannot ask for a takeback: {}'s request waits for an answer", .side.opposite())]
+    TakebackPending {
+        /// The side that asked.
+        side: Color,
+    },
+    /// A takeback request again too soon after a declined one.
+    #[error(
+        "{side}'s takeback request was declined: it can ask again after {plies_left} more plies"
+    )]
+    TakebackTooSoon {
+        /// The side that asked.
+        side: Color,
+        /// Plies still to be played before it may ask again.
+        plies_left: u64,
+    },
     /// The rule set has no clock model (section 11).
     #[error("the rule set has no clock model (section 11): use the online preset or set `clock`")]
     NoClockModel,
@@ -141,6 +175,22 @@ pub enum ClockEvent {
     /// R-CLOCK-DRAW: declining the opponent's offer.
     DeclineDraw {
         /// Who declines.
+        side: Color,
+    },
+    /// Takeback: `side` asks to take back its last move (and the
+    /// opponent's reply, if any; see [`OnlineGame::offer_takeback`]).
+    OfferTakeback {
+        /// Who asks.
+        side: Color,
+    },
+    /// Takeback: `side` agrees to the opponent's request.
+    AcceptTakeback {
+        /// Who agrees.
+        side: Color,
+    },
+    /// Takeback: `side` refuses the opponent's request.
+    DeclineTakeback {
+        /// Who refuses.
         side: Color,
     },
     /// R-CLOCK-ABANDON: a player leaves the board or disconnects.
@@ -209,6 +259,12 @@ pub struct OnlineGame {
     away_since: [Option<u64>; 2],
     draw_offer: [bool; 2],
     aborted_by: Option<Color>,
+    /// Pending takeback requests (at most one side's at a time).
+    takeback_request: [bool; 2],
+    /// Plies ever played, taken back ones included (the takeback cooldown's measure).
+    plies_played: u64,
+    /// The `plies_played` from which each side may ask for a takeback again.
+    takeback_allowed_from: [u64; 2],
 }
 
 impl OnlineGame {
@@ -235,6 +291,9 @@ impl OnlineGame {
             away_since: [None; 2],
             draw_offer: [false; 2],
             aborted_by: None,
+            takeback_request: [false; 2],
+            plies_played: 0,
+            takeback_allowed_from: [0; 2],
         })
     }
 
@@ -384,6 +443,7 @@ impl OnlineGame {
         self.turn_started = at;
         self.ended_at = Some(at);
         self.draw_offer = [false; 2];
+        self.takeback_request = [false; 2];
     }
 
     fn apply_deadline(&mut self, deadline: Deadline, at: u64) {
@@ -497,9 +557,12 @@ impl OnlineGame {
         self.away_since[s] = None;
         // The receiver's move declines the opponent's offer (R-CLOCK-DRAW).
         self.draw_offer[(!side).index()] = false;
+        self.plies_played += 1;
+        self.takeback_moved_on(side);
         if self.game.is_over() {
             self.ended_at = Some(at);
             self.draw_offer = [false; 2];
+            self.takeback_request = [false; 2];
         }
         Ok(self.game.verdict())
     }
@@ -607,6 +670,9 @@ impl OnlineGame {
             ClockEvent::OfferDraw { side } => self.offer_draw(side, at),
             ClockEvent::AcceptDraw { side } => self.accept_draw(side, at),
             ClockEvent::DeclineDraw { side } => self.decline_draw(side, at),
+            ClockEvent::OfferTakeback { side } => self.offer_takeback(side, at),
+            ClockEvent::AcceptTakeback { side } => self.accept_takeback(side, at),
+            ClockEvent::DeclineTakeback { side } => self.decline_takeback(side, at),
             ClockEvent::Leave { side } => self.leave(side, at),
             ClockEvent::Return { side } => self.return_to_board(side, at),
             ClockEvent::Poll => self.poll(at),
