@@ -11,6 +11,7 @@ import { createExplorerPanel } from "./explorer.js";
 import { VIEWER_NOTATIONS } from "./viewer.js";
 import { api } from "./api.js";
 import { openSettingsPanel } from "./settings.js";
+import { createChatPanel } from "./chat.js";
 
 const RESEND_MS = 2500;
 const SIDE_NAME = { red: "Red", black: "Black" };
@@ -57,6 +58,9 @@ export function mountGame(main, [gameId], session) {
     notation: () => Math.max(0, VIEWER_NOTATIONS.findIndex(([name]) => name === (session.player && session.player.notation))),
   });
   const clocks = new Clocks(clockEls);
+  const chatBox = h("div", { class: "chat", id: "chat" });
+  let chat = null;
+  let chatRole = "";
 
   const board = createBoard(boardBox, { viewOnly: true, onMove });
 
@@ -295,7 +299,17 @@ export function mountGame(main, [gameId], session) {
     return !game.loaded || playing();
   }
 
+  /** The chats, once the viewer's side is known; read again when the game ends. */
+  function renderChat() {
+    if (!game.loaded) return;
+    const role = `${Boolean(game.you)}/${Boolean(game.result)}`;
+    if (!chat) chat = createChatPanel(chatBox, gameId, session, () => ({ player: Boolean(game.you), over: Boolean(game.result) }));
+    else if (role !== chatRole) chat.refresh();
+    chatRole = role;
+  }
+
   function render() {
+    renderChat();
     renderBoard();
     renderBars();
     renderMoves();
@@ -328,7 +342,7 @@ export function mountGame(main, [gameId], session) {
       h("aside", { class: "panel side" },
         status, resultBox, notice,
         h("h3", {}, "Moves"), moveList,
-        controls, explorerBox,
+        controls, explorerBox, chatBox,
         h("p", { class: "small" }, link("/", "← Lobby"), " · ",
           h("button", { type: "button", class: "linkish", id: "game-settings", onclick: showSettings }, "Settings")))));
   renderControls();
@@ -343,6 +357,7 @@ export function mountGame(main, [gameId], session) {
     if (session.settingsInPage === showSettings) session.settingsInPage = null;
     if (session.boardInPlay === boardInPlay) session.boardInPlay = null;
     dropPending();
+    if (chat) chat.destroy();
     clocks.stop();
     socket.send({ t: "unwatch", game: gameId });
     board.destroy();

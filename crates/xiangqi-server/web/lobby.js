@@ -3,6 +3,7 @@
 
 import { socket } from "./socket.js";
 import { h, link, playerLink } from "./dom.js";
+import { createSeekFilter } from "./lobby_filter.js";
 
 const COLORS = [["random", "Random"], ["red", "Red"], ["black", "Black"]];
 // The rule sets a game may use (the server's presets); "online" is the default.
@@ -30,6 +31,7 @@ export function mountLobby(main, _params, session) {
   const message = h("p", { class: "notice", id: "lobby-message", hidden: true });
   const seekList = h("ul", { class: "rows", id: "seeks" });
   const gameList = h("ul", { class: "rows", id: "games" });
+  const seekFilter = createSeekFilter(() => renderSeeks());
 
   const seekBase = number("seek-base", 5, 0.5, 180, 0.5);
   const seekInc = number("seek-inc", 3, 0, 60);
@@ -66,7 +68,8 @@ export function mountLobby(main, _params, session) {
 
   function renderSeeks() {
     const me = session.player && session.player.id;
-    const rows = [...seeks.values()].map((seek) => {
+    const { shown, filteredOut } = seekFilter.apply([...seeks.values()]);
+    const rows = shown.map((seek) => {
       const own = seek.player.id === me;
       const action = own
         ? h("button", { class: "quiet", onclick: () => socket.send({ t: "cancel_seek", id: seek.id }) }, "Cancel")
@@ -79,7 +82,8 @@ export function mountLobby(main, _params, session) {
         seek.rules === "online" ? null : h("span", { class: "tag" }, seek.rules),
         action);
     });
-    seekList.replaceChildren(...(rows.length ? rows : [h("li", { class: "empty" }, "No open seeks. Create one above.")]));
+    const empty = filteredOut ? seekFilter.noMatch : "No open seeks. Create one above.";
+    seekList.replaceChildren(...(rows.length ? rows : [h("li", { class: "empty" }, empty)]));
   }
 
   function renderGames() {
@@ -130,7 +134,7 @@ export function mountLobby(main, _params, session) {
           field("Minutes", engineBase), field("Increment (s)", engineInc), field("Colour", engineColor),
           h("button", { type: "submit", class: "primary", id: "engine-submit" }, "Play"))),
       message,
-      h("section", { class: "panel wide" }, h("h2", {}, "Open seeks"), seekList),
+      h("section", { class: "panel wide" }, h("h2", {}, "Open seeks"), seekFilter.form, seekList, seekFilter.pager),
       h("section", { class: "panel wide" }, h("h2", {}, "Games in progress"), gameList)));
   renderSeeks();
   renderGames();

@@ -1,6 +1,8 @@
 // A player's page: rating, a small rating chart, the rating history and the
-// player's games, newest first, each with its ECCO code, filtered by a code
-// or its start (`?ecco=C2`, kept in the page's address).
+// player's games, newest first, each with its ECCO code, filtered on the
+// server by an ECCO code or its start, the result, rated or casual and the
+// opponent, a page at a time (all kept in the page's address:
+// `?ecco=C2&result=win&rated=true&opponent=bob&page=2`).
 
 import { api } from "./api.js";
 import { h, link, playerLink } from "./dom.js";
@@ -49,9 +51,48 @@ function outcomeFor(name, game) {
   return redWon === isRed ? "win" : "loss";
 }
 
-/** The page's `?ecco=` filter. */
-function eccoInAddress() {
-  return new URLSearchParams(window.location.search).get("ecco") || "";
+// Every string of the filters and paging, in one place.
+const TEXT = {
+  opening: "Opening (ECCO) ",
+  result: "Result ",
+  rated: "Rated ",
+  opponent: "Opponent ",
+  filter: "Filter",
+  clear: "Clear",
+  any: "Any",
+  results: [["win", "Won"], ["loss", "Lost"], ["draw", "Drawn"], ["playing", "Playing"]],
+  ratedChoices: [["true", "Rated"], ["false", "Casual"]],
+  previous: "← Newer",
+  next: "Older →",
+  page: (n) => `Page ${n}`,
+  noGames: "No games yet.",
+  noMatch: "No games match these filters.",
+  noOpening: (ecco) => `No games with an opening ${ecco}….`,
+  versus: (name) => `vs ${name}`,
+  count: (n, more, what) => `${n}${more ? "+" : ""} game${n === 1 && !more ? "" : "s"} with ${what}`,
+};
+
+const FILTER_KEYS = ["ecco", "result", "rated", "opponent", "page"];
+
+/** The page's filters, kept in its address (`?ecco=C2&result=win&page=2`). */
+function filtersInAddress() {
+  const query = new URLSearchParams(window.location.search);
+  return Object.fromEntries(FILTER_KEYS.map((key) => [key, query.get(key) || ""]));
+}
+
+function putInAddress(filters) {
+  const address = new URL(window.location.href);
+  for (const key of FILTER_KEYS) {
+    if (filters[key] && !(key === "page" && String(filters[key]) === "1")) address.searchParams.set(key, filters[key]);
+    else address.searchParams.delete(key);
+  }
+  window.history.replaceState(window.history.state, "", address);
+}
+
+function choice(id, label, options, value) {
+  return [h("label", { for: id }, label),
+    h("select", { id, name: id }, h("option", { value: "" }, TEXT.any),
+      options.map(([v, text]) => h("option", { value: v, selected: v === value }, text)))];
 }
 
 export function mountPlayer(main, [name]) {
@@ -59,24 +100,48 @@ export function mountPlayer(main, [name]) {
   main.append(section);
   let gone = false;
   let shownName = name;
+  let filters = filtersInAddress();
   const gameList = h("ul", { class: "rows", id: "player-games" });
   const filterInput = h("input", {
-    type: "search", id: "ecco-filter", name: "ecco", value: eccoInAddress(), size: 6, maxlength: 3,
+    type: "search", id: "ecco-filter", name: "ecco", value: filters.ecco, size: 6, maxlength: 3,
     placeholder: "C2", "aria-label": "ECCO code or its start", title: "An ECCO code (C23) or its start (C2, C)",
   });
+  const opponentInput = h("input", { type: "search", id: "opponent-filter", name: "opponent", value: filters.opponent, size: 12, maxlength: 20 });
+  const [resultLabel, resultSelect] = choice("result-filter", TEXT.result, TEXT.results, filters.result);
+  const [ratedLabel, ratedSelect] = choice("rated-filter", TEXT.rated, TEXT.ratedChoices, filters.rated);
   const filterNote = h("span", { class: "small", id: "ecco-filter-note" });
-  const filterForm = h("form", { class: "ecco-filter", id: "ecco-filter-form" },
-    h("label", { for: "ecco-filter" }, "Opening (ECCO) "), filterInput, " ",
-    h("button", { type: "submit" }, "Filter"), " ", filterNote);
+  const pageNote = h("span", { class: "small", id: "page-note" });
+  const previous = h("button", { type: "button", id: "page-previous", onclick: () => turn(-1) }, TEXT.previous);
+  const next = h("button", { type: "button", id: "page-next", onclick: () => turn(1) }, TEXT.next);
+  const pager = h("p", { class: "pager", id: "pager" }, previous, " ", pageNote, " ", next);
+  const filterForm = h("form", { class: "ecco-filter game-filters", id: "ecco-filter-form" },
+    h("label", { for: "ecco-filter" }, TEXT.opening), filterInput, " ",
+    resultLabel, resultSelect, " ", ratedLabel, ratedSelect, " ",
+    h("label", { for: "opponent-filter" }, TEXT.opponent), opponentInput, " ",
+    h("button", { type: "submit", id: "filter-submit" }, TEXT.filter), " ",
+    h("button", { type: "button", id: "filter-clear", onclick: clear }, TEXT.clear), " ", filterNote);
   filterForm.addEventListener("submit", (event) => {
     event.preventDefault();
-    const ecco = filterInput.value.trim().toUpperCase();
-    const address = new URL(window.location.href);
-    if (ecco) address.searchParams.set("ecco", ecco);
-    else address.searchParams.delete("ecco");
-    window.history.replaceState(window.history.state, "", address);
-    load(ecco);
+    filters = {
+      ecco: filterInput.value.trim().toUpperCase(), result: resultSelect.value, rated: ratedSelect.value,
+      opponent: opponentInput.value.trim(), page: "",
+    };
+    load();
   });
+
+  function clear() {
+    filterInput.value = "";
+    opponentInput.value = "";
+    resultSelect.value = "";
+    ratedSelect.value = "";
+    filters = { ecco: "", result: "", rated: "", opponent: "", page: "" };
+    load();
+  }
+
+  function turn(step) {
+    filters = { ...filters, page: String(Math.max(1, Number(filters.page || 1) + step)) };
+    load();
+  }
 
   function gameRow(game) {
     const outcome = outcomeFor(shownName, game);
@@ -85,34 +150,48 @@ export function mountPlayer(main, [name]) {
       h("span", { class: "who" }, playerLink(game.red), h("span", { class: "vs" }, " vs "), playerLink(game.black)),
       h("span", { class: "ecco", title: "ECCO opening" }, game.ecco || "—"),
       h("span", { class: "tc" }, game.tc),
+      h("span", { class: "tag" }, game.rated ? "Rated" : "Casual"),
       h("span", { class: "tag" }, `${game.result}${game.reason ? ` · ${game.reason}` : ""}`),
       link(`/games/${game.id}`, "Open"));
   }
 
-  function showGames(games, ecco) {
-    const empty = ecco ? `No games with an opening ${ecco}….` : "No games yet.";
+  function showGames(data) {
+    const { games } = data;
+    const filtered = Boolean(data.ecco || data.result || data.rated !== null && data.rated !== undefined || data.opponent);
+    const onlyOpening = data.ecco && !data.result && (data.rated === null || data.rated === undefined) && !data.opponent;
+    const empty = onlyOpening ? TEXT.noOpening(data.ecco) : filtered ? TEXT.noMatch : TEXT.noGames;
     gameList.replaceChildren(...(games.length ? games.map(gameRow) : [h("li", { class: "empty" }, empty)]));
-    filterNote.textContent = ecco ? `${games.length} game${games.length === 1 ? "" : "s"} with ${ecco}` : "";
+    const label = (pairs, value) => (pairs.find(([v]) => v === String(value)) || [null, value])[1];
+    const what = [data.ecco, data.result && label(TEXT.results, data.result),
+      data.rated !== null && data.rated !== undefined && label(TEXT.ratedChoices, data.rated),
+      data.opponent && TEXT.versus(data.opponent)].filter(Boolean).join(", ");
+    filterNote.textContent = filtered ? TEXT.count(games.length, data.more, what) : "";
+    const page = data.page || 1;
+    pageNote.textContent = TEXT.page(page);
+    previous.disabled = page <= 1;
+    next.disabled = !data.more;
+    pager.hidden = page <= 1 && !data.more;
   }
 
-  /** Only the games list again, for a new filter. */
-  function load(ecco) {
-    api.player(name, ecco).then((data) => {
-      if (!gone) showGames(data.games, data.ecco);
+  /** Only the games list again, for new filters or another page. */
+  function load() {
+    putInAddress(filters);
+    api.player(name, filters).then((data) => {
+      if (!gone) showGames(data);
     }).catch((error) => {
       if (!gone) filterNote.textContent = error.message;
     });
   }
 
-  api.player(name, eccoInAddress()).then((data) => {
+  api.player(name, filters).then((data) => {
     if (gone) return;
-    const { player, history, games } = data;
+    const { player, history } = data;
     shownName = player.name;
     const historyRows = history.map((change) =>
       h("li", {}, h("span", {}, day(change.at)),
         h("span", { class: change.after >= change.before ? "up" : "down" }, `${change.before} → ${change.after}`),
         link(`/games/${change.game}`, "game")));
-    showGames(games, data.ecco);
+    showGames(data);
     section.replaceChildren(
       h("h1", {}, player.name, player.guest ? h("span", { class: "tag" }, "guest") : null),
       h("p", { class: "big-rating", id: "player-rating" }, player.rating ? `Rating ${player.rating}` : "Not rated"),
@@ -121,7 +200,8 @@ export function mountPlayer(main, [name]) {
       h("ul", { class: "rows", id: "history" }, historyRows.length ? historyRows : h("li", { class: "empty" }, "No rated games yet.")),
       h("h2", {}, "Games"),
       filterForm,
-      gameList);
+      gameList,
+      pager);
   }).catch((error) => {
     if (!gone) section.replaceChildren(h("h1", {}, name), h("p", { class: "notice" }, error.message));
   });

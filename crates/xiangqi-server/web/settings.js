@@ -5,6 +5,7 @@
 
 import { api } from "./api.js";
 import { h } from "./dom.js";
+import { accountSettings } from "./account.js";
 
 const NOTATIONS = [
   ["coordinate", "Coordinates (ICCS)", "h2e2"],
@@ -48,7 +49,13 @@ function notationSettings(session, onSaved) {
 }
 
 export function mountSettings(main, _params, session) {
-  main.append(h("section", { class: "panel narrow" }, h("h1", {}, "Settings"), notationSettings(session)));
+  const section = h("section", { class: "panel narrow" }, h("h1", {}, "Settings"), notationSettings(session));
+  // A deleted account's session is gone: sign in again as a new guest.
+  section.append(...accountSettings(session, (text) => {
+    section.replaceChildren(h("h1", {}, "Settings"), h("p", { class: "notice ok", id: "deleted-message" }, text));
+    session.signedOut();
+  }));
+  main.append(section);
 }
 
 /**

@@ -30,6 +30,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         "ending opening",
         include_str!("../../migrations/0004_ending_opening.sql"),
     ),
+    (
+        7,
+        "social",
+        include_str!("../../migrations/0007_social.sql"),
+    ),
 ];
 
 /// The migrations above as a source for sqlx's migrator.
