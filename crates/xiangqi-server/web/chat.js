@@ -132,7 +132,7 @@ export function createChatPanel(box, gameId, session, role, { readOnly = false }
     const shown = list.filter((m) => !muted.has(m.author));
     const mutedNames = [...new Map(hidden.map((m) => [m.author, m.name])).entries()];
     const log = h("ul", { class: "chat-log", id: `chat-log-${channel}` },
-      shown.length ? shown.map(line) : h("li", { class: "empty" }, TEXT.empty));
+      shown.length ? shown.map(line) : list.length ? null : h("li", { class: "empty" }, TEXT.empty));
     const mutedRows = mutedNames.map(([author, name]) =>
       h("p", { class: "small chat-muted", dataset: { author } }, TEXT.muted(name), " ",
         h("button", { type: "button", class: "linkish", onclick: () => toggleMute(author) }, TEXT.unmute)));
