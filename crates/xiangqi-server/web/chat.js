@@ -8,22 +8,8 @@
 import { api } from "./api.js";
 import { socket } from "./socket.js";
 import { h } from "./dom.js";
-
-// Every string this panel shows, in one place.
-const TEXT = {
-  players: "Players' chat",
-  spectators: "Spectators' chat",
-  empty: "No messages yet.",
-  send: "Send",
-  placeholder: "Say something…",
-  guestsRead: "Register to write in the spectators' chat.",
-  mute: "Mute",
-  unmute: "Unmute",
-  report: "Report",
-  reported: "Reported. Thank you.",
-  muted: (name) => `${name} is muted: their messages are hidden.`,
-  reportReason: "Why do you report this message? (abuse, spam, cheating, other)",
-};
+import { language, onLanguageChange, t } from "./i18n.js";
+import { errorText } from "./errors.js";
 
 const MAX_CHARS = 300;
 const MUTED_KEY = "xiangqi.muted";
@@ -47,7 +33,7 @@ function saveMuted(muted) {
 }
 
 function clock(ms) {
-  return new Date(ms).toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit" });
+  return new Date(ms).toLocaleTimeString(language(), { hour: "2-digit", minute: "2-digit" });
 }
 
 /**
@@ -98,7 +84,7 @@ export function createChatPanel(box, gameId, session, role, { readOnly = false }
   }
 
   async function report(message) {
-    const answer = window.prompt(TEXT.reportReason, "abuse");
+    const answer = window.prompt(t("chat.report_reason"), "abuse");
     if (answer === null) return;
     // One of the reasons, or words of one's own as the note of "other".
     const word = answer.trim().toLowerCase();
@@ -106,17 +92,17 @@ export function createChatPanel(box, gameId, session, role, { readOnly = false }
     const note = REASONS.includes(word) ? "" : answer.trim();
     try {
       await api.report({ message: message.id, reason, note });
-      say(TEXT.reported);
+      say(t("chat.reported"));
     } catch (error) {
-      say(error.message);
+      say(errorText(error));
     }
   }
 
   function line(message) {
     const own = message.author === me();
     const actions = own ? [] : [
-      h("button", { type: "button", class: "linkish chat-mute", title: TEXT.mute, onclick: () => toggleMute(message.author) }, TEXT.mute),
-      h("button", { type: "button", class: "linkish chat-report", title: TEXT.report, onclick: () => report(message) }, TEXT.report),
+      h("button", { type: "button", class: "linkish chat-mute", title: t("chat.mute"), onclick: () => toggleMute(message.author) }, t("chat.mute")),
+      h("button", { type: "button", class: "linkish chat-report", title: t("chat.report"), onclick: () => report(message) }, t("chat.report")),
     ];
     // The text goes in as a text node (h() appends strings as text): never markup.
     return h("li", { class: own ? "chat-line own" : "chat-line", dataset: { message: message.id, author: message.author } },
@@ -132,25 +118,25 @@ export function createChatPanel(box, gameId, session, role, { readOnly = false }
     const shown = list.filter((m) => !muted.has(m.author));
     const mutedNames = [...new Map(hidden.map((m) => [m.author, m.name])).entries()];
     const log = h("ul", { class: "chat-log", id: `chat-log-${channel}` },
-      shown.length ? shown.map(line) : list.length ? null : h("li", { class: "empty" }, TEXT.empty));
+      shown.length ? shown.map(line) : list.length ? null : h("li", { class: "empty" }, t("chat.empty")));
     const mutedRows = mutedNames.map(([author, name]) =>
-      h("p", { class: "small chat-muted", dataset: { author } }, TEXT.muted(name), " ",
-        h("button", { type: "button", class: "linkish", onclick: () => toggleMute(author) }, TEXT.unmute)));
+      h("p", { class: "small chat-muted", dataset: { author } }, t("chat.muted", { name }), " ",
+        h("button", { type: "button", class: "linkish", onclick: () => toggleMute(author) }, t("chat.unmute"))));
     let form = null;
     if (mayWrite(channel)) {
-      const input = h("input", { type: "text", id: `chat-input-${channel}`, maxlength: MAX_CHARS, placeholder: TEXT.placeholder, autocomplete: "off" });
+      const input = h("input", { type: "text", id: `chat-input-${channel}`, maxlength: MAX_CHARS, placeholder: t("chat.placeholder"), autocomplete: "off" });
       form = h("form", { class: "chat-form", id: `chat-form-${channel}`, onsubmit: (event) => {
         event.preventDefault();
         const text = input.value.trim();
         if (!text) return;
         if (socket.send({ t: "chat", game: gameId, channel, text })) input.value = "";
-      } }, input, h("button", { type: "submit" }, TEXT.send));
+      } }, input, h("button", { type: "submit" }, t("chat.send")));
     } else if (channel === "spectators" && !role().player && !readOnly) {
-      form = h("p", { class: "small", id: "chat-guest-note" }, TEXT.guestsRead);
+      form = h("p", { class: "small", id: "chat-guest-note" }, t("chat.guests_read"));
     }
     setTimeout(() => { log.scrollTop = log.scrollHeight; });
     return h("div", { class: "chat-channel", id: `chat-${channel}`, dataset: { channel } },
-      h("h3", {}, TEXT[channel]), log, mutedRows, form);
+      h("h3", {}, channel === "players" ? t("chat.players") : t("chat.spectators")), log, mutedRows, form);
   }
 
   function render() {
@@ -175,12 +161,14 @@ export function createChatPanel(box, gameId, session, role, { readOnly = false }
       readable = data.channels;
       for (const message of data.messages) messages.set(message.id, message);
     } catch (error) {
-      say(error.message);
+      say(errorText(error));
     }
     render();
   }
 
   const offs = [
+    // The live game's page stays mounted through a change of language: redraw in place.
+    onLanguageChange(() => render()),
     socket.on("chat", (frame) => {
       if (frame.game !== gameId) return;
       messages.set(frame.message.id, frame.message);
@@ -188,7 +176,10 @@ export function createChatPanel(box, gameId, session, role, { readOnly = false }
     }),
     socket.on("error", (frame) => {
       const ref = frame.ref || {};
-      if (ref.game === gameId && ["chat_too_long", "chat_empty", "rate_limited", "not_your_chat", "guest_chat", "chat_full"].includes(frame.code)) say(frame.message);
+      if (ref.game !== gameId) return;
+      // The socket's limit says no seconds: words of the chat's own.
+      if (frame.code === "rate_limited") say(t("chat.slow_down"));
+      else if (["chat_too_long", "chat_empty", "not_your_chat", "guest_chat", "chat_full"].includes(frame.code)) say(errorText(frame));
     }),
   ];
   load();

@@ -4,21 +4,11 @@
 // rating range and rated or casual, then shown a page at a time.
 
 import { h } from "./dom.js";
+import { t } from "./i18n.js";
 
-// Every string of the filters and pages, in one place.
-const TEXT = {
-  speed: "Speed",
-  rating: "Rating",
-  to: "to",
-  mode: "Mode",
-  any: "Any",
-  speeds: [["bullet", "Bullet (< 3 min)"], ["blitz", "Blitz (3–10 min)"], ["rapid", "Rapid (10–30 min)"], ["classical", "Classical (30 min +)"]],
-  modes: [["rated", "Rated"], ["casual", "Casual"]],
-  previous: "← Previous",
-  next: "Next →",
-  shown: (from, to, total, all) => `${from}–${to} of ${total}${total === all ? "" : ` (${all} open)`}`,
-  noMatch: "No open seek matches these filters.",
-};
+// The choices: the value, the words' key.
+const SPEEDS = [["bullet", "lobby.speed_bullet"], ["blitz", "lobby.speed_blitz"], ["rapid", "lobby.speed_rapid"], ["classical", "lobby.speed_classical"]];
+const MODES = [["rated", "lobby.rated"], ["casual", "lobby.casual"]];
 
 export const PAGE_SIZE = 20;
 
@@ -37,7 +27,7 @@ export function speedOf(tc) {
 }
 
 function select(id, options) {
-  return h("select", { id }, h("option", { value: "" }, TEXT.any), options.map(([v, text]) => h("option", { value: v }, text)));
+  return h("select", { id }, h("option", { value: "" }, t("lobby.any")), options.map(([v, key]) => h("option", { value: v }, t(key))));
 }
 
 /**
@@ -46,20 +36,20 @@ function select(id, options) {
  */
 export function createSeekFilter(onChange) {
   let page = 0;
-  const speed = select("filter-speed", TEXT.speeds);
-  const mode = select("filter-mode", TEXT.modes);
+  const speed = select("filter-speed", SPEEDS);
+  const mode = select("filter-mode", MODES);
   const low = h("input", { id: "filter-rating-min", type: "number", min: 0, max: 4000, step: 50, placeholder: "0", size: 5 });
   const high = h("input", { id: "filter-rating-max", type: "number", min: 0, max: 4000, step: 50, placeholder: "4000", size: 5 });
   const note = h("span", { class: "small", id: "seek-page-note" });
-  const previous = h("button", { type: "button", id: "seek-page-previous", onclick: () => { page -= 1; onChange(); } }, TEXT.previous);
-  const next = h("button", { type: "button", id: "seek-page-next", onclick: () => { page += 1; onChange(); } }, TEXT.next);
+  const previous = h("button", { type: "button", id: "seek-page-previous", onclick: () => { page -= 1; onChange(); } }, t("lobby.previous"));
+  const next = h("button", { type: "button", id: "seek-page-next", onclick: () => { page += 1; onChange(); } }, t("lobby.next"));
   const changed = () => { page = 0; onChange(); };
   for (const input of [speed, mode]) input.addEventListener("change", changed);
   for (const input of [low, high]) input.addEventListener("input", changed);
   const form = h("form", { class: "seek-filters", id: "seek-filters", onsubmit: (e) => e.preventDefault() },
-    h("label", {}, `${TEXT.speed} `, speed), " ",
-    h("label", {}, `${TEXT.rating} `, low, ` ${TEXT.to} `, high), " ",
-    h("label", {}, `${TEXT.mode} `, mode));
+    h("label", {}, `${t("lobby.speed")} `, speed), " ",
+    h("label", {}, `${t("lobby.rating")} `, low, ` ${t("lobby.rating_to")} `, high), " ",
+    h("label", {}, `${t("lobby.mode")} `, mode));
   const pager = h("p", { class: "pager", id: "seek-pager" }, previous, " ", note, " ", next);
 
   function matches(seek) {
@@ -79,12 +69,13 @@ export function createSeekFilter(onChange) {
     const pages = Math.max(1, Math.ceil(found.length / PAGE_SIZE));
     page = Math.min(Math.max(0, page), pages - 1);
     const shown = found.slice(page * PAGE_SIZE, (page + 1) * PAGE_SIZE);
-    note.textContent = found.length ? TEXT.shown(page * PAGE_SIZE + 1, page * PAGE_SIZE + shown.length, found.length, seeks.length) : "";
+    const [from, to, total, all] = [page * PAGE_SIZE + 1, page * PAGE_SIZE + shown.length, found.length, seeks.length];
+    note.textContent = !found.length ? "" : total === all ? t("lobby.shown", { from, to, total }) : t("lobby.shown_of_all", { from, to, total, all });
     previous.disabled = page === 0;
     next.disabled = page >= pages - 1;
     pager.hidden = found.length <= PAGE_SIZE;
     return { shown, filteredOut: found.length === 0 && seeks.length > 0 };
   }
 
-  return { form, pager, apply, noMatch: TEXT.noMatch };
+  return { form, pager, apply, noMatch: () => t("lobby.no_match") };
 }

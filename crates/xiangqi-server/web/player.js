@@ -6,6 +6,9 @@
 
 import { api } from "./api.js";
 import { h, link, playerLink } from "./dom.js";
+import { language, t } from "./i18n.js";
+import { errorText } from "./errors.js";
+import { reasonLabel } from "./results.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 
@@ -40,8 +43,10 @@ function ratingChart(history) {
 }
 
 function day(ms) {
-  return new Date(ms).toLocaleDateString(undefined, { year: "numeric", month: "short", day: "numeric" });
+  return new Date(ms).toLocaleDateString(language(), { year: "numeric", month: "short", day: "numeric" });
 }
+
+const OUTCOMES = { win: "player.win", loss: "player.loss", draw: "player.draw", playing: "player.playing", cancelled: "player.cancelled" };
 
 function outcomeFor(name, game) {
   if (game.status !== "finished") return game.status === "playing" ? "playing" : "cancelled";
@@ -51,26 +56,9 @@ function outcomeFor(name, game) {
   return redWon === isRed ? "win" : "loss";
 }
 
-// Every string of the filters and paging, in one place.
-const TEXT = {
-  opening: "Opening (ECCO) ",
-  result: "Result ",
-  rated: "Rated ",
-  opponent: "Opponent ",
-  filter: "Filter",
-  clear: "Clear",
-  any: "Any",
-  results: [["win", "Won"], ["loss", "Lost"], ["draw", "Drawn"], ["playing", "Playing"]],
-  ratedChoices: [["true", "Rated"], ["false", "Casual"]],
-  previous: "← Newer",
-  next: "Older →",
-  page: (n) => `Page ${n}`,
-  noGames: "No games yet.",
-  noMatch: "No games match these filters.",
-  noOpening: (ecco) => `No games with an opening ${ecco}….`,
-  versus: (name) => `vs ${name}`,
-  count: (n, more, what) => `${n}${more ? "+" : ""} game${n === 1 && !more ? "" : "s"} with ${what}`,
-};
+// The choices of the result and rated filters: the value the server reads, the words' key.
+const RESULTS = [["win", "player.result_win"], ["loss", "player.result_loss"], ["draw", "player.result_draw"], ["playing", "player.result_playing"]];
+const RATED = [["true", "lobby.rated"], ["false", "lobby.casual"]];
 
 const FILTER_KEYS = ["ecco", "result", "rated", "opponent", "page"];
 
@@ -91,12 +79,12 @@ function putInAddress(filters) {
 
 function choice(id, label, options, value) {
   return [h("label", { for: id }, label),
-    h("select", { id, name: id }, h("option", { value: "" }, TEXT.any),
-      options.map(([v, text]) => h("option", { value: v, selected: v === value }, text)))];
+    h("select", { id, name: id }, h("option", { value: "" }, t("player.any")),
+      options.map(([v, key]) => h("option", { value: v, selected: v === value }, t(key))))];
 }
 
 export function mountPlayer(main, [name]) {
-  const section = h("section", { class: "panel wide", id: "player" }, h("p", {}, "Loading…"));
+  const section = h("section", { class: "panel wide", id: "player" }, h("p", {}, t("page.loading")));
   main.append(section);
   let gone = false;
   let shownName = name;
@@ -104,22 +92,22 @@ export function mountPlayer(main, [name]) {
   const gameList = h("ul", { class: "rows", id: "player-games" });
   const filterInput = h("input", {
     type: "search", id: "ecco-filter", name: "ecco", value: filters.ecco, size: 6, maxlength: 3,
-    placeholder: "C2", "aria-label": "ECCO code or its start", title: "An ECCO code (C23) or its start (C2, C)",
+    placeholder: "C2", "aria-label": t("player.ecco_label"), title: t("player.ecco_title"),
   });
   const opponentInput = h("input", { type: "search", id: "opponent-filter", name: "opponent", value: filters.opponent, size: 12, maxlength: 20 });
-  const [resultLabel, resultSelect] = choice("result-filter", TEXT.result, TEXT.results, filters.result);
-  const [ratedLabel, ratedSelect] = choice("rated-filter", TEXT.rated, TEXT.ratedChoices, filters.rated);
+  const [resultLabel, resultSelect] = choice("result-filter", `${t("player.result")} `, RESULTS, filters.result);
+  const [ratedLabel, ratedSelect] = choice("rated-filter", `${t("player.rated")} `, RATED, filters.rated);
   const filterNote = h("span", { class: "small", id: "ecco-filter-note" });
   const pageNote = h("span", { class: "small", id: "page-note" });
-  const previous = h("button", { type: "button", id: "page-previous", onclick: () => turn(-1) }, TEXT.previous);
-  const next = h("button", { type: "button", id: "page-next", onclick: () => turn(1) }, TEXT.next);
+  const previous = h("button", { type: "button", id: "page-previous", onclick: () => turn(-1) }, t("player.newer"));
+  const next = h("button", { type: "button", id: "page-next", onclick: () => turn(1) }, t("player.older"));
   const pager = h("p", { class: "pager", id: "pager" }, previous, " ", pageNote, " ", next);
   const filterForm = h("form", { class: "ecco-filter game-filters", id: "ecco-filter-form" },
-    h("label", { for: "ecco-filter" }, TEXT.opening), filterInput, " ",
+    h("label", { for: "ecco-filter" }, `${t("player.opening_filter")} `), filterInput, " ",
     resultLabel, resultSelect, " ", ratedLabel, ratedSelect, " ",
-    h("label", { for: "opponent-filter" }, TEXT.opponent), opponentInput, " ",
-    h("button", { type: "submit", id: "filter-submit" }, TEXT.filter), " ",
-    h("button", { type: "button", id: "filter-clear", onclick: clear }, TEXT.clear), " ", filterNote);
+    h("label", { for: "opponent-filter" }, `${t("player.opponent")} `), opponentInput, " ",
+    h("button", { type: "submit", id: "filter-submit" }, t("player.filter")), " ",
+    h("button", { type: "button", id: "filter-clear", onclick: clear }, t("player.clear")), " ", filterNote);
   filterForm.addEventListener("submit", (event) => {
     event.preventDefault();
     filters = {
@@ -146,28 +134,29 @@ export function mountPlayer(main, [name]) {
   function gameRow(game) {
     const outcome = outcomeFor(shownName, game);
     return h("li", { dataset: { game: game.id } },
-      h("span", { class: `outcome ${outcome}` }, outcome),
-      h("span", { class: "who" }, playerLink(game.red), h("span", { class: "vs" }, " vs "), playerLink(game.black)),
-      h("span", { class: "ecco", title: "ECCO opening" }, game.ecco || "—"),
+      h("span", { class: `outcome ${outcome}` }, t(OUTCOMES[outcome])),
+      h("span", { class: "who" }, playerLink(game.red), h("span", { class: "vs" }, ` ${t("game.vs")} `), playerLink(game.black)),
+      h("span", { class: "ecco", title: t("game.ecco_opening") }, game.ecco || "—"),
       h("span", { class: "tc" }, game.tc),
-      h("span", { class: "tag" }, game.rated ? "Rated" : "Casual"),
-      h("span", { class: "tag" }, `${game.result}${game.reason ? ` · ${game.reason}` : ""}`),
-      link(`/games/${game.id}`, "Open"));
+      h("span", { class: "tag" }, game.rated ? t("lobby.rated") : t("lobby.casual")),
+      h("span", { class: "tag" }, `${game.result}${game.reason ? ` · ${reasonLabel(game.reason)}` : ""}`),
+      link(`/games/${game.id}`, t("player.open")));
   }
 
   function showGames(data) {
     const { games } = data;
     const filtered = Boolean(data.ecco || data.result || data.rated !== null && data.rated !== undefined || data.opponent);
     const onlyOpening = data.ecco && !data.result && (data.rated === null || data.rated === undefined) && !data.opponent;
-    const empty = onlyOpening ? TEXT.noOpening(data.ecco) : filtered ? TEXT.noMatch : TEXT.noGames;
+    const empty = onlyOpening ? t("player.no_games_with", { ecco: data.ecco }) : filtered ? t("player.no_match") : t("player.no_games");
     gameList.replaceChildren(...(games.length ? games.map(gameRow) : [h("li", { class: "empty" }, empty)]));
-    const label = (pairs, value) => (pairs.find(([v]) => v === String(value)) || [null, value])[1];
-    const what = [data.ecco, data.result && label(TEXT.results, data.result),
-      data.rated !== null && data.rated !== undefined && label(TEXT.ratedChoices, data.rated),
-      data.opponent && TEXT.versus(data.opponent)].filter(Boolean).join(", ");
-    filterNote.textContent = filtered ? TEXT.count(games.length, data.more, what) : "";
+    const label = (pairs, value) => { const found = pairs.find(([v]) => v === String(value)); return found ? t(found[1]) : String(value); };
+    const what = [data.ecco, data.result && label(RESULTS, data.result),
+      data.rated !== null && data.rated !== undefined && label(RATED, data.rated),
+      data.opponent && t("player.versus", { name: data.opponent })].filter(Boolean).join(", ");
+    // "50 games with …" on a full page whose next page holds more.
+    filterNote.textContent = filtered ? t("player.games_with", { count: games.length, ecco: what }) : "";
     const page = data.page || 1;
-    pageNote.textContent = TEXT.page(page);
+    pageNote.textContent = t("player.page", { page });
     previous.disabled = page <= 1;
     next.disabled = !data.more;
     pager.hidden = page <= 1 && !data.more;
@@ -179,7 +168,7 @@ export function mountPlayer(main, [name]) {
     api.player(name, filters).then((data) => {
       if (!gone) showGames(data);
     }).catch((error) => {
-      if (!gone) filterNote.textContent = error.message;
+      if (!gone) filterNote.textContent = errorText(error);
     });
   }
 
@@ -190,20 +179,20 @@ export function mountPlayer(main, [name]) {
     const historyRows = history.map((change) =>
       h("li", {}, h("span", {}, day(change.at)),
         h("span", { class: change.after >= change.before ? "up" : "down" }, `${change.before} → ${change.after}`),
-        link(`/games/${change.game}`, "game")));
+        link(`/games/${change.game}`, t("player.game"))));
     showGames(data);
     section.replaceChildren(
-      h("h1", {}, player.name, player.guest ? h("span", { class: "tag" }, "guest") : null),
-      h("p", { class: "big-rating", id: "player-rating" }, player.rating ? `Rating ${player.rating}` : "Not rated"),
+      h("h1", {}, player.name, player.guest ? h("span", { class: "tag" }, t("player.guest")) : null),
+      h("p", { class: "big-rating", id: "player-rating" }, player.rating ? t("player.rating", { rating: player.rating }) : t("player.not_rated")),
       ratingChart(history) || "",
-      h("h2", {}, "Rating history"),
-      h("ul", { class: "rows", id: "history" }, historyRows.length ? historyRows : h("li", { class: "empty" }, "No rated games yet.")),
-      h("h2", {}, "Games"),
+      h("h2", {}, t("player.rating_history")),
+      h("ul", { class: "rows", id: "history" }, historyRows.length ? historyRows : h("li", { class: "empty" }, t("player.no_rated_games"))),
+      h("h2", {}, t("player.games")),
       filterForm,
       gameList,
       pager);
   }).catch((error) => {
-    if (!gone) section.replaceChildren(h("h1", {}, name), h("p", { class: "notice" }, error.message));
+    if (!gone) section.replaceChildren(h("h1", {}, name), h("p", { class: "notice" }, errorText(error)));
   });
 
   return () => { gone = true; };

@@ -94,7 +94,7 @@ export function mountViewer(element, games, options = {}) {
       moves, info, copies, actions, status),
     aside,
   );
-  const board = createBoard(boardBox, { viewOnly: true });
+  const board = createBoard(boardBox, { viewOnly: true, pieces: options.pieces, label: options.boardLabel });
   // The explorer's table follows the shown position; a click on one of its
   // moves that the tree holds goes there.
   let explorer = null;

@@ -31,6 +31,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         include_str!("../../migrations/0004_ending_opening.sql"),
     ),
     (
+        6,
+        "player language pieces",
+        include_str!("../../migrations/0006_player_language_pieces.sql"),
+    ),
+    (
         7,
         "social",
         include_str!("../../migrations/0007_social.sql"),
