@@ -200,7 +200,7 @@ def test_password_change_and_account_deletion(open_client, unique_name):
     client.find("#password-old").send_keys("not-the-password")
     client.find("#password-new").send_keys("another-horse-10")
     client.click("#password-submit")
-    client.wait_text("#password-message", lambda t: "wrong name or password" in t)
+    client.wait_text("#password-message", lambda t: "wrong name or password" in t.lower())
     client.find("#password-old").clear()
     client.find("#password-old").send_keys("correct-horse-9")
     client.click("#password-submit")
@@ -220,7 +220,7 @@ def test_password_change_and_account_deletion(open_client, unique_name):
     client.find("#login-name").send_keys(name)
     client.find("#login-password").send_keys("another-horse-10")
     client.click("#login-submit")
-    client.wait_text("#login-error", lambda t: "wrong name or password" in t)
+    client.wait_text("#login-error", lambda t: "wrong name or password" in t.lower())
     client.open(f"/players/{placeholder}")
     client.wait_text("#player h1", lambda t: t.startswith("deleted-"))
     # The refused password and login are the only failed requests.
