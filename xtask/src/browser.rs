@@ -153,8 +153,10 @@ impl Server {
             .arg("--explorer")
             .arg(explorer)
             // Every browser of the suite is a guest on 127.0.0.1 and several
-            // sign in: the per-address limits are set for that crowd.
+            // sign in, and the lobby test fills the lobby from there: the
+            // per-address limits are set for that crowd.
             .args(["--limit-guests", "1000/h", "--limit-sign-ins", "1000/h"])
+            .args(["--limit-seeks-per-address", "1000"])
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
             .spawn()

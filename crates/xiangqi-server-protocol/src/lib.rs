@@ -46,6 +46,27 @@ impl ColorChoice {
     }
 }
 
+/// Which of a game's two chats a message is in.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ChatChannel {
+    /// The two players' chat: only they write and read it.
+    Players,
+    /// The spectators' chat: accounts that do not play the game write it,
+    /// every watcher but the players reads it.
+    Spectators,
+}
+
+impl ChatChannel {
+    /// The protocol's name.
+    pub fn name(self) -> &'static str {
+        match self {
+            ChatChannel::Players => "players",
+            ChatChannel::Spectators => "spectators",
+        }
+    }
+}
+
 /// The rule set a seek gets when it names none.
 pub const DEFAULT_RULES: &str = "online";
 
@@ -184,6 +205,15 @@ pub enum ClientMessage {
         /// The finished game.
         game: String,
     },
+    /// Write in a game's chat (added within version 1).
+    Chat {
+        /// The game.
+        game: String,
+        /// Which chat.
+        channel: ChatChannel,
+        /// Plain text, at most 300 characters.
+        text: String,
+    },
 }
 
 /// The message types a client may send.
@@ -210,6 +240,7 @@ const CLIENT_TYPES: &[&str] = &[
     "offer_rematch",
     "accept_rematch",
     "decline_rematch",
+    "chat",
 ];
 
 /// Why a frame is not a client message.
@@ -293,6 +324,20 @@ mod tests {
         assert_eq!(
             decode(r#"{"t":"abort","game":"g_1"}"#),
             Ok(ClientMessage::Abort { game: "g_1".into() })
+        );
+        assert_eq!(
+            decode(r#"{"t":"chat","game":"g_1","channel":"players","text":"gg"}"#),
+            Ok(ClientMessage::Chat {
+                game: "g_1".into(),
+                channel: ChatChannel::Players,
+                text: "gg".into()
+            })
+        );
+        assert_eq!(
+            decode(r#"{"t":"chat","game":"g_1","channel":"all","text":"gg"}"#)
+                .unwrap_err()
+                .code(),
+            "bad_message"
         );
         assert_eq!(
             decode(r#"{"t":"watch","game":"g_1","since":4}"#),

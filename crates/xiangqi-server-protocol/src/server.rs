@@ -6,7 +6,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::ColorChoice;
+use crate::{ChatChannel, ColorChoice};
 
 /// A side of the board, as the protocol writes it.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -82,6 +82,13 @@ pub enum ServerMessage {
         game: String,
         /// The ply the move was for.
         ply: u32,
+    },
+    /// To the readers of a game's chat: a message (added within version 1).
+    Chat {
+        /// The game.
+        game: String,
+        /// The message.
+        message: ChatLine,
     },
 }
 
@@ -229,6 +236,23 @@ pub struct GameSummary {
     pub started_at: i64,
     /// Plies played.
     pub ply: u32,
+}
+
+/// `ChatLine`: one message of a game's chat.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ChatLine {
+    /// `m_…`, what a report names.
+    pub id: String,
+    /// Which chat.
+    pub channel: ChatChannel,
+    /// The author's player id (what a client mutes by).
+    pub author: String,
+    /// The author's name.
+    pub name: String,
+    /// Plain text: never to be read as HTML.
+    pub text: String,
+    /// Unix ms.
+    pub at: i64,
 }
 
 /// A move in ICCS and in the recipient's notation.

@@ -79,6 +79,7 @@ fn every_server_example_reads_into_the_types_and_back() {
         "state",
         "event",
         "ack",
+        "chat",
     ]
     .into_iter()
     .map(String::from)

@@ -30,6 +30,7 @@ pub mod review;
 pub mod rules;
 pub mod security;
 mod server;
+pub mod social;
 pub mod state;
 pub mod store;
 pub mod time_control;

@@ -12,6 +12,7 @@ use crate::game::room::RoomPorts;
 use crate::game::{GameNotices, Rooms};
 use crate::review::Reviews;
 use crate::security::Guards;
+use crate::social::Social;
 use crate::store::Store;
 
 /// The server's shared state; cheap to clone.
@@ -40,6 +41,8 @@ pub struct AppState {
     pub explorer: Option<Arc<xiangqi_explorer::Explorer>>,
     /// Limits, trust settings and the password-hashing pool.
     pub guards: Arc<Guards>,
+    /// Chat readers, chat and report limits, accounts deleted while online.
+    pub social: Arc<Social>,
 }
 
 impl AppState {
@@ -78,6 +81,7 @@ impl AppState {
             reviews,
             explorer: None,
             guards: Arc::new(Guards::default()),
+            social: Arc::new(Social::default()),
         }
     }
 

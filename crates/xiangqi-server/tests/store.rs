@@ -9,8 +9,8 @@ use xiangqi_adjudication::{
 };
 use xiangqi_core::{Color, Position, START_FEN};
 use xiangqi_server::store::{
-    CodePrefix, Ending, EventRow, GameRow, PlayerRow, RatingChangeRow, Store, StoreError,
-    StoredGame,
+    deleted_name, ChatRow, CodePrefix, Ending, EventRow, GameFilter, GameRow, NewReport, PlayerRow,
+    RatingChangeRow, ResultFilter, Store, StoreError, StoredGame,
 };
 use xiangqi_server::time_control::parse_time_control;
 
@@ -124,6 +124,11 @@ on_both_databases!(
     a_duplicate_event_is_refused,
     a_name_confusable_with_another_is_refused,
     idle_guests_without_games_expire_with_their_sessions,
+    games_are_filtered_by_result_rated_and_opponent_a_page_at_a_time,
+    chat_is_kept_per_channel_within_a_cap,
+    reports_are_kept_once_per_message_for_a_moderator,
+    a_password_change_ends_the_other_sessions,
+    a_deleted_account_keeps_its_games_under_a_placeholder,
 );
 
 // ---------------------------------------------------------------- data
@@ -974,4 +979,335 @@ async fn endings_stored_without_a_code_get_one_at_open() {
         reopened.games_of("p_x", 10, Some(&c0)).await.unwrap().len(),
         1
     );
+}
+
+// ------------------------------------------------ social (migration 0007)
+
+async fn games_are_filtered_by_result_rated_and_opponent_a_page_at_a_time(store: Store) {
+    // p_x plays 30 games: against p_y, red, alternately won and lost, rated
+    // on even numbers; against p_z, black, drawn, casual; one in progress.
+    for i in 0..30 {
+        let (id, at) = (format!("g_{i:02}"), 1_000 + i64::from(i));
+        let (red, black) = if i < 20 {
+            ("p_x", "p_y")
+        } else {
+            ("p_z", "p_x")
+        };
+        let mut row = game_row(&id, red, black, at);
+        row.rated = i % 2 == 0 && i < 20;
+        store.insert_game(&row).await.unwrap();
+        let result = match i {
+            29 => continue,
+            20.. => "1/2-1/2",
+            _ if i % 2 == 0 => "1-0",
+            _ => "0-1",
+        };
+        store
+            .finish_game(&id, &ending(result, "checkmate", 10), &[])
+            .await
+            .unwrap();
+    }
+    let ids = |games: Vec<StoredGame>| games.into_iter().map(|g| g.game.id).collect::<Vec<_>>();
+    let count = |filter: GameFilter| {
+        let store = store.clone();
+        async move {
+            store
+                .games_filtered("p_x", &filter, 100, 0)
+                .await
+                .unwrap()
+                .len()
+        }
+    };
+    let with_result = |result| GameFilter {
+        result: Some(result),
+        ..GameFilter::default()
+    };
+    assert_eq!(count(GameFilter::default()).await, 30);
+    assert_eq!(count(with_result(ResultFilter::Win)).await, 10);
+    assert_eq!(count(with_result(ResultFilter::Loss)).await, 10);
+    assert_eq!(count(with_result(ResultFilter::Draw)).await, 9);
+    assert_eq!(count(with_result(ResultFilter::Playing)).await, 1);
+    // From p_y's side the wins are p_x's losses.
+    let y_wins = store
+        .games_filtered("p_y", &with_result(ResultFilter::Win), 100, 0)
+        .await
+        .unwrap();
+    assert!(y_wins
+        .iter()
+        .all(|g| g.ending.as_ref().unwrap().result == "0-1"));
+    assert_eq!(y_wins.len(), 10);
+    let rated = GameFilter {
+        rated: Some(true),
+        ..GameFilter::default()
+    };
+    assert_eq!(count(rated).await, 10);
+    let against_z = GameFilter {
+        opponent: Some("p_z".into()),
+        ..GameFilter::default()
+    };
+    assert_eq!(count(against_z.clone()).await, 10);
+    let z_casual_wins = GameFilter {
+        result: Some(ResultFilter::Win),
+        rated: Some(false),
+        ..against_z
+    };
+    assert_eq!(count(z_casual_wins).await, 0);
+    let nobody = GameFilter {
+        opponent: Some(String::new()),
+        ..GameFilter::default()
+    };
+    assert_eq!(count(nobody).await, 0);
+    // Pages: newest first, no game twice, none left out.
+    let mut seen = Vec::new();
+    for page in 0..4 {
+        let games = store
+            .games_filtered("p_x", &GameFilter::default(), 8, page * 8)
+            .await
+            .unwrap();
+        assert_eq!(games.len(), if page < 3 { 8 } else { 6 });
+        seen.extend(ids(games));
+    }
+    let expected: Vec<String> = (0..30).rev().map(|i| format!("g_{i:02}")).collect();
+    assert_eq!(seen, expected);
+}
+
+fn chat(id: &str, game: &str, channel: &str, author: &str, at: i64) -> ChatRow {
+    ChatRow {
+        id: id.into(),
+        game: game.into(),
+        channel: channel.into(),
+        author: author.into(),
+        author_name: String::new(),
+        body: format!("<b>{id}</b>"),
+        at,
+    }
+}
+
+async fn chat_is_kept_per_channel_within_a_cap(store: Store) {
+    store.insert_player(&guest("p_r", "Guest-r")).await.unwrap();
+    store
+        .insert_player(&account("p_s", "watcher", 1500))
+        .await
+        .unwrap();
+    store
+        .insert_game(&game_row("g_1", "p_r", "engine-1", 1))
+        .await
+        .unwrap();
+    assert!(store
+        .insert_chat(&chat("m_1", "g_1", "players", "p_r", 10), 2)
+        .await
+        .unwrap());
+    assert!(store
+        .insert_chat(&chat("m_2", "g_1", "spectators", "p_s", 11), 2)
+        .await
+        .unwrap());
+    assert!(store
+        .insert_chat(&chat("m_3", "g_1", "players", "p_r", 12), 2)
+        .await
+        .unwrap());
+    // The players' channel is full; the spectators' is not.
+    assert!(!store
+        .insert_chat(&chat("m_4", "g_1", "players", "p_r", 13), 2)
+        .await
+        .unwrap());
+    assert!(store
+        .insert_chat(&chat("m_5", "g_1", "spectators", "p_s", 14), 2)
+        .await
+        .unwrap());
+    let players = store.chat_of("g_1", &["players"]).await.unwrap();
+    assert_eq!(
+        players.iter().map(|m| m.id.as_str()).collect::<Vec<_>>(),
+        ["m_1", "m_3"]
+    );
+    assert_eq!(players[0].author_name, "Guest-r");
+    assert_eq!(
+        players[0].body, "<b>m_1</b>",
+        "stored as written, never escaped"
+    );
+    let both = store
+        .chat_of("g_1", &["players", "spectators"])
+        .await
+        .unwrap();
+    assert_eq!(
+        both.iter().map(|m| m.id.as_str()).collect::<Vec<_>>(),
+        ["m_1", "m_2", "m_3", "m_5"]
+    );
+    assert_eq!(
+        store
+            .chat_message("m_2")
+            .await
+            .unwrap()
+            .unwrap()
+            .author_name,
+        "watcher"
+    );
+    assert_eq!(store.chat_message("m_4").await.unwrap(), None);
+    // A message needs its game and its author, and a known channel.
+    assert!(store
+        .insert_chat(&chat("m_6", "g_404", "players", "p_r", 1), 9)
+        .await
+        .is_err());
+    assert!(store
+        .insert_chat(&chat("m_7", "g_1", "everyone", "p_r", 1), 9)
+        .await
+        .is_err());
+    let sides = store.game_sides("g_1").await.unwrap().unwrap();
+    assert!(sides.plays("p_r") && !sides.plays("p_s") && !sides.over);
+    assert_eq!(sides.opponent_of("p_r"), Some("engine-1"));
+    assert_eq!(store.game_sides("g_404").await.unwrap(), None);
+}
+
+async fn reports_are_kept_once_per_message_for_a_moderator(store: Store) {
+    for (id, name) in [("p_r", "reader"), ("p_b", "rude")] {
+        store.insert_player(&account(id, name, 1500)).await.unwrap();
+    }
+    store
+        .insert_game(&game_row("g_1", "p_r", "p_b", 1))
+        .await
+        .unwrap();
+    store
+        .insert_chat(&chat("m_1", "g_1", "players", "p_b", 10), 9)
+        .await
+        .unwrap();
+    let report = NewReport {
+        id: "r_1",
+        reporter: "p_r",
+        reported: "p_b",
+        game: "g_1",
+        message: Some("m_1"),
+        reason: "abuse",
+        note: "",
+        at: 20,
+    };
+    assert!(store.insert_report(&report).await.unwrap());
+    assert!(!store
+        .insert_report(&NewReport {
+            id: "r_2",
+            ..report.clone()
+        })
+        .await
+        .unwrap());
+    // About the opponent, without a message: as many as one likes.
+    for (id, at) in [("r_3", 30), ("r_4", 40)] {
+        let about_opponent = NewReport {
+            id,
+            message: None,
+            reason: "cheating",
+            note: "engine moves",
+            at,
+            ..report.clone()
+        };
+        assert!(store.insert_report(&about_opponent).await.unwrap());
+    }
+    let reports = store.reports(10, 0).await.unwrap();
+    assert_eq!(
+        reports.iter().map(|r| r.id.as_str()).collect::<Vec<_>>(),
+        ["r_4", "r_3", "r_1"]
+    );
+    let first = &reports[2];
+    assert_eq!(
+        (first.reporter_name.as_str(), first.reported_name.as_str()),
+        ("reader", "rude")
+    );
+    assert_eq!(first.message_body.as_deref(), Some("<b>m_1</b>"));
+    assert_eq!(reports[0].message, None);
+    assert_eq!(store.reports(1, 1).await.unwrap()[0].id, "r_3");
+}
+
+async fn a_password_change_ends_the_other_sessions(store: Store) {
+    store
+        .insert_player(&account("p_a", "alice", 1500))
+        .await
+        .unwrap();
+    store.insert_player(&guest("p_g", "Guest-g")).await.unwrap();
+    for (hash, player) in [("s_here", "p_a"), ("s_phone", "p_a"), ("s_guest", "p_g")] {
+        store.insert_session(hash, player, 1).await.unwrap();
+    }
+    store
+        .change_password("p_a", "new-phc", Some("s_here"))
+        .await
+        .unwrap();
+    assert!(store.session_player("s_here").await.unwrap().is_some());
+    assert_eq!(store.session_player("s_phone").await.unwrap(), None);
+    assert!(store.session_player("s_guest").await.unwrap().is_some());
+    let alice = store.player("p_a").await.unwrap().unwrap();
+    assert_eq!(alice.password_hash.as_deref(), Some("new-phc"));
+    // Without a session to keep, every session ends; a guest has no password.
+    store
+        .change_password("p_a", "newer-phc", None)
+        .await
+        .unwrap();
+    assert_eq!(store.session_player("s_here").await.unwrap(), None);
+    assert!(matches!(
+        store.change_password("p_g", "phc", None).await,
+        Err(StoreError::NotFound { .. })
+    ));
+}
+
+async fn a_deleted_account_keeps_its_games_under_a_placeholder(store: Store) {
+    store
+        .insert_player(&account("p_a", "alice", 1500))
+        .await
+        .unwrap();
+    store
+        .insert_player(&account("p_b", "bob", 1500))
+        .await
+        .unwrap();
+    store.insert_session("s_a", "p_a", 1).await.unwrap();
+    store
+        .insert_game(&game_row("g_1", "p_a", "p_b", 1))
+        .await
+        .unwrap();
+    store
+        .finish_game(
+            "g_1",
+            &ending("1-0", "checkmate", 20),
+            &[
+                change("p_a", "g_1", 1500, 1516, 5),
+                change("p_b", "g_1", 1500, 1484, 5),
+            ],
+        )
+        .await
+        .unwrap();
+    store
+        .insert_chat(&chat("m_1", "g_1", "players", "p_a", 3), 9)
+        .await
+        .unwrap();
+    assert!(!store.is_deleted("p_a").await.unwrap());
+    let placeholder = store.delete_account("p_a", 99).await.unwrap();
+    assert_eq!(placeholder, deleted_name("p_a"));
+    assert!(store.is_deleted("p_a").await.unwrap());
+    assert!(!store.is_deleted("p_nobody").await.unwrap());
+    let row = store.player("p_a").await.unwrap().unwrap();
+    assert_eq!(
+        (row.name.as_str(), row.password_hash),
+        (placeholder.as_str(), None)
+    );
+    assert_eq!(row.rating, Some(1516), "the rating stays with the games");
+    assert_eq!(store.session_player("s_a").await.unwrap(), None);
+    assert_eq!(store.player_by_name("alice").await.unwrap(), None);
+    assert_eq!(
+        store
+            .player_by_name(&placeholder)
+            .await
+            .unwrap()
+            .unwrap()
+            .id,
+        "p_a"
+    );
+    assert_eq!(store.games_of("p_a", 10, None).await.unwrap().len(), 1);
+    assert_eq!(store.rating_history("p_a").await.unwrap().len(), 1);
+    assert_eq!(
+        store.chat_of("g_1", &["players"]).await.unwrap()[0].author_name,
+        placeholder
+    );
+    // The name is free again, and a deletion happens once.
+    store
+        .insert_player(&account("p_c", "alice", 1500))
+        .await
+        .unwrap();
+    assert!(matches!(
+        store.delete_account("p_a", 100).await,
+        Err(StoreError::NotFound { .. })
+    ));
 }

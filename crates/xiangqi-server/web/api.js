@@ -39,7 +39,17 @@ export const api = {
   logout: () => request("POST", "/api/logout"),
   setNotation: (notation) => request("PUT", "/api/settings", { notation }),
   setSettings: (settings) => request("PUT", "/api/settings", settings),
-  player: (name, ecco) => request("GET", `/api/players/${encodeURIComponent(name)}${ecco ? `?ecco=${encodeURIComponent(ecco)}` : ""}`),
+  // `filters`: { ecco, result, rated, opponent, page }; empty ones are left out.
+  player: (name, filters = {}) => {
+    const query = new URLSearchParams();
+    for (const [key, value] of Object.entries(filters)) if (value !== undefined && value !== null && value !== "") query.set(key, value);
+    const text = query.toString();
+    return request("GET", `/api/players/${encodeURIComponent(name)}${text ? `?${text}` : ""}`);
+  },
+  changePassword: (old, password) => request("POST", "/api/account/password", { old, new: password }),
+  deleteAccount: (password) => request("POST", "/api/account/delete", { password }),
+  chat: (id) => request("GET", `/api/games/${encodeURIComponent(id)}/chat`),
+  report: (report) => request("POST", "/api/reports", report),
   game: (id) => request("GET", `/api/games/${encodeURIComponent(id)}`),
   viewer: (id) => request("GET", `/api/games/${encodeURIComponent(id)}/viewer`),
   annotate: (id) => request("POST", `/api/games/${encodeURIComponent(id)}/annotate`),

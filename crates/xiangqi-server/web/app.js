@@ -44,6 +44,11 @@ const session = {
     session.setPlayer(player);
     socket.reconnect();
   },
+  // The session ended elsewhere (the account was deleted): a new guest.
+  async signedOut() {
+    session.setPlayer(await api.me());
+    socket.reconnect();
+  },
 };
 
 function renderHeader() {

@@ -22,6 +22,7 @@ import { playSound } from "./sounds.js";
 import { premoveDests, markPremove } from "./premove.js";
 import { takebackControls, rematchControls } from "./game_offers.js";
 import { viewerWords } from "./viewer_words.js";
+import { createChatPanel } from "./chat.js";
 
 const RESEND_MS = 2500;
 const SIDE_KEY = { red: "color.red", black: "color.black" };
@@ -76,6 +77,9 @@ export function mountGame(main, [gameId], session) {
     notation: () => Math.max(0, VIEWER_NOTATIONS.findIndex(([name]) => name === (session.player && session.player.notation))),
   });
   const clocks = new Clocks(clockEls);
+  const chatBox = h("div", { class: "chat", id: "chat" });
+  let chat = null;
+  let chatRole = "";
 
   const board = createBoard(boardBox, { viewOnly: true, onMove, pieces: pieceSet(session), label: t("game.board") });
 
@@ -386,7 +390,17 @@ export function mountGame(main, [gameId], session) {
     return !game.loaded || playing();
   }
 
+  /** The chats, once the viewer's side is known; read again when the game ends. */
+  function renderChat() {
+    if (!game.loaded) return;
+    const role = `${Boolean(game.you)}/${Boolean(game.result)}`;
+    if (!chat) chat = createChatPanel(chatBox, gameId, session, () => ({ player: Boolean(game.you), over: Boolean(game.result) }));
+    else if (role !== chatRole) chat.refresh();
+    chatRole = role;
+  }
+
   function render() {
+    renderChat();
     renderBoard();
     renderBars();
     renderMoves();
@@ -446,7 +460,7 @@ export function mountGame(main, [gameId], session) {
       h("aside", { class: "panel side" },
         status, resultBox, notice,
         movesHeading, moveList,
-        controls, explorerBox,
+        controls, explorerBox, chatBox,
         h("p", { class: "small" }, lobbyLink, " · ", settingsButton))));
   renderControls();
   // While this page is up, the header's Settings opens over the board, and a
@@ -460,6 +474,7 @@ export function mountGame(main, [gameId], session) {
     if (session.settingsInPage === showSettings) session.settingsInPage = null;
     if (session.boardInPlay === boardInPlay) session.boardInPlay = null;
     dropPending();
+    if (chat) chat.destroy();
     clocks.stop();
     socket.send({ t: "unwatch", game: gameId });
     board.destroy();

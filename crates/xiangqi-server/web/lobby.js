@@ -5,6 +5,7 @@ import { socket } from "./socket.js";
 import { h, link, playerLink } from "./dom.js";
 import { t } from "./i18n.js";
 import { errorText } from "./errors.js";
+import { createSeekFilter } from "./lobby_filter.js";
 
 const COLORS = [["random", "color.random"], ["red", "color.red"], ["black", "color.black"]];
 // The rule sets a game may use (the server's presets, named by what they
@@ -40,6 +41,7 @@ export function mountLobby(main, _params, session) {
   const message = h("p", { class: "notice", id: "lobby-message", hidden: true });
   const seekList = h("ul", { class: "rows", id: "seeks" });
   const gameList = h("ul", { class: "rows", id: "games" });
+  const seekFilter = createSeekFilter(() => renderSeeks());
 
   const seekBase = number("seek-base", 5, 0.5, 180, 0.5);
   const seekInc = number("seek-inc", 3, 0, 60);
@@ -76,7 +78,8 @@ export function mountLobby(main, _params, session) {
 
   function renderSeeks() {
     const me = session.player && session.player.id;
-    const rows = [...seeks.values()].map((seek) => {
+    const { shown, filteredOut } = seekFilter.apply([...seeks.values()]);
+    const rows = shown.map((seek) => {
       const own = seek.player.id === me;
       const action = own
         ? h("button", { class: "quiet", onclick: () => socket.send({ t: "cancel_seek", id: seek.id }) }, t("lobby.cancel"))
@@ -89,7 +92,8 @@ export function mountLobby(main, _params, session) {
         seek.rules === "online" ? null : h("span", { class: "tag", dataset: { rules: seek.rules } }, rulesLabel(seek.rules)),
         action);
     });
-    seekList.replaceChildren(...(rows.length ? rows : [h("li", { class: "empty" }, t("lobby.no_seeks"))]));
+    const empty = filteredOut ? seekFilter.noMatch() : t("lobby.no_seeks");
+    seekList.replaceChildren(...(rows.length ? rows : [h("li", { class: "empty" }, empty)]));
   }
 
   function renderGames() {
@@ -140,7 +144,7 @@ export function mountLobby(main, _params, session) {
           field(t("lobby.minutes"), engineBase), field(t("lobby.increment"), engineInc), field(t("lobby.colour"), engineColor),
           h("button", { type: "submit", class: "primary", id: "engine-submit" }, t("lobby.play")))),
       message,
-      h("section", { class: "panel wide" }, h("h2", {}, t("lobby.open_seeks")), seekList),
+      h("section", { class: "panel wide" }, h("h2", {}, t("lobby.open_seeks")), seekFilter.form, seekList, seekFilter.pager),
       h("section", { class: "panel wide" }, h("h2", {}, t("lobby.games_in_progress")), gameList)));
   renderSeeks();
   renderGames();

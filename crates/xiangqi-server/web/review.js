@@ -11,6 +11,7 @@ import { errorText } from "./errors.js";
 import { reasonLabel } from "./results.js";
 import { mountGame } from "./game.js";
 import { mountViewer } from "./viewer.js";
+import { createChatPanel } from "./chat.js";
 import { pieceSet } from "./settings.js";
 import { viewerWords } from "./viewer_words.js";
 
@@ -55,13 +56,18 @@ function mountReview(main, summary, session) {
   let viewer = null;
   const notice = h("p", { class: "notice", id: "review-message", hidden: true });
   const box = h("div", { id: "viewer" });
+  // The game's chat as this viewer may read it (docs/web.md): kept with the game.
+  const chatBox = h("div", { class: "chat panel", id: "chat" });
+  const me = session.player && session.player.id;
+  const plays = Boolean(me && (summary.red.id === me || summary.black.id === me));
+  const chat = createChatPanel(chatBox, id, session, () => ({ player: plays, over: true }), { readOnly: true });
   const annotateButton = h("button", { type: "button", id: "annotate", class: "primary", onclick: annotate }, t("review.annotate"));
   const pgnLink = h("a", { href: `/games/${id}.pgn`, download: `${id}.pgn`, class: "button" }, t("game.download_pgn"));
   const reason = summary.reason ? ` · ${reasonLabel(summary.reason)}` : "";
   main.append(h("section", { class: "review", id: "review", dataset: { game: id } },
     h("p", { class: "review-head" }, playerLink(summary.red), h("span", { class: "vs" }, ` ${t("game.vs")} `), playerLink(summary.black),
       h("span", { class: "tag" }, `${summary.result}${reason}`)),
-    notice, box));
+    notice, box, chatBox));
 
   function say(text) {
     notice.textContent = text || "";
@@ -111,6 +117,7 @@ function mountReview(main, summary, session) {
   load();
   return () => {
     clearTimeout(timer);
+    chat.destroy();
     if (viewer) viewer.destroy();
   };
 }

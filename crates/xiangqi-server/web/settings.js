@@ -10,6 +10,7 @@ import { LANGUAGES, language, onLanguageChange, setLanguage, t } from "./i18n.js
 import { PIECE_SETS, pieceIcon } from "./board.js";
 import { errorText } from "./errors.js";
 import { soundsOn, setSoundsOn } from "./sounds.js";
+import { accountSettings } from "./account.js";
 
 const NOTATIONS = [
   ["coordinate", "settings.notation_coordinate", "h2e2"],
@@ -94,7 +95,13 @@ function soundSettings() {
 }
 
 export function mountSettings(main, _params, session) {
-  main.append(h("section", { class: "panel narrow" }, h("h1", {}, t("settings.title")), settingsForms(session), soundSettings()));
+  const section = h("section", { class: "panel narrow" }, h("h1", {}, t("settings.title")), settingsForms(session), soundSettings());
+  // A deleted account's session is gone: sign in again as a new guest.
+  section.append(...accountSettings(session, (text) => {
+    section.replaceChildren(h("h1", {}, t("settings.title")), h("p", { class: "notice ok", id: "deleted-message" }, text));
+    session.signedOut();
+  }));
+  main.append(section);
 }
 
 /**

@@ -20,6 +20,9 @@ use xiangqi_server_protocol::{ColorChoice, ServerMessage};
 
 /// Open seeks per player at most.
 pub const MAX_SEEKS_PER_PLAYER: usize = 3;
+/// Open seeks in the whole lobby at most, so the list every follower
+/// receives (and the web client filters and pages) stays bounded.
+pub const MAX_OPEN_SEEKS: usize = 1_000;
 
 /// An open seek.
 #[derive(Clone, Debug)]
@@ -111,6 +114,12 @@ impl Lobby {
     /// fill the lobby).
     pub fn add_seek(&self, seek: Seek, per_address: usize) -> Result<SeekView, Refusal> {
         self.with(|inner| {
+            if inner.seeks.len() >= MAX_OPEN_SEEKS {
+                return Err((
+                    "lobby_full",
+                    format!("the lobby holds {MAX_OPEN_SEEKS} open seeks; accept one or try later"),
+                ));
+            }
             let player = seek.seat.id();
             let open = inner.seeks.iter().filter(|s| s.seat.id() == player).count();
             if open >= MAX_SEEKS_PER_PLAYER {
@@ -274,4 +283,41 @@ pub async fn start_game(
     to.rooms.insert(handle.clone()).await;
     to.lobby.add_game(summary);
     Ok(handle)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::time_control::parse_time_control;
+    use std::net::{IpAddr, Ipv4Addr};
+
+    fn seek(n: usize) -> Seek {
+        Seek {
+            id: format!("s_{n}"),
+            seat: Seat::Player {
+                id: format!("p_{n}"),
+                name: format!("player{n}"),
+                guest: false,
+                rating: Some(1500),
+            },
+            tc: parse_time_control("5+3").unwrap(),
+            rated: false,
+            color: ColorChoice::Random,
+            rules: "online".into(),
+            // Each from an address of its own: only the lobby's cap counts.
+            address: AddressKey::of(IpAddr::V4(Ipv4Addr::from(n as u32 + 1))),
+        }
+    }
+
+    #[test]
+    fn the_lobby_holds_a_bounded_number_of_seeks() {
+        let lobby = Lobby::default();
+        for n in 0..MAX_OPEN_SEEKS {
+            lobby.add_seek(seek(n), 10).unwrap();
+        }
+        let (code, _) = lobby.add_seek(seek(MAX_OPEN_SEEKS), 10).unwrap_err();
+        assert_eq!(code, "lobby_full");
+        lobby.cancel_seek("s_0", "p_0").unwrap();
+        assert!(lobby.add_seek(seek(MAX_OPEN_SEEKS), 10).is_ok());
+    }
 }

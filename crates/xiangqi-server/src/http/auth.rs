@@ -77,7 +77,7 @@ pub async fn current_player(
 /// The session cookie's attributes: script cannot read it, other sites'
 /// requests carry it only on top-level navigation, and over HTTPS it never
 /// travels in clear.
-fn cookie_header(value: &str, max_age: u32, client: &Client) -> HeaderValue {
+pub(crate) fn cookie_header(value: &str, max_age: u32, client: &Client) -> HeaderValue {
     let secure = if client.https { "; Secure" } else { "" };
     let text = format!(
         "{SESSION_COOKIE}={value}; HttpOnly; SameSite=Lax; Path=/; Max-Age={max_age}{secure}"
@@ -103,7 +103,7 @@ async fn new_session(
 }
 
 /// The answer to a request over a limit.
-fn too_many(what: &str, wait: Duration) -> ApiError {
+pub(crate) fn too_many(what: &str, wait: Duration) -> ApiError {
     let seconds = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
     ApiError::TooMany(
         "rate_limited",
@@ -112,7 +112,7 @@ fn too_many(what: &str, wait: Duration) -> ApiError {
     )
 }
 
-fn hashing_failed(error: HashError) -> ApiError {
+pub(crate) fn hashing_failed(error: HashError) -> ApiError {
     match error {
         HashError::Busy => ApiError::Overloaded(
             "the server is busy checking passwords; try again in a moment".into(),
@@ -162,7 +162,7 @@ async fn new_guest_named(
     }
 }
 
-fn with_cookie(cookie: HeaderValue, body: impl serde::Serialize) -> Response {
+pub(crate) fn with_cookie(cookie: HeaderValue, body: impl serde::Serialize) -> Response {
     let mut response = Json(body).into_response();
     response.headers_mut().insert(SET_COOKIE, cookie);
     response
@@ -199,7 +199,7 @@ fn check_credentials(c: &Credentials) -> Result<(), ApiError> {
 }
 
 /// One sign-in attempt (login or registration) from `client`'s address.
-fn admit_sign_in(state: &AppState, client: &Client) -> Result<(), ApiError> {
+pub(crate) fn admit_sign_in(state: &AppState, client: &Client) -> Result<(), ApiError> {
     state
         .guards
         .sign_ins

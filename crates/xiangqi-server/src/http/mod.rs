@@ -2,6 +2,7 @@
 //! PGN export, and the embedded web client for every other page path;
 //! every request passes `guard` (the `Origin` check, security headers).
 
+pub mod account;
 pub mod assets;
 pub mod auth;
 pub mod explorer;
@@ -10,6 +11,7 @@ pub mod games;
 pub mod guard;
 pub mod players;
 pub mod review;
+pub mod social;
 
 use axum::extract::DefaultBodyLimit;
 use axum::middleware;
@@ -34,6 +36,10 @@ pub fn router(state: AppState) -> Router {
         .route("/login", post(auth::login))
         .route("/logout", post(auth::logout))
         .route("/settings", put(auth::settings))
+        .route("/account/password", post(account::change_password))
+        .route("/account/delete", post(account::delete_account))
+        .route("/reports", post(social::report))
+        .route("/games/{id}/chat", get(social::chat))
         .route("/players/{name}", get(players::player))
         .route("/games/{id}", get(games::game))
         .route("/games/{id}/viewer", get(review::viewer))

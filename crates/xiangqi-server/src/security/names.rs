@@ -36,7 +36,7 @@ const RESERVED_WORDS: &[&str] = &[
 
 /// Prefixes no account name may start with, compared by [`skeleton_key`]:
 /// guests are `Guest-…`, the engine is `xiangqi engine (level N)`.
-const RESERVED_PREFIXES: &[&str] = &["guest", "xiangqi"];
+const RESERVED_PREFIXES: &[&str] = &["guest", "xiangqi", "deleted"];
 
 /// Why a name cannot be an account's.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]

@@ -11,15 +11,21 @@
 
 use serde::{Deserialize, Serialize};
 
+mod account_changes;
 mod accounts;
 mod connect;
 mod events;
+mod game_filters;
 mod migrations;
 mod openings;
 mod replay;
 mod reviews;
+mod social;
 
+pub use account_changes::deleted_name;
+pub use game_filters::{GameFilter, ResultFilter};
 pub use reviews::ReviewRow;
+pub use social::{ChatRow, GameSides, NewReport, ReportRow};
 mod rows;
 
 pub use openings::CodePrefix;
@@ -444,35 +450,11 @@ impl Store {
         limit: i64,
         ecco: Option<&CodePrefix>,
     ) -> Result<Vec<StoredGame>, StoreError> {
-        let Some(prefix) = ecco else {
-            let rows = sqlx::query(&format!(
-                "SELECT {GAME_COLUMNS} FROM games g LEFT JOIN endings e ON e.game = g.id \
-                 WHERE g.red = $1 OR g.black = $1 ORDER BY g.started_at DESC, g.id DESC LIMIT $2"
-            ))
-            .bind(player)
-            .bind(limit.max(0))
-            .fetch_all(&self.reader)
-            .await
-            .map_err(database)?;
-            return self.with_events(rows).await;
+        let filter = GameFilter {
+            ecco: ecco.cloned(),
+            ..GameFilter::default()
         };
-        // Finished games by their stored code; games in progress (few: a
-        // player plays one at a time) by their moves, below. The prefix is
-        // a letter and digits, so it holds no LIKE wildcard.
-        let rows = sqlx::query(&format!(
-            "SELECT {GAME_COLUMNS} FROM games g LEFT JOIN endings e ON e.game = g.id \
-             WHERE (g.red = $1 OR g.black = $1) AND (e.ecco LIKE $3 OR e.game IS NULL) \
-             ORDER BY g.started_at DESC, g.id DESC LIMIT $2"
-        ))
-        .bind(player)
-        .bind(limit.max(0))
-        .bind(format!("{}%", prefix.as_str()))
-        .fetch_all(&self.reader)
-        .await
-        .map_err(database)?;
-        let mut games = self.with_events(rows).await?;
-        games.retain(|g| g.ending.is_some() || g.ecco_code().is_some_and(|c| prefix.matches(c)));
-        Ok(games)
+        self.games_filtered(player, &filter, limit, 0).await
     }
 
     /// A player's rating changes, newest first.

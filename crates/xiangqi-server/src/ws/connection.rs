@@ -327,6 +327,7 @@ fn render(state: &AppState, player: &str, out: Outbound) -> String {
 /// socket this was withdraws their seeks.
 async fn goodbye(state: &AppState, session: &Session) {
     for game in &session.watching {
+        state.social.readers.leave(game, session.conn);
         if let Some(room) = state.rooms.running(game).await {
             let _ = room.send(RoomCommand::Unwatch { conn: session.conn });
         }

@@ -34,6 +34,13 @@ fn frame(message: ServerMessage) -> Replies {
 
 /// Handles one decoded message of `session`'s player.
 pub async fn handle(state: &AppState, session: &mut Session, message: ClientMessage) -> Replies {
+    if state.social.closed.is_closed(&session.player.id) {
+        return refuse(
+            "account_deleted",
+            "this account was deleted; reload the page",
+            None,
+        );
+    }
     match message {
         ClientMessage::Hello { .. } => frame(ServerMessage::Welcome {
             v: PROTOCOL_VERSION,
@@ -134,7 +141,16 @@ pub async fn handle(state: &AppState, session: &mut Session, message: ClientMess
             }
         }
         ClientMessage::Watch { game, since } => watch(state, session, game, since).await,
+        ClientMessage::Chat {
+            game,
+            channel,
+            text,
+        } => match crate::social::chat::post(state, &session.player, &game, channel, &text).await {
+            Ok(()) => Vec::new(),
+            Err((code, message)) => refuse(code, message, Some(ErrorRef::game(&game))),
+        },
         ClientMessage::Unwatch { game } => {
+            state.social.readers.leave(&game, session.conn);
             if session.watching.remove(&game) {
                 if let Some(room) = state.rooms.running(&game).await {
                     let _ = room.send(RoomCommand::Unwatch { conn: session.conn });
@@ -298,6 +314,11 @@ async fn watch(
             since,
         };
         if room.send(command).is_ok() {
+            let (conn, out) = (session.conn, session.out.clone());
+            state
+                .social
+                .readers
+                .join(&game, conn, &session.player.id, out);
             session.watching.insert(game);
             return Vec::new();
         }
