@@ -78,6 +78,10 @@ const LAYERS: &[(&str, &[&str])] = &[
         "xiangqi-ecco",
         &["xiangqi-core", "xiangqi-notation", "xiangqi-gamefile"],
     ),
+    (
+        "xiangqi-puzzles",
+        &["xiangqi-core", "xiangqi-gamefile", "xiangqi-search"],
+    ),
     ("xiangqi-server-protocol", &[]),
     (
         "xiangqi-viewer",
