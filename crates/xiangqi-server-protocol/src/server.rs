@@ -161,6 +161,14 @@ pub struct Player {
     pub rating: Option<i32>,
     /// The notation setting's name.
     pub notation: String,
+    /// The web client's language (a catalogue's code: `en`, `zh-Hans`, …),
+    /// absent until the player chooses one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub language: Option<String>,
+    /// The web client's piece set (`traditional`, `pictogram`), absent
+    /// until the player chooses one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pieces: Option<String>,
 }
 
 /// `PublicPlayer` or, with `engine_level`, `EnginePlayer`.
@@ -269,10 +277,19 @@ pub struct GameResult {
     pub status: String,
     /// The reason code.
     pub reason: String,
-    /// A sentence in the recipient's notation.
+    /// A sentence in the recipient's notation (English; a client writes its
+    /// own from `result`, `reason`, `move` and `aborted_by`).
     pub text: String,
     /// The rating changes of a rated game.
     pub ratings: Option<BySide<RatingChange>>,
+    /// The move that ended the game, in the recipient's notation, when the
+    /// sentence names it (checkmate, no legal move, repetition, perpetual
+    /// check or chase, the no-capture and material draws).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub r#move: Option<String>,
+    /// The side that aborted the game (`red`/`black`), when it was aborted.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub aborted_by: Option<String>,
 }
 
 /// The `state` frame's fields.

@@ -12,7 +12,7 @@ use axum::Json;
 use serde_json::json;
 
 use crate::store::StoreError;
-use xiangqi_server_protocol::echo::{cut_message, quoted};
+use xiangqi_server_protocol::echo::{cut_message, quoted, MAX_ECHO_CHARS};
 
 /// What an HTTP handler can fail with.
 #[derive(Debug, thiserror::Error)]
@@ -42,6 +42,16 @@ pub enum ApiError {
     /// Conflicts with what exists (code, message).
     #[error("{1}")]
     Conflict(&'static str, String),
+    /// A name that is taken (`existing: None`, `name_taken`) or too like a
+    /// player's name (`name_confusable`); both names go to the client as
+    /// `args`, for its words.
+    #[error("{}", name_in_use_message(name, existing.as_deref()))]
+    NameInUse {
+        /// The name asked for.
+        name: String,
+        /// The existing name it is too like, if it is not taken itself.
+        existing: Option<String>,
+    },
     /// Too many requests of this kind from this address or for this
     /// account (code, message, how long to wait).
     #[error("{1}")]
@@ -68,10 +78,30 @@ impl ApiError {
             ApiError::NotFound(_) => (StatusCode::NOT_FOUND, "not_found"),
             ApiError::MethodNotAllowed => (StatusCode::METHOD_NOT_ALLOWED, "method_not_allowed"),
             ApiError::Conflict(code, _) => (StatusCode::CONFLICT, code),
+            ApiError::NameInUse { existing: None, .. } => (StatusCode::CONFLICT, "name_taken"),
+            ApiError::NameInUse { .. } => (StatusCode::CONFLICT, "name_confusable"),
             ApiError::TooMany(code, _, _) => (StatusCode::TOO_MANY_REQUESTS, code),
             ApiError::Overloaded(_, _) => (StatusCode::SERVICE_UNAVAILABLE, "overloaded"),
             ApiError::ForeignOrigin(_) => (StatusCode::FORBIDDEN, "foreign_origin"),
             ApiError::Internal(_) => (StatusCode::INTERNAL_SERVER_ERROR, "internal"),
+        }
+    }
+
+    /// What a client's sentence for the code needs beyond the code, if
+    /// anything: the names of a name conflict (cut as the message cuts
+    /// them), the seconds to wait.
+    fn args(&self) -> Option<serde_json::Value> {
+        match self {
+            ApiError::NameInUse { name, existing } => {
+                let mut args = json!({ "name": cut_name(name) });
+                if let Some(existing) = existing {
+                    args["existing"] = json!(cut_name(existing));
+                }
+                Some(args)
+            }
+            _ => self
+                .retry_after()
+                .map(|wait| json!({ "seconds": whole_seconds(wait) })),
         }
     }
 
@@ -84,20 +114,38 @@ impl ApiError {
     }
 }
 
+/// Whole seconds, rounded up: never 0, which would mean "now".
+fn whole_seconds(wait: Duration) -> u64 {
+    (wait.as_secs() + u64::from(wait.subsec_nanos() > 0)).max(1)
+}
+
+/// A name as an error may echo it: cut to the echo limit.
+fn cut_name(name: &str) -> String {
+    name.chars().take(MAX_ECHO_CHARS).collect()
+}
+
+fn name_in_use_message(name: &str, existing: Option<&str>) -> String {
+    match existing {
+        None => format!("the name {} is taken", quoted(name)),
+        Some(existing) => format!(
+            "the name {} is too like {}, a player's name already",
+            quoted(name),
+            quoted(existing)
+        ),
+    }
+}
+
 impl From<StoreError> for ApiError {
     fn from(error: StoreError) -> ApiError {
         match error {
-            StoreError::NameTaken(name) => {
-                ApiError::Conflict("name_taken", format!("the name {} is taken", quoted(&name)))
-            }
-            StoreError::NameConfusable { name, existing } => ApiError::Conflict(
-                "name_confusable",
-                format!(
-                    "the name {} is too like {}, a player's name already",
-                    quoted(&name),
-                    quoted(&existing)
-                ),
-            ),
+            StoreError::NameTaken(name) => ApiError::NameInUse {
+                name,
+                existing: None,
+            },
+            StoreError::NameConfusable { name, existing } => ApiError::NameInUse {
+                name,
+                existing: Some(existing),
+            },
             StoreError::NotFound { what, id } => {
                 ApiError::NotFound(format!("{what} {}", quoted(&id)))
             }
@@ -118,14 +166,16 @@ impl IntoResponse for ApiError {
             }
             other => cut_message(&other.to_string()),
         };
-        let body = json!({"error": {"code": code, "message": message}});
+        let mut error = json!({"code": code, "message": message});
+        if let Some(args) = self.args() {
+            error["args"] = args;
+        }
+        let body = json!({ "error": error });
         let mut response = (status, Json(body)).into_response();
         if let Some(wait) = self.retry_after() {
-            // Whole seconds, rounded up: never "0", which means "now".
-            let seconds = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
             response
                 .headers_mut()
-                .insert(RETRY_AFTER, HeaderValue::from(seconds.max(1)));
+                .insert(RETRY_AFTER, HeaderValue::from(whole_seconds(wait)));
         }
         response
     }

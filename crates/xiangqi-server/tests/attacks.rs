@@ -360,6 +360,9 @@ async fn confusable_and_reserved_names_and_weak_passwords_are_refused() {
                 (409, Some("name_confusable")),
                 "{poser}: {body}"
             );
+            // Both names, for the client's own sentence.
+            assert_eq!(body["error"]["args"]["name"], poser, "{body}");
+            assert_eq!(body["error"]["args"]["existing"], "alice", "{body}");
         }
     }
     for reserved in ["Guest-123abc", "xiangqi-engine", "admin", "ADM1N", "root"] {
@@ -387,6 +390,7 @@ async fn confusable_and_reserved_names_and_weak_passwords_are_refused() {
         (status, body["error"]["code"].as_str()),
         (409, Some("name_taken"))
     );
+    assert_eq!(body["error"]["args"], json!({"name": "CAROL_77"}), "{body}");
 }
 
 // ------------------------------------------------------ guests and seeks
@@ -412,6 +416,11 @@ async fn guests_are_limited_per_address() {
                 assert_eq!(body["error"]["code"], "rate_limited");
                 assert!(cookie_of(&headers).is_none());
                 assert!(retry_after(&headers) >= 1);
+                assert_eq!(
+                    body["error"]["args"]["seconds"],
+                    retry_after(&headers),
+                    "{body}"
+                );
                 refused += 1;
             }
             other => panic!("status {other}: {body}"),

@@ -561,11 +561,15 @@ async fn bad_json_bodies_get_json_errors() {
         assert_eq!(got, status, "{path} {body:?}: {answer}");
         assert_eq!(error_code(&answer), code, "{path} {body:?}");
     }
-    // Settings with a session: a bad body, then a bad notation.
+    // Settings with a session: a bad body, then a bad notation, language or piece set.
     let cookie = server.guest_cookie().await;
     for (body, status, code) in [
         (json!({"notation": 3}), 422, "bad_json"),
         (json!({"notation": "klingon"}), 400, "bad_notation"),
+        (json!({"language": "klingon"}), 400, "bad_language"),
+        (json!({"language": "EN"}), 400, "bad_language"),
+        (json!({"pieces": "emoji"}), 400, "bad_pieces"),
+        (json!({"language": 7}), 422, "bad_json"),
     ] {
         let response = server
             .http

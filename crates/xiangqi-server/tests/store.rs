@@ -137,6 +137,8 @@ fn guest(id: &str, name: &str) -> PlayerRow {
         rating: None,
         notation: "coordinate".into(),
         created_at: 1_733_280_000_000,
+        language: None,
+        pieces: None,
     }
 }
 
@@ -223,6 +225,25 @@ async fn players_are_stored_and_found(store: Store) {
     );
     assert!(matches!(
         store.set_notation("p_nobody", "wxf").await,
+        Err(StoreError::NotFound { what: "player", .. })
+    ));
+
+    // The display settings: unset, then each set alone, the other kept.
+    assert_eq!(g.language, None);
+    assert_eq!(g.pieces, None);
+    store
+        .set_display("p_g1", Some("zh-Hant"), None)
+        .await
+        .unwrap();
+    store
+        .set_display("p_g1", None, Some("pictogram"))
+        .await
+        .unwrap();
+    let g = store.player("p_g1").await.unwrap().unwrap();
+    assert_eq!(g.language.as_deref(), Some("zh-Hant"));
+    assert_eq!(g.pieces.as_deref(), Some("pictogram"));
+    assert!(matches!(
+        store.set_display("p_nobody", Some("vi"), None).await,
         Err(StoreError::NotFound { what: "player", .. })
     ));
 }
@@ -334,6 +355,8 @@ async fn idle_guests_without_games_expire_with_their_sessions(store: Store) {
 async fn a_guest_registers(store: Store) {
     let mut g = guest("p_g", "Guest-abcdef");
     g.notation = "wxf".into();
+    g.language = Some("sk".into());
+    g.pieces = Some("pictogram".into());
     store.insert_player(&g).await.unwrap();
     let registered = store
         .register_guest("p_g", "carol", "phc", 1500)

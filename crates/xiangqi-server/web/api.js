@@ -2,10 +2,11 @@
 // carry the server's code and message.
 
 export class ApiError extends Error {
-  constructor(status, code, message) {
+  constructor(status, code, message, args) {
     super(message);
     this.status = status;
     this.code = code;
+    this.args = args || {};
   }
 }
 
@@ -24,7 +25,9 @@ async function request(method, path, body) {
   }
   if (!response.ok) {
     const error = (data && data.error) || {};
-    throw new ApiError(response.status, error.code || "http", error.message || `The server answered ${response.status}.`);
+    // An answer without an error body (a proxy's) is named by its status.
+    const args = error.code ? error.args : { status: response.status };
+    throw new ApiError(response.status, error.code || "http", error.message || `The server answered ${response.status}.`, args);
   }
   return data;
 }
@@ -35,6 +38,7 @@ export const api = {
   login: (name, password) => request("POST", "/api/login", { name, password }),
   logout: () => request("POST", "/api/logout"),
   setNotation: (notation) => request("PUT", "/api/settings", { notation }),
+  setSettings: (settings) => request("PUT", "/api/settings", settings),
   player: (name, ecco) => request("GET", `/api/players/${encodeURIComponent(name)}${ecco ? `?ecco=${encodeURIComponent(ecco)}` : ""}`),
   game: (id) => request("GET", `/api/games/${encodeURIComponent(id)}`),
   viewer: (id) => request("GET", `/api/games/${encodeURIComponent(id)}/viewer`),

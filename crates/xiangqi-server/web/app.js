@@ -4,6 +4,7 @@
 import { api } from "./api.js";
 import { socket } from "./socket.js";
 import { h, link } from "./dom.js";
+import { initI18n, matchLanguage, onLanguageChange, t, tParts } from "./i18n.js";
 import { mountLobby } from "./lobby.js";
 import { mountGamePage } from "./review.js";
 import { mountSettings } from "./settings.js";
@@ -50,13 +51,13 @@ function renderHeader() {
       : link(`/players/${encodeURIComponent(player.name)}`, h("span", { class: "me", id: "me" }, `${player.name}`, player.rating ? h("span", { class: "rating" }, ` ${player.rating}`) : null))
     : null;
   const account = !player || player.guest
-    ? link("/login", "Sign in")
-    : h("button", { class: "linkish", id: "logout", onclick: logout }, "Sign out");
+    ? link("/login", t("nav.sign_in"))
+    : h("button", { class: "linkish", id: "logout", onclick: logout }, t("nav.sign_out"));
   header.replaceChildren(
     link("/", h("span", { class: "brand" }, h("span", { class: "brand-mark" }, "象"), h("span", { class: "brand-name" }, "Xiangqi"))),
-    h("nav", {}, h("a", { href: "/", "data-link": true, class: "nav-play" }, "Play"), link("/settings", "Settings"), account, who),
+    h("nav", {}, h("a", { href: "/", "data-link": true, class: "nav-play" }, t("nav.play")), link("/settings", t("nav.settings")), account, who),
     // Rebuilt on every header render, so it takes the socket's state now.
-    h("span", { class: socket.ready ? "conn online" : "conn", id: "conn", title: "connection" }),
+    h("span", { class: socket.ready ? "conn online" : "conn", id: "conn", title: t("nav.connection") }),
   );
 }
 
@@ -80,7 +81,7 @@ function route() {
       return;
     }
   }
-  main.append(h("section", { class: "panel" }, h("h1", {}, "Not found"), link("/", "Back to the lobby")));
+  main.append(h("section", { class: "panel" }, h("h1", {}, t("page.not_found")), link("/", t("page.back_to_lobby"))));
 }
 
 document.addEventListener("click", (event) => {
@@ -111,15 +112,26 @@ function announceGame(id) {
   const old = document.getElementById("started-notice");
   if (old) old.remove();
   main.prepend(h("p", { class: "notice info", id: "started-notice", dataset: { game: id } },
-    "A new game of yours has started: ", link(`/games/${id}`, "go to it"), ". Leaving this page counts you away from the game here."));
+    tParts("app.new_game_started", { link: link(`/games/${id}`, t("app.go_to_it")) })));
 }
 
+// A new language redraws the header and the page; a live game's page redraws
+// itself instead (leaving it would be leaving the board).
+onLanguageChange(() => {
+  renderHeader();
+  if (!session.settingsInPage) route();
+});
+
 async function start() {
+  let player = null;
   try {
-    session.setPlayer(await api.me());
+    player = await api.me();
   } catch {
-    renderHeader();
+    player = null;
   }
+  await initI18n(matchLanguage([player && player.language, ...(navigator.languages || [])].filter(Boolean)));
+  if (player) session.setPlayer(player);
+  else renderHeader();
   socket.connect();
   route();
 }

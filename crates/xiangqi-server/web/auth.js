@@ -2,6 +2,8 @@
 
 import { api } from "./api.js";
 import { h } from "./dom.js";
+import { t } from "./i18n.js";
+import { errorText } from "./errors.js";
 
 function credentialsForm(id, title, submitText, action, session) {
   const name = h("input", { id: `${id}-name`, name: "name", autocomplete: "username", required: true, minlength: 3, maxlength: 20, pattern: "[A-Za-z0-9_\\-]+" });
@@ -16,21 +18,21 @@ function credentialsForm(id, title, submitText, action, session) {
       await session.signedIn(player);
       session.navigate("/");
     } catch (e) {
-      error.textContent = e.message;
+      error.textContent = errorText(e);
       error.hidden = false;
     }
   }
   return h("section", { class: "panel" },
     h("h2", {}, title),
     h("form", { id: `${id}-form`, class: "stack", onsubmit: submit },
-      h("label", { class: "field" }, h("span", {}, "Name"), name),
-      h("label", { class: "field" }, h("span", {}, "Password"), password),
+      h("label", { class: "field" }, h("span", {}, t("auth.name")), name),
+      h("label", { class: "field" }, h("span", {}, t("auth.password")), password),
       error,
       h("button", { type: "submit", class: "primary", id: `${id}-submit` }, submitText)));
 }
 
 export function mountAuth(main, _params, session) {
   main.append(h("div", { class: "auth" },
-    credentialsForm("login", "Sign in", "Sign in", api.login, session),
-    credentialsForm("register", "Create an account", "Register", api.register, session)));
+    credentialsForm("login", t("auth.sign_in"), t("auth.sign_in"), api.login, session),
+    credentialsForm("register", t("auth.create_account"), t("auth.register"), api.register, session)));
 }

@@ -11,9 +11,16 @@ import { createExplorerPanel } from "./explorer.js";
 import { VIEWER_NOTATIONS } from "./viewer.js";
 import { api } from "./api.js";
 import { openSettingsPanel } from "./settings.js";
+import { onLanguageChange, t } from "./i18n.js";
+import { errorText } from "./errors.js";
+import { resultSentence } from "./results.js";
 
 const RESEND_MS = 2500;
-const SIDE_NAME = { red: "Red", black: "Black" };
+const SIDE_KEY = { red: "color.red", black: "color.black" };
+
+function sideName(side) {
+  return t(SIDE_KEY[side]);
+}
 
 function other(side) {
   return side === "red" ? "black" : "red";
@@ -41,9 +48,9 @@ export function mountGame(main, [gameId], session) {
   const topBar = h("div", { class: "player-bar top" });
   const bottomBar = h("div", { class: "player-bar bottom" });
   // The ECCO opening of the moves so far, as the server names it for this reader.
-  const openingLine = h("p", { class: "opening", id: "opening", title: "ECCO opening", hidden: true });
+  const openingLine = h("p", { class: "opening", id: "opening", title: t("game.ecco_opening"), hidden: true });
   const clockEls = { red: h("span", { class: "clock", id: "clock-red" }), black: h("span", { class: "clock", id: "clock-black" }) };
-  const status = h("p", { class: "status", id: "status" }, "Loading the game…");
+  const status = h("p", { class: "status", id: "status" }, t("game.loading"));
   const moveList = h("ol", { class: "moves", id: "moves" });
   const resultBox = h("div", { class: "result", id: "result", hidden: true });
   const notice = h("p", { class: "notice", id: "game-message", hidden: true });
@@ -162,7 +169,7 @@ export function mountGame(main, [gameId], session) {
       dropPending();
       renderBoard();
     }
-    say(frame.message);
+    say(errorText(frame));
   }
 
   function renderBoard() {
@@ -184,7 +191,7 @@ export function mountGame(main, [gameId], session) {
     const turn = !game.result && sideToMove(game.fen) === side;
     return [
       h("span", { class: `side-dot ${side}` }),
-      h("span", { class: "bar-name" }, playerLink(player), away ? h("span", { class: "away" }, " away") : null),
+      h("span", { class: "bar-name" }, playerLink(player), away ? h("span", { class: "away" }, ` ${t("game.away")}`) : null),
       h("span", { class: turn ? "clock-wrap turn" : "clock-wrap" }, clockEls[side]),
     ];
   }
@@ -223,12 +230,12 @@ export function mountGame(main, [gameId], session) {
     if (!game.loaded) return;
     if (game.result) {
       // The result box below says how it ended.
-      status.textContent = "Game over";
+      status.textContent = t("game.over");
       return;
     }
     const turn = sideToMove(game.fen);
-    if (game.you) status.textContent = turn === game.you ? "Your move" : `Waiting for ${SIDE_NAME[turn]}`;
-    else status.textContent = `${SIDE_NAME[turn]} to move`;
+    if (game.you) status.textContent = turn === game.you ? t("game.your_move") : t("game.waiting_for", { side: sideName(turn) });
+    else status.textContent = t("game.side_to_move", { side: sideName(turn) });
   }
 
   function renderResult() {
@@ -237,19 +244,19 @@ export function mountGame(main, [gameId], session) {
       resultBox.hidden = true;
       return;
     }
-    const lines = [h("div", { class: "score" }, result.result), h("p", { class: "result-text" }, result.text)];
+    const lines = [h("div", { class: "score" }, result.result), h("p", { class: "result-text" }, resultSentence(result))];
     if (result.ratings) {
       for (const side of ["red", "black"]) {
         const change = result.ratings[side];
         if (!change) continue;
-        const name = game.summary && game.summary[side] ? game.summary[side].name : SIDE_NAME[side];
+        const name = game.summary && game.summary[side] ? game.summary[side].name : sideName(side);
         lines.push(h("p", { class: "rating-change", dataset: { side } },
           `${name}: ${change.before} → ${change.after} (${signed(change.after - change.before)})`));
       }
     }
-    lines.push(h("a", { href: `/games/${gameId}.pgn`, class: "pgn", download: `${gameId}.pgn` }, "Download PGN"));
+    lines.push(h("a", { href: `/games/${gameId}.pgn`, class: "pgn", download: `${gameId}.pgn` }, t("game.download_pgn")));
     // The same path again: the router shows a finished game in the viewer.
-    lines.push(" · ", h("a", { href: `/games/${gameId}`, class: "pgn", id: "review-link", "data-link": true }, "Review the game"));
+    lines.push(" · ", h("a", { href: `/games/${gameId}`, class: "pgn", id: "review-link", "data-link": true }, t("game.review")));
     resultBox.replaceChildren(...lines);
     resultBox.hidden = false;
   }
@@ -263,20 +270,20 @@ export function mountGame(main, [gameId], session) {
     if (playing()) {
       const mine = game.you;
       if (game.drawOffer && game.drawOffer !== mine) {
-        buttons.push(h("span", { class: "offer" }, `${SIDE_NAME[game.drawOffer]} offers a draw`));
-        buttons.push(button("accept-draw", "Accept", () => socket.send({ t: "accept_draw", game: gameId }), { class: "primary" }));
-        buttons.push(button("decline-draw", "Decline", () => socket.send({ t: "decline_draw", game: gameId })));
+        buttons.push(h("span", { class: "offer" }, t("game.offers_draw", { side: sideName(game.drawOffer) })));
+        buttons.push(button("accept-draw", t("game.accept"), () => socket.send({ t: "accept_draw", game: gameId }), { class: "primary" }));
+        buttons.push(button("decline-draw", t("game.decline"), () => socket.send({ t: "decline_draw", game: gameId })));
       } else {
-        buttons.push(button("offer-draw", game.drawOffer === mine ? "Draw offered" : "Offer draw",
+        buttons.push(button("offer-draw", game.drawOffer === mine ? t("game.draw_offered") : t("game.offer_draw"),
           () => socket.send({ t: "offer_draw", game: gameId }), { disabled: game.drawOffer === mine }));
       }
       // Before both sides have moved, a game can be called off, unrated.
-      if (game.moves.length < 2) buttons.push(button("abort", "Abort", () => socket.send({ t: "abort", game: gameId })));
+      if (game.moves.length < 2) buttons.push(button("abort", t("game.abort"), () => socket.send({ t: "abort", game: gameId })));
       buttons.push(confirmResign
-        ? button("resign", "Confirm resign", () => { confirmResign = false; socket.send({ t: "resign", game: gameId }); }, { class: "danger" })
-        : button("resign", "Resign", () => { confirmResign = true; renderControls(); setTimeout(() => { confirmResign = false; renderControls(); }, 4000); }));
+        ? button("resign", t("game.confirm_resign"), () => { confirmResign = false; socket.send({ t: "resign", game: gameId }); }, { class: "danger" })
+        : button("resign", t("game.resign"), () => { confirmResign = true; renderControls(); setTimeout(() => { confirmResign = false; renderControls(); }, 4000); }));
     }
-    buttons.push(button("flip", "Flip board", () => {
+    buttons.push(button("flip", t("game.flip", () => {
       orientation = board.orientation === "red" ? "black" : "red";
       render();
     }));
@@ -303,7 +310,7 @@ export function mountGame(main, [gameId], session) {
     renderStatus();
     renderResult();
     renderControls();
-    document.title = game.result ? `Xiangqi · ${game.result.result}` : playing() && sideToMove(game.fen) === game.you ? "Xiangqi · Your move" : "Xiangqi";
+    document.title = game.result ? `${t("app.title")} · ${game.result.result}` : playing() && sideToMove(game.fen) === game.you ? `${t("app.title")} · ${t("game.your_move")}` : t("app.title");
   }
 
   const offs = [
@@ -322,15 +329,28 @@ export function mountGame(main, [gameId], session) {
     socket.on("error", onError),
   ];
 
+  const movesHeading = h("h3", {}, t("game.moves"));
+  const lobbyLink = link("/", t("game.to_lobby"));
+  const settingsButton = h("button", { type: "button", class: "linkish", id: "game-settings", onclick: showSettings }, t("nav.settings"));
+  // A new language (chosen in the settings over the board) redraws the words
+  // in place: the page stays mounted, so the player stays at the board.
+  offs.push(onLanguageChange(() => {
+    openingLine.title = t("game.ecco_opening");
+    movesHeading.textContent = t("game.moves");
+    lobbyLink.textContent = t("game.to_lobby");
+    settingsButton.textContent = t("nav.settings");
+    if (game.loaded) render();
+    else status.textContent = t("game.loading");
+  }));
+
   main.append(
     h("div", { class: "game" },
       h("div", { class: "board-column" }, topBar, boardBox, bottomBar, openingLine),
       h("aside", { class: "panel side" },
         status, resultBox, notice,
-        h("h3", {}, "Moves"), moveList,
+        movesHeading, moveList,
         controls, explorerBox,
-        h("p", { class: "small" }, link("/", "← Lobby"), " · ",
-          h("button", { type: "button", class: "linkish", id: "game-settings", onclick: showSettings }, "Settings")))));
+        h("p", { class: "small" }, lobbyLink, " · ", settingsButton))));
   renderControls();
   // While this page is up, the header's Settings opens over the board, and a
   // new game of the player's does not take this tab away from a game in play.
@@ -346,6 +366,6 @@ export function mountGame(main, [gameId], session) {
     clocks.stop();
     socket.send({ t: "unwatch", game: gameId });
     board.destroy();
-    document.title = "Xiangqi";
+    document.title = t("app.title");
   };
 }

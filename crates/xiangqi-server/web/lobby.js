@@ -3,25 +3,35 @@
 
 import { socket } from "./socket.js";
 import { h, link, playerLink } from "./dom.js";
+import { t } from "./i18n.js";
+import { errorText } from "./errors.js";
 
-const COLORS = [["random", "Random"], ["red", "Red"], ["black", "Black"]];
-// The rule sets a game may use (the server's presets); "online" is the default.
-const RULES = [["online", "Online"], ["asian", "Asian rule book"], ["pikafish", "Pikafish"], ["fairy", "Fairy-Stockfish"], ["plain", "Plain"]];
+const COLORS = [["random", "color.random"], ["red", "color.red"], ["black", "color.black"]];
+// The rule sets a game may use (the server's presets, named by what they
+// mean to a player; the values stay the protocol's); "online" is the default.
+const RULES = [["online", "rules.online"], ["asian", "rules.asian"], ["pikafish", "rules.pikafish"], ["fairy", "rules.fairy"], ["plain", "rules.plain"]];
 
 function field(label, input) {
   return h("label", { class: "field" }, h("span", {}, label), input);
 }
 
 function select(id, options, value) {
-  return h("select", { id }, options.map(([v, text]) => h("option", { value: v, selected: v === value }, text)));
+  return h("select", { id }, options.map(([v, text]) => h("option", { value: v, selected: v === value }, t(text))));
 }
 
 function number(id, value, min, max, step = 1) {
   return h("input", { id, type: "number", value, min, max, step, inputmode: "decimal" });
 }
 
+/** A rule set's name for players (an unknown preset keeps its protocol value). */
+export function rulesLabel(rules) {
+  const key = RULES.find(([value]) => value === rules);
+  return key ? t(key[1]) : rules;
+}
+
 function colorLabel(color) {
-  return { red: "Red", black: "Black", random: "Random" }[color] || color;
+  const key = COLORS.find(([value]) => value === color);
+  return key ? t(key[1]) : color;
 }
 
 export function mountLobby(main, _params, session) {
@@ -69,17 +79,17 @@ export function mountLobby(main, _params, session) {
     const rows = [...seeks.values()].map((seek) => {
       const own = seek.player.id === me;
       const action = own
-        ? h("button", { class: "quiet", onclick: () => socket.send({ t: "cancel_seek", id: seek.id }) }, "Cancel")
-        : h("button", { class: "primary join", dataset: { seek: seek.id }, onclick: () => socket.send({ t: "accept", id: seek.id }) }, "Join");
+        ? h("button", { class: "quiet", onclick: () => socket.send({ t: "cancel_seek", id: seek.id }) }, t("lobby.cancel"))
+        : h("button", { class: "primary join", dataset: { seek: seek.id }, onclick: () => socket.send({ t: "accept", id: seek.id }) }, t("lobby.join"));
       return h("li", { dataset: { seek: seek.id }, class: own ? "own" : null },
         h("span", { class: "who" }, playerLink(seek.player)),
         h("span", { class: "tc" }, seek.tc),
-        h("span", { class: "tag" }, seek.rated ? "Rated" : "Casual"),
+        h("span", { class: "tag" }, seek.rated ? t("lobby.rated") : t("lobby.casual")),
         h("span", { class: "tag" }, colorLabel(seek.color)),
-        seek.rules === "online" ? null : h("span", { class: "tag" }, seek.rules),
+        seek.rules === "online" ? null : h("span", { class: "tag", dataset: { rules: seek.rules } }, rulesLabel(seek.rules)),
         action);
     });
-    seekList.replaceChildren(...(rows.length ? rows : [h("li", { class: "empty" }, "No open seeks. Create one above.")]));
+    seekList.replaceChildren(...(rows.length ? rows : [h("li", { class: "empty" }, t("lobby.no_seeks"))]));
   }
 
   function renderGames() {
@@ -89,12 +99,12 @@ export function mountLobby(main, _params, session) {
     const rows = [...games.values()].map((game) => {
       const mine = me && (game.red.id === me || game.black.id === me);
       return h("li", { dataset: { game: game.id }, class: mine ? "own" : null },
-        h("span", { class: "who" }, playerLink(game.red), h("span", { class: "vs" }, " vs "), playerLink(game.black)),
+        h("span", { class: "who" }, playerLink(game.red), h("span", { class: "vs" }, ` ${t("game.vs")} `), playerLink(game.black)),
         h("span", { class: "tc" }, game.tc),
-        h("span", { class: "tag" }, game.rated ? "Rated" : "Casual"),
-        link(`/games/${game.id}`, mine ? "Back to your game" : "Watch"));
+        h("span", { class: "tag" }, game.rated ? t("lobby.rated") : t("lobby.casual")),
+        link(`/games/${game.id}`, mine ? t("lobby.back_to_game") : t("lobby.watch")));
     });
-    gameList.replaceChildren(...(rows.length ? rows : [h("li", { class: "empty" }, "No games in progress.")]));
+    gameList.replaceChildren(...(rows.length ? rows : [h("li", { class: "empty" }, t("lobby.no_games"))]));
   }
 
   const offs = [
@@ -112,26 +122,26 @@ export function mountLobby(main, _params, session) {
     socket.on("seek_removed", ({ id }) => { seeks.delete(id); renderSeeks(); }),
     socket.on("game_added", ({ game }) => { games.set(game.id, game); renderGames(); }),
     socket.on("game_removed", ({ id }) => { games.delete(id); renderGames(); }),
-    socket.on("error", (frame) => say(frame.message)),
+    socket.on("error", (frame) => say(errorText(frame))),
   ];
 
   main.append(
     h("div", { class: "lobby" },
       h("section", { class: "panel" },
-        h("h2", {}, "Create a game"),
+        h("h2", {}, t("lobby.create_game")),
         h("form", { id: "seek-form", class: "form-grid", onsubmit: createSeek },
-          field("Minutes", seekBase), field("Increment (s)", seekInc), field("Colour", seekColor), field("Rules", seekRules),
-          h("label", { class: "check" }, seekRated, h("span", {}, "Rated")),
-          h("button", { type: "submit", class: "primary", id: "seek-submit" }, "Create seek"))),
+          field(t("lobby.minutes"), seekBase), field(t("lobby.increment"), seekInc), field(t("lobby.colour"), seekColor), field(t("lobby.rules"), seekRules),
+          h("label", { class: "check" }, seekRated, h("span", {}, t("lobby.rated"))),
+          h("button", { type: "submit", class: "primary", id: "seek-submit" }, t("lobby.create_seek")))),
       h("section", { class: "panel" },
-        h("h2", {}, "Play the computer"),
+        h("h2", {}, t("lobby.play_computer")),
         h("form", { id: "engine-form", class: "form-grid", onsubmit: playEngine },
-          field("Level", h("span", { class: "range" }, engineLevel, engineLevelText)),
-          field("Minutes", engineBase), field("Increment (s)", engineInc), field("Colour", engineColor),
-          h("button", { type: "submit", class: "primary", id: "engine-submit" }, "Play"))),
+          field(t("lobby.level"), h("span", { class: "range" }, engineLevel, engineLevelText)),
+          field(t("lobby.minutes"), engineBase), field(t("lobby.increment"), engineInc), field(t("lobby.colour"), engineColor),
+          h("button", { type: "submit", class: "primary", id: "engine-submit" }, t("lobby.play")))),
       message,
-      h("section", { class: "panel wide" }, h("h2", {}, "Open seeks"), seekList),
-      h("section", { class: "panel wide" }, h("h2", {}, "Games in progress"), gameList)));
+      h("section", { class: "panel wide" }, h("h2", {}, t("lobby.open_seeks")), seekList),
+      h("section", { class: "panel wide" }, h("h2", {}, t("lobby.games_in_progress")), gameList)));
   renderSeeks();
   renderGames();
 

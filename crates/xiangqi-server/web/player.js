@@ -4,6 +4,9 @@
 
 import { api } from "./api.js";
 import { h, link, playerLink } from "./dom.js";
+import { language, t } from "./i18n.js";
+import { errorText } from "./errors.js";
+import { reasonLabel } from "./results.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 
@@ -38,8 +41,10 @@ function ratingChart(history) {
 }
 
 function day(ms) {
-  return new Date(ms).toLocaleDateString(undefined, { year: "numeric", month: "short", day: "numeric" });
+  return new Date(ms).toLocaleDateString(language(), { year: "numeric", month: "short", day: "numeric" });
 }
+
+const OUTCOMES = { win: "player.win", loss: "player.loss", draw: "player.draw", playing: "player.playing", cancelled: "player.cancelled" };
 
 function outcomeFor(name, game) {
   if (game.status !== "finished") return game.status === "playing" ? "playing" : "cancelled";
@@ -55,19 +60,19 @@ function eccoInAddress() {
 }
 
 export function mountPlayer(main, [name]) {
-  const section = h("section", { class: "panel wide", id: "player" }, h("p", {}, "Loading…"));
+  const section = h("section", { class: "panel wide", id: "player" }, h("p", {}, t("page.loading")));
   main.append(section);
   let gone = false;
   let shownName = name;
   const gameList = h("ul", { class: "rows", id: "player-games" });
   const filterInput = h("input", {
     type: "search", id: "ecco-filter", name: "ecco", value: eccoInAddress(), size: 6, maxlength: 3,
-    placeholder: "C2", "aria-label": "ECCO code or its start", title: "An ECCO code (C23) or its start (C2, C)",
+    placeholder: "C2", "aria-label": t("player.ecco_label"), title: t("player.ecco_title"),
   });
   const filterNote = h("span", { class: "small", id: "ecco-filter-note" });
   const filterForm = h("form", { class: "ecco-filter", id: "ecco-filter-form" },
-    h("label", { for: "ecco-filter" }, "Opening (ECCO) "), filterInput, " ",
-    h("button", { type: "submit" }, "Filter"), " ", filterNote);
+    h("label", { for: "ecco-filter" }, `${t("player.opening_filter")} `), filterInput, " ",
+    h("button", { type: "submit" }, t("player.filter")), " ", filterNote);
   filterForm.addEventListener("submit", (event) => {
     event.preventDefault();
     const ecco = filterInput.value.trim().toUpperCase();
@@ -81,18 +86,18 @@ export function mountPlayer(main, [name]) {
   function gameRow(game) {
     const outcome = outcomeFor(shownName, game);
     return h("li", { dataset: { game: game.id } },
-      h("span", { class: `outcome ${outcome}` }, outcome),
-      h("span", { class: "who" }, playerLink(game.red), h("span", { class: "vs" }, " vs "), playerLink(game.black)),
-      h("span", { class: "ecco", title: "ECCO opening" }, game.ecco || "—"),
+      h("span", { class: `outcome ${outcome}` }, t(OUTCOMES[outcome])),
+      h("span", { class: "who" }, playerLink(game.red), h("span", { class: "vs" }, ` ${t("game.vs")} `), playerLink(game.black)),
+      h("span", { class: "ecco", title: t("game.ecco_opening") }, game.ecco || "—"),
       h("span", { class: "tc" }, game.tc),
-      h("span", { class: "tag" }, `${game.result}${game.reason ? ` · ${game.reason}` : ""}`),
-      link(`/games/${game.id}`, "Open"));
+      h("span", { class: "tag" }, `${game.result}${game.reason ? ` · ${reasonLabel(game.reason)}` : ""}`),
+      link(`/games/${game.id}`, t("player.open")));
   }
 
   function showGames(games, ecco) {
-    const empty = ecco ? `No games with an opening ${ecco}….` : "No games yet.";
+    const empty = ecco ? t("player.no_games_with", { ecco }) : t("player.no_games");
     gameList.replaceChildren(...(games.length ? games.map(gameRow) : [h("li", { class: "empty" }, empty)]));
-    filterNote.textContent = ecco ? `${games.length} game${games.length === 1 ? "" : "s"} with ${ecco}` : "";
+    filterNote.textContent = ecco ? t("player.games_with", { count: games.length, ecco }) : "";
   }
 
   /** Only the games list again, for a new filter. */
@@ -100,7 +105,7 @@ export function mountPlayer(main, [name]) {
     api.player(name, ecco).then((data) => {
       if (!gone) showGames(data.games, data.ecco);
     }).catch((error) => {
-      if (!gone) filterNote.textContent = error.message;
+      if (!gone) filterNote.textContent = errorText(error);
     });
   }
 
@@ -111,19 +116,19 @@ export function mountPlayer(main, [name]) {
     const historyRows = history.map((change) =>
       h("li", {}, h("span", {}, day(change.at)),
         h("span", { class: change.after >= change.before ? "up" : "down" }, `${change.before} → ${change.after}`),
-        link(`/games/${change.game}`, "game")));
+        link(`/games/${change.game}`, t("player.game"))));
     showGames(games, data.ecco);
     section.replaceChildren(
-      h("h1", {}, player.name, player.guest ? h("span", { class: "tag" }, "guest") : null),
-      h("p", { class: "big-rating", id: "player-rating" }, player.rating ? `Rating ${player.rating}` : "Not rated"),
+      h("h1", {}, player.name, player.guest ? h("span", { class: "tag" }, t("player.guest")) : null),
+      h("p", { class: "big-rating", id: "player-rating" }, player.rating ? t("player.rating", { rating: player.rating }) : t("player.not_rated")),
       ratingChart(history) || "",
-      h("h2", {}, "Rating history"),
-      h("ul", { class: "rows", id: "history" }, historyRows.length ? historyRows : h("li", { class: "empty" }, "No rated games yet.")),
-      h("h2", {}, "Games"),
+      h("h2", {}, t("player.rating_history")),
+      h("ul", { class: "rows", id: "history" }, historyRows.length ? historyRows : h("li", { class: "empty" }, t("player.no_rated_games"))),
+      h("h2", {}, t("player.games")),
       filterForm,
       gameList);
   }).catch((error) => {
-    if (!gone) section.replaceChildren(h("h1", {}, name), h("p", { class: "notice" }, error.message));
+    if (!gone) section.replaceChildren(h("h1", {}, name), h("p", { class: "notice" }, errorText(error)));
   });
 
   return () => { gone = true; };

@@ -6,6 +6,9 @@
 
 import { api } from "./api.js";
 import { h, link, playerLink } from "./dom.js";
+import { t } from "./i18n.js";
+import { errorText } from "./errors.js";
+import { reasonLabel } from "./results.js";
 import { mountGame } from "./game.js";
 import { mountViewer } from "./viewer.js";
 
@@ -14,7 +17,7 @@ const POLL_MS = 1000;
 export function mountGamePage(main, params, session) {
   let unmount = null;
   let stopped = false;
-  const loading = h("p", { class: "status" }, "Loading the game…");
+  const loading = h("p", { class: "status" }, t("game.loading"));
   main.append(loading);
   (async () => {
     let summary;
@@ -23,7 +26,7 @@ export function mountGamePage(main, params, session) {
     } catch (error) {
       if (stopped) return;
       loading.remove();
-      main.append(h("section", { class: "panel" }, h("h1", {}, "Game not found"), h("p", {}, error.message), link("/", "Back to the lobby")));
+      main.append(h("section", { class: "panel" }, h("h1", {}, t("review.not_found")), h("p", {}, errorText(error)), link("/", t("page.back_to_lobby"))));
       return;
     }
     if (stopped) return;
@@ -42,11 +45,11 @@ function mountReview(main, summary, session) {
   let viewer = null;
   const notice = h("p", { class: "notice", id: "review-message", hidden: true });
   const box = h("div", { id: "viewer" });
-  const annotateButton = h("button", { type: "button", id: "annotate", class: "primary", onclick: annotate }, "Annotate with the engine");
-  const pgnLink = h("a", { href: `/games/${id}.pgn`, download: `${id}.pgn`, class: "button" }, "Download PGN");
-  const reason = summary.reason ? ` · ${summary.reason.replaceAll("_", " ")}` : "";
+  const annotateButton = h("button", { type: "button", id: "annotate", class: "primary", onclick: annotate }, t("review.annotate"));
+  const pgnLink = h("a", { href: `/games/${id}.pgn`, download: `${id}.pgn`, class: "button" }, t("game.download_pgn"));
+  const reason = summary.reason ? ` · ${reasonLabel(summary.reason)}` : "";
   main.append(h("section", { class: "review", id: "review", dataset: { game: id } },
-    h("p", { class: "review-head" }, playerLink(summary.red), h("span", { class: "vs" }, " vs "), playerLink(summary.black),
+    h("p", { class: "review-head" }, playerLink(summary.red), h("span", { class: "vs" }, ` ${t("game.vs")} `), playerLink(summary.black),
       h("span", { class: "tag" }, `${summary.result}${reason}`)),
     notice, box));
 
@@ -58,10 +61,10 @@ function mountReview(main, summary, session) {
   function show(data) {
     const annotation = data.annotation || { status: "none" };
     annotateButton.disabled = annotation.status === "running";
-    annotateButton.textContent = annotation.status === "running" ? "The engine is annotating…"
-      : annotation.status === "done" ? "Annotate again" : "Annotate with the engine";
+    annotateButton.textContent = annotation.status === "running" ? t("review.annotating")
+      : annotation.status === "done" ? t("review.annotate_again") : t("review.annotate");
     box.dataset.annotation = annotation.status;
-    if (annotation.status === "failed") say(`The annotation failed: ${annotation.error || "unknown error"}`);
+    if (annotation.status === "failed") say(t("review.annotation_failed", { error: annotation.error || t("error.unknown") }));
     const games = [data.game];
     if (viewer) viewer.show(games, 0);
     else viewer = mountViewer(box, games, { notation: session.player ? session.player.notation : "coordinate", actions: () => [annotateButton, pgnLink], explorer: api.explorer });
@@ -73,7 +76,7 @@ function mountReview(main, summary, session) {
     try {
       show(await api.viewer(id));
     } catch (error) {
-      say(error.message);
+      say(errorText(error));
     }
   }
 
@@ -82,7 +85,7 @@ function mountReview(main, summary, session) {
     try {
       await api.annotate(id);
     } catch (error) {
-      say(error.message);
+      say(errorText(error));
     }
     await load();
   }

@@ -5,10 +5,12 @@
 
 import { api } from "./api.js";
 import { h } from "./dom.js";
+import { t } from "./i18n.js";
+import { errorText } from "./errors.js";
 
 const NOTATIONS = [
-  ["coordinate", "Coordinates (ICCS)", "h2e2"],
-  ["wxf", "WXF", "C2=5"],
+  ["coordinate", "settings.notation_coordinate", "h2e2"],
+  ["wxf", "settings.notation_wxf", "C2=5"],
   ["chinese", "中文（简体）", "炮二平五"],
   ["chinese-traditional", "中文（繁體）", "兵七進一"],
   ["vietnamese", "Tiếng Việt", "Pháo 2 bình 5"],
@@ -24,11 +26,11 @@ function notationSettings(session, onSaved) {
     try {
       const player = await api.setNotation(notation);
       session.setPlayer(player);
-      message.textContent = "Saved.";
+      message.textContent = t("settings.saved");
       message.className = "notice ok";
       if (onSaved) onSaved(player);
     } catch (error) {
-      message.textContent = error.message;
+      message.textContent = errorText(error);
       message.className = "notice";
     }
     message.hidden = false;
@@ -37,18 +39,18 @@ function notationSettings(session, onSaved) {
   const options = NOTATIONS.map(([value, label, example]) =>
     h("label", { class: "choice" },
       h("input", { type: "radio", name: "notation", value, id: `notation-${value}`, checked: value === current, onchange: () => choose(value) }),
-      h("span", { class: "choice-label" }, label),
+      h("span", { class: "choice-label" }, label.startsWith("settings.") ? t(label) : label),
       h("span", { class: "choice-example", lang: value.startsWith("chinese") ? "zh" : null }, example)));
 
   return [
-    h("h2", {}, "Move notation"),
+    h("h2", {}, t("settings.move_notation")),
     h("form", { id: "notation-form", onsubmit: (e) => e.preventDefault() }, options),
     message,
   ];
 }
 
 export function mountSettings(main, _params, session) {
-  main.append(h("section", { class: "panel narrow" }, h("h1", {}, "Settings"), notationSettings(session)));
+  main.append(h("section", { class: "panel narrow" }, h("h1", {}, t("settings.title")), notationSettings(session)));
 }
 
 /**
@@ -64,10 +66,10 @@ export function openSettingsPanel(session, onSaved, onClosed) {
   const dialog = h("dialog", { class: "settings-panel", id: "settings-panel", "aria-labelledby": "settings-panel-title" },
     h("div", { class: "settings-panel-box" },
       h("div", { class: "settings-panel-head" },
-        h("h1", { id: "settings-panel-title" }, "Settings"),
-        h("button", { type: "button", id: "settings-close", onclick: close }, "Done")),
+        h("h1", { id: "settings-panel-title" }, t("settings.title")),
+        h("button", { type: "button", id: "settings-close", onclick: close }, t("settings.done"))),
       notationSettings(session, onSaved),
-      h("p", { class: "small" }, "You stay at the board while this is open.")));
+      h("p", { class: "small" }, t("settings.stay_at_board"))));
   dialog.addEventListener("close", () => {
     dialog.remove();
     if (onClosed) onClosed();

@@ -227,8 +227,8 @@ impl ResultView {
             Some(Color::Black) => "Black",
             None => "Nobody",
         };
-        let by_move = |words: &str| match &self.last_move {
-            Some((before, mv)) => format!("{words} ({})", notation.move_text(before, *mv)),
+        let by_move = |words: &str| match self.deciding_move(notation) {
+            Some(text) => format!("{words} ({text})"),
             None => words.to_string(),
         };
         let sentence = match self.reason {
@@ -275,6 +275,25 @@ impl ResultView {
         format!("{sentence}.")
     }
 
+    /// The move the sentence names, in `notation`: the last move when it
+    /// decided the game (the reasons `text` writes it beside).
+    fn deciding_move(&self, notation: NotationSetting) -> Option<String> {
+        let named = matches!(
+            self.reason,
+            Reason::Checkmate
+                | Reason::Stalemate
+                | Reason::ThreefoldRepetition
+                | Reason::PerpetualCheck
+                | Reason::PerpetualChase
+                | Reason::MutualPerpetualCheck
+                | Reason::MutualPerpetualChase
+                | Reason::NoCaptureRule
+                | Reason::InsufficientMaterial
+        );
+        let (before, mv) = self.last_move.as_ref().filter(|_| named)?;
+        Some(notation.move_text(before, *mv))
+    }
+
     /// `Result` for one recipient.
     pub fn to_view(&self, notation: NotationSetting) -> GameResult {
         let change = |(before, after)| RatingChange { before, after };
@@ -287,6 +306,8 @@ impl ResultView {
                 red: change(red),
                 black: change(black),
             }),
+            r#move: self.deciding_move(notation),
+            aborted_by: self.aborted_by.map(|side| side.name().to_string()),
         }
     }
 }

@@ -90,6 +90,25 @@ fn file(path: &str, request: &HeaderMap) -> Response {
         .into_response()
 }
 
+/// The web client's languages: the codes of its catalogues,
+/// `web/locales/<code>.json` (docs/web.md).
+pub fn languages() -> Vec<String> {
+    let mut codes: Vec<String> = Web::iter()
+        .filter_map(|path| {
+            path.strip_prefix("locales/")
+                .and_then(|name| name.strip_suffix(".json"))
+                .map(str::to_string)
+        })
+        .collect();
+    codes.sort();
+    codes
+}
+
+/// Whether the web client has a catalogue for the language `code`.
+pub fn has_language(code: &str) -> bool {
+    languages().iter().any(|known| known == code)
+}
+
 /// `index.html`, the page of every client path.
 pub async fn index(request: HeaderMap) -> Response {
     file("index.html", &request)

@@ -37,6 +37,8 @@ pub fn player_view(player: &PlayerRow) -> Player {
         guest: player.guest,
         rating: player.rating,
         notation: player.notation.clone(),
+        language: player.language.clone(),
+        pieces: player.pieces.clone(),
     }
 }
 
@@ -149,6 +151,8 @@ async fn new_guest_named(
             rating: None,
             notation: NotationSetting::default().name().to_string(),
             created_at: state.clock.unix_ms(),
+            language: None,
+            pieces: None,
         };
         match state.store.insert_player(&guest).await {
             Ok(()) => return Ok(guest),
@@ -294,11 +298,17 @@ pub async fn logout(
     Ok(with_cookie(cookie_header("", 0, &client), json!({})))
 }
 
-/// The settings a player may change.
+/// The settings a player may change; each is optional, and one left out
+/// stays as it was.
 #[derive(Deserialize)]
 pub struct Settings {
-    notation: String,
+    notation: Option<String>,
+    language: Option<String>,
+    pieces: Option<String>,
 }
+
+/// The piece sets of the web client's board.
+pub const PIECE_SETS: [&str; 2] = ["traditional", "pictogram"];
 
 /// `PUT /api/settings`.
 pub async fn settings(
@@ -309,15 +319,52 @@ pub async fn settings(
     let Some(mut player) = current_player(&state, &headers).await? else {
         return Err(ApiError::NotSignedIn);
     };
-    let Some(setting) = NotationSetting::parse(&settings.notation) else {
-        return Err(ApiError::BadInput(
-            "bad_notation",
-            "notation is one of coordinate, wxf, chinese, chinese-traditional, vietnamese".into(),
-        ));
+    let notation = match &settings.notation {
+        None => None,
+        Some(name) => Some(NotationSetting::parse(name).ok_or_else(|| {
+            ApiError::BadInput(
+                "bad_notation",
+                "notation is one of coordinate, wxf, chinese, chinese-traditional, vietnamese"
+                    .into(),
+            )
+        })?),
     };
-    state.store.set_notation(&player.id, setting.name()).await?;
-    state.hub.set_notation(&player.id, setting);
-    player.notation = setting.name().to_string();
+    if let Some(language) = &settings.language {
+        if !crate::http::assets::has_language(language) {
+            return Err(ApiError::BadInput(
+                "bad_language",
+                format!(
+                    "language is one of {}",
+                    crate::http::assets::languages().join(", ")
+                ),
+            ));
+        }
+    }
+    if let Some(pieces) = &settings.pieces {
+        if !PIECE_SETS.contains(&pieces.as_str()) {
+            return Err(ApiError::BadInput(
+                "bad_pieces",
+                format!("pieces is one of {}", PIECE_SETS.join(", ")),
+            ));
+        }
+    }
+    if let Some(setting) = notation {
+        state.store.set_notation(&player.id, setting.name()).await?;
+        state.hub.set_notation(&player.id, setting);
+        player.notation = setting.name().to_string();
+    }
+    if settings.language.is_some() || settings.pieces.is_some() {
+        state
+            .store
+            .set_display(
+                &player.id,
+                settings.language.as_deref(),
+                settings.pieces.as_deref(),
+            )
+            .await?;
+        player.language = settings.language.or(player.language);
+        player.pieces = settings.pieces.or(player.pieces);
+    }
     Ok(Json(player_view(&player)).into_response())
 }
 
@@ -363,7 +410,7 @@ mod tests {
         })
         .await
         .unwrap_err();
-        assert!(matches!(error, ApiError::Conflict("name_taken", _)));
+        assert!(matches!(error, ApiError::NameInUse { existing: None, .. }));
         assert_eq!(draws, GUEST_NAME_ATTEMPTS);
     }
 }

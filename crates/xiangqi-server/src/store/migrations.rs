@@ -30,6 +30,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         "ending opening",
         include_str!("../../migrations/0004_ending_opening.sql"),
     ),
+    (
+        6,
+        "player language pieces",
+        include_str!("../../migrations/0006_player_language_pieces.sql"),
+    ),
 ];
 
 /// The migrations above as a source for sqlx's migrator.

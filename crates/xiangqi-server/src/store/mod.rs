@@ -58,6 +58,10 @@ pub struct PlayerRow {
     /// The notation setting's name as the protocol spells it ("coordinate", …).
     pub notation: String,
     pub created_at: i64,
+    /// The web client's language (`en`, `zh-Hans`, …); `None` until chosen.
+    pub language: Option<String>,
+    /// The web client's piece set (`traditional`, `pictogram`); `None` until chosen.
+    pub pieces: Option<String>,
 }
 
 /// A game's fixed facts, written when it starts.
@@ -139,7 +143,8 @@ pub struct Store {
 }
 
 /// Columns of `players`, in the order [`rows::player`] reads them.
-const PLAYER_COLUMNS: &str = "id, name, guest, password_hash, rating, notation, created_at";
+const PLAYER_COLUMNS: &str =
+    "id, name, guest, password_hash, rating, notation, created_at, language, pieces";
 
 /// Columns of a game and its ending (left-joined as `e`), in the order
 /// [`rows::game_with_ending`] reads them.
@@ -164,7 +169,8 @@ impl Store {
     pub async fn insert_player(&self, player: &PlayerRow) -> Result<(), StoreError> {
         let result = sqlx::query(
             "INSERT INTO players (id, name, name_key, guest, password_hash, rating, notation, \
-             created_at, name_skeleton, last_seen) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $8)",
+             created_at, name_skeleton, last_seen, language, pieces) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $8, $10, $11)",
         )
         .bind(&player.id)
         .bind(&player.name)
@@ -175,6 +181,8 @@ impl Store {
         .bind(&player.notation)
         .bind(player.created_at)
         .bind(skeleton_key(&player.name))
+        .bind(player.language.as_deref())
+        .bind(player.pieces.as_deref())
         .execute(&self.writer)
         .await;
         match result {
@@ -258,6 +266,26 @@ impl Store {
             .execute(&self.writer)
             .await
             .map_err(database)?;
+        expect_one(done.rows_affected(), "player", id)
+    }
+
+    /// Stores the web client's language and piece set (`None` leaves one as it is).
+    pub async fn set_display(
+        &self,
+        id: &str,
+        language: Option<&str>,
+        pieces: Option<&str>,
+    ) -> Result<(), StoreError> {
+        let done = sqlx::query(
+            "UPDATE players SET language = COALESCE($2, language), \
+             pieces = COALESCE($3, pieces) WHERE id = $1",
+        )
+        .bind(id)
+        .bind(language)
+        .bind(pieces)
+        .execute(&self.writer)
+        .await
+        .map_err(database)?;
         expect_one(done.rows_affected(), "player", id)
     }
 

@@ -40,6 +40,8 @@ pub(super) fn player(row: &AnyRow) -> Result<PlayerRow, StoreError> {
             .transpose()?,
         notation: get(row, 5)?,
         created_at: get(row, 6)?,
+        language: get(row, 7)?,
+        pieces: get(row, 8)?,
     })
 }
 

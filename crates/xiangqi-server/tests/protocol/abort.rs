@@ -64,6 +64,8 @@ async fn either_side_may_abort_before_both_have_moved_and_nothing_is_rated() {
         "Black aborted the game before both sides moved; it is not rated.",
         "{end}"
     );
+    assert_eq!(end["event"]["result"]["aborted_by"], "black", "{end}");
+    assert_eq!(end["event"]["result"].get("move"), None, "{end}");
     let summary = server.get_json(&format!("/api/games/{}", table.id)).await;
     assert_eq!(
         (&summary["status"], &summary["reason"], &summary["result"]),

@@ -55,6 +55,9 @@ async fn checkmate_ends_the_game_for_the_mating_side() {
         text,
     );
     assert_eq!(end["ratings"], Value::Null, "a casual game moves no rating");
+    // The words' parts, for a client writing its own sentence.
+    assert_eq!(end["move"], "c5c9", "{end}");
+    assert_eq!(end.get("aborted_by"), None, "{end}");
     assert_end(
         &table.black.expect_event("end").await,
         "1-0",

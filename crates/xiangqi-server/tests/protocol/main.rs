@@ -5,6 +5,7 @@
 
 mod abort;
 mod assets;
+mod display_settings;
 mod endings;
 mod engine;
 mod engine_fairness;
