@@ -77,7 +77,13 @@ pub enum PuzzleError {
     DuplicateId { line: usize, id: String },
     /// Reading or writing the file failed.
     #[error("{0}")]
-    Io(#[from] std::io::Error),
+    Io(std::io::Error),
+}
+
+impl From<std::io::Error> for PuzzleError {
+    fn from(error: std::io::Error) -> PuzzleError {
+        PuzzleError::Io(error)
+    }
 }
 
 impl Puzzle {

@@ -84,9 +84,21 @@ impl Glicko2 {
         let deviation = (phi * SCALE).clamp(settings.min_deviation, settings.max_deviation);
         let rating = mu * SCALE + 1500.0;
         Glicko2 {
-            rating: if rating.is_finite() { rating } else { self.rating },
-            deviation: if deviation.is_finite() { deviation } else { self.deviation },
-            volatility: if sigma.is_finite() { sigma } else { self.volatility },
+            rating: if rating.is_finite() {
+                rating
+            } else {
+                self.rating
+            },
+            deviation: if deviation.is_finite() {
+                deviation
+            } else {
+                self.deviation
+            },
+            volatility: if sigma.is_finite() {
+                sigma
+            } else {
+                self.volatility
+            },
         }
     }
 }

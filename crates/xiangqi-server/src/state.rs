@@ -40,6 +40,8 @@ pub struct AppState {
     pub explorer: Option<Arc<xiangqi_explorer::Explorer>>,
     /// Limits, trust settings and the password-hashing pool.
     pub guards: Arc<Guards>,
+    /// The puzzle set and its ratings (the built-in set unless `--puzzles`).
+    pub puzzles: Arc<crate::puzzles::Puzzles>,
 }
 
 impl AppState {
@@ -78,6 +80,7 @@ impl AppState {
             reviews,
             explorer: None,
             guards: Arc::new(Guards::default()),
+            puzzles: Arc::new(crate::puzzles::Puzzles::built_in()),
         }
     }
 

@@ -10,6 +10,7 @@ import { mountGamePage } from "./review.js";
 import { mountSettings } from "./settings.js";
 import { mountAuth } from "./auth.js";
 import { mountPlayer } from "./player.js";
+import { mountPuzzles } from "./puzzles.js";
 
 const routes = [
   [/^\/$/, mountLobby],
@@ -17,6 +18,7 @@ const routes = [
   [/^\/players\/([^/]+)$/, mountPlayer],
   [/^\/settings$/, mountSettings],
   [/^\/login$/, mountAuth],
+  [/^\/puzzles$/, mountPuzzles],
 ];
 
 const main = document.getElementById("app");
@@ -55,7 +57,7 @@ function renderHeader() {
     : h("button", { class: "linkish", id: "logout", onclick: logout }, t("nav.sign_out"));
   header.replaceChildren(
     link("/", h("span", { class: "brand" }, h("span", { class: "brand-mark" }, "象"), h("span", { class: "brand-name" }, "Xiangqi"))),
-    h("nav", {}, h("a", { href: "/", "data-link": true, class: "nav-play" }, t("nav.play")), link("/settings", t("nav.settings")), account, who),
+    h("nav", {}, h("a", { href: "/", "data-link": true, class: "nav-play" }, t("nav.play")), link("/puzzles", t("nav.puzzles")), link("/settings", t("nav.settings")), account, who),
     // Rebuilt on every header render, so it takes the socket's state now.
     h("span", { class: socket.ready ? "conn online" : "conn", id: "conn", title: t("nav.connection") }),
   );

@@ -72,6 +72,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "xiangqi-viewer",
             "xiangqi-ecco",
             "xiangqi-engine-client",
+            "xiangqi-puzzles",
         ],
     ),
     (

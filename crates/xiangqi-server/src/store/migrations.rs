@@ -35,6 +35,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         "player language pieces",
         include_str!("../../migrations/0006_player_language_pieces.sql"),
     ),
+    (
+        9,
+        "puzzles",
+        include_str!("../../migrations/0009_puzzles.sql"),
+    ),
 ];
 
 /// The migrations above as a source for sqlx's migrator.

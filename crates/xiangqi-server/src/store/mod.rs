@@ -16,6 +16,7 @@ mod connect;
 mod events;
 mod migrations;
 mod openings;
+mod puzzles;
 mod replay;
 mod reviews;
 
@@ -23,6 +24,7 @@ pub use reviews::ReviewRow;
 mod rows;
 
 pub use openings::CodePrefix;
+pub use puzzles::{PuzzleAttemptRow, PuzzlePlayerRow};
 
 /// What a store call can fail with.
 #[derive(Debug, thiserror::Error)]
