@@ -279,3 +279,40 @@ fn placeholders_are_read_as_the_client_reads_them() {
     );
     assert!(placeholders("no { placeholder } here {}").is_empty());
 }
+
+/// The keys of a `export const NAME = { key: …, };` table of the shared
+/// viewer's scripts.
+fn word_table_keys(file: &str, name: &str) -> BTreeSet<String> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../xiangqi-viewer/web")
+        .join(file);
+    let source = std::fs::read_to_string(&path).expect("a viewer script");
+    let start = source
+        .find(&format!("export const {name} = {{"))
+        .unwrap_or_else(|| panic!("{file} declares {name}"));
+    let block = &source[start..];
+    let block = &block[..block.find("\n};").expect("the table ends")];
+    block
+        .lines()
+        .skip(1)
+        .filter_map(|line| line.trim().split_once(':'))
+        .map(|(key, _)| key.trim().to_string())
+        .filter(|key| key.chars().all(|c| c.is_ascii_lowercase() || c == '_'))
+        .collect()
+}
+
+#[test]
+fn the_viewers_words_are_all_in_the_catalogues() {
+    let mut wanted = word_table_keys("viewer.js", "VIEWER_WORDS");
+    wanted.extend(word_table_keys("explorer.js", "EXPLORER_WORDS"));
+    assert!(wanted.contains("copy_fen") && wanted.contains("explorer_games"));
+    let have: BTreeSet<String> = catalogue("en")
+        .keys()
+        .filter_map(|key| key.strip_prefix("viewer."))
+        .map(str::to_string)
+        .collect();
+    assert_eq!(
+        have, wanted,
+        "the catalogues' viewer.* keys and the viewer's words differ"
+    );
+}

@@ -10,6 +10,7 @@ import { mountGamePage } from "./review.js";
 import { mountSettings } from "./settings.js";
 import { mountAuth } from "./auth.js";
 import { mountPlayer } from "./player.js";
+import { mountHowTo } from "./howto.js";
 import { mountPuzzles } from "./puzzles.js";
 
 const routes = [
@@ -18,6 +19,7 @@ const routes = [
   [/^\/players\/([^/]+)$/, mountPlayer],
   [/^\/settings$/, mountSettings],
   [/^\/login$/, mountAuth],
+  [/^\/how-to-play$/, mountHowTo],
   [/^\/puzzles$/, mountPuzzles],
 ];
 
@@ -57,7 +59,7 @@ function renderHeader() {
     : h("button", { class: "linkish", id: "logout", onclick: logout }, t("nav.sign_out"));
   header.replaceChildren(
     link("/", h("span", { class: "brand" }, h("span", { class: "brand-mark" }, "象"), h("span", { class: "brand-name" }, "Xiangqi"))),
-    h("nav", {}, h("a", { href: "/", "data-link": true, class: "nav-play" }, t("nav.play")), link("/puzzles", t("nav.puzzles")), link("/settings", t("nav.settings")), account, who),
+    h("nav", {}, h("a", { href: "/", "data-link": true, class: "nav-play" }, t("nav.play")), link("/puzzles", t("nav.puzzles")), link("/how-to-play", t("nav.how_to_play")), link("/settings", t("nav.settings")), account, who),
     // Rebuilt on every header render, so it takes the socket's state now.
     h("span", { class: socket.ready ? "conn online" : "conn", id: "conn", title: t("nav.connection") }),
   );
@@ -76,6 +78,7 @@ function route() {
   session.settingsInPage = null;
   session.boardInPlay = null;
   main.replaceChildren();
+  document.title = t("app.title");
   for (const [pattern, mount] of routes) {
     const match = location.pathname.match(pattern);
     if (match) {

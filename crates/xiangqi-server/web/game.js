@@ -10,10 +10,11 @@ import { Clocks } from "./clock.js";
 import { createExplorerPanel } from "./explorer.js";
 import { VIEWER_NOTATIONS } from "./viewer.js";
 import { api } from "./api.js";
-import { openSettingsPanel } from "./settings.js";
+import { openSettingsPanel, pieceSet } from "./settings.js";
 import { onLanguageChange, t } from "./i18n.js";
 import { errorText } from "./errors.js";
 import { resultSentence } from "./results.js";
+import { viewerWords } from "./viewer_words.js";
 
 const RESEND_MS = 2500;
 const SIDE_KEY = { red: "color.red", black: "color.black" };
@@ -59,13 +60,14 @@ export function mountGame(main, [gameId], session) {
   // The server's opening explorer, when it has one, in the player's notation.
   const explorer = createExplorerPanel(explorerBox, {
     lookup: api.explorer,
+    words: viewerWords,
     // The table names the opening of the moves that led to its position.
     opening: () => game.opening,
     notation: () => Math.max(0, VIEWER_NOTATIONS.findIndex(([name]) => name === (session.player && session.player.notation))),
   });
   const clocks = new Clocks(clockEls);
 
-  const board = createBoard(boardBox, { viewOnly: true, onMove });
+  const board = createBoard(boardBox, { viewOnly: true, onMove, pieces: pieceSet(session), label: t("game.board") });
 
   function say(text) {
     notice.textContent = text || "";
@@ -181,6 +183,7 @@ export function mountGame(main, [gameId], session) {
       lastMove: last ? [last.slice(0, 2), last.slice(2, 4)] : null,
       dests: myTurn ? destsFromLegal(game.legal) : new Map(),
       viewOnly: !myTurn,
+      pieces: pieceSet(session),
     });
     explorer.update(game.fen);
   }
@@ -283,7 +286,7 @@ export function mountGame(main, [gameId], session) {
         ? button("resign", t("game.confirm_resign"), () => { confirmResign = false; socket.send({ t: "resign", game: gameId }); }, { class: "danger" })
         : button("resign", t("game.resign"), () => { confirmResign = true; renderControls(); setTimeout(() => { confirmResign = false; renderControls(); }, 4000); }));
     }
-    buttons.push(button("flip", t("game.flip", () => {
+    buttons.push(button("flip", t("game.flip"), () => {
       orientation = board.orientation === "red" ? "black" : "red";
       render();
     }));

@@ -11,6 +11,8 @@ import { errorText } from "./errors.js";
 import { reasonLabel } from "./results.js";
 import { mountGame } from "./game.js";
 import { mountViewer } from "./viewer.js";
+import { pieceSet } from "./settings.js";
+import { viewerWords } from "./viewer_words.js";
 
 const POLL_MS = 1000;
 
@@ -67,7 +69,10 @@ function mountReview(main, summary, session) {
     if (annotation.status === "failed") say(t("review.annotation_failed", { error: annotation.error || t("error.unknown") }));
     const games = [data.game];
     if (viewer) viewer.show(games, 0);
-    else viewer = mountViewer(box, games, { notation: session.player ? session.player.notation : "coordinate", actions: () => [annotateButton, pgnLink], explorer: api.explorer });
+    else viewer = mountViewer(box, games, {
+      notation: session.player ? session.player.notation : "coordinate", actions: () => [annotateButton, pgnLink], explorer: api.explorer,
+      pieces: pieceSet(session), boardLabel: t("game.board"), words: viewerWords,
+    });
     clearTimeout(timer);
     if (annotation.status === "running") timer = setTimeout(load, POLL_MS);
   }

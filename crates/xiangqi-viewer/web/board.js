@@ -5,7 +5,9 @@
 //
 //   const board = createBoard(element, {fen, orientation: "red" | "black",
 //       dests: {e2: ["e6", ...]} | Map, lastMove: ["h2", "e2"] | null,
-//       viewOnly: false, onMove(from, to) {}});
+//       viewOnly: false, pieces: "traditional" | "pictogram", onMove(from, to) {},
+//       hints: ["e5", ...] (points shown as a piece's moves, for diagrams),
+//       label: "Xiangqi board" (its accessible name, in the page's language)});
 //   board.set({fen, dests, ...});  board.move(from, to);  board.destroy();
 //
 // Every intersection has `data-square="e2"` (ICCS files a-i, ranks 0-9 from
@@ -24,6 +26,62 @@ const HEIGHT = MARGIN * 2 + STEP * 9;
 export const PIECE_CHARS = {
   K: "帥", A: "仕", B: "相", N: "傌", R: "俥", C: "炮", P: "兵",
   k: "將", a: "士", b: "象", n: "馬", r: "車", c: "砲", p: "卒",
+};
+
+/** The piece sets: the Chinese characters, or symbols a reader without them knows. */
+export const PIECE_SETS = ["traditional", "pictogram"];
+
+/** The symbol of each piece kind (lower-case FEN letter) in the pictogram set:
+ *  drawn in a box of about 6 units around the piece's centre. */
+const PICTOGRAMS = {
+  // The general: a crown.
+  k: (g) => {
+    el("path", { d: "M-2.7 2 L-2.7 -0.8 L-1.35 0.5 L0 -2.1 L1.35 0.5 L2.7 -0.8 L2.7 2 Z", class: "xq-symbol" }, g);
+    for (const [cx, cy] of [[-2.7, -1.25], [0, -2.55], [2.7, -1.25]]) el("circle", { cx, cy, r: 0.5, class: "xq-symbol" }, g);
+  },
+  // The advisor: a shield, crossed by its diagonal moves.
+  a: (g) => {
+    el("path", { d: "M0 -2.7 L2.3 -1.7 L2.1 0.7 Q1.6 2.2 0 2.8 Q-1.6 2.2 -2.1 0.7 L-2.3 -1.7 Z", class: "xq-symbol" }, g);
+    el("path", { d: "M-1.1 -1.2 L1.1 1.2 M1.1 -1.2 L-1.1 1.2", class: "xq-symbol-cut" }, g);
+  },
+  // The elephant: a head with its ears and trunk, seen from the front.
+  b: (g) => {
+    el("ellipse", { cx: -1.85, cy: -0.7, rx: 1.05, ry: 1.5, class: "xq-symbol" }, g);
+    el("ellipse", { cx: 1.85, cy: -0.7, rx: 1.05, ry: 1.5, class: "xq-symbol" }, g);
+    el("circle", { cx: 0, cy: -0.8, r: 1.45, class: "xq-symbol" }, g);
+    el("path", { d: "M0 0.2 L0 2.0 Q0.2 2.75 1.0 2.45", class: "xq-symbol-line" }, g);
+  },
+  // The horse: a head in profile.
+  n: (g) => {
+    el("path", {
+      d: "M2.0 2.7 L-1.1 2.7 L-0.5 1.0 L-2.2 0.75 Q-2.85 0.25 -2.45 -0.4 L-0.75 -1.85 L-0.45 -2.85 L0.25 -2.2 Q2.35 -1.6 2.0 0.9 Z",
+      class: "xq-symbol",
+    }, g);
+    el("circle", { cx: -0.75, cy: -0.95, r: 0.32, class: "xq-symbol-eye" }, g);
+  },
+  // The chariot: a spoked wheel.
+  r: (g) => {
+    el("circle", { r: 2.35, class: "xq-symbol-line" }, g);
+    const spokes = [];
+    for (let i = 0; i < 6; i++) {
+      const angle = (i * Math.PI) / 3;
+      spokes.push(`M0 0 L${(2.35 * Math.cos(angle)).toFixed(2)} ${(2.35 * Math.sin(angle)).toFixed(2)}`);
+    }
+    el("path", { d: spokes.join(" "), class: "xq-symbol-thin" }, g);
+    el("circle", { r: 0.7, class: "xq-symbol" }, g);
+  },
+  // The cannon: a barrel on a wheel.
+  c: (g) => {
+    const barrel = el("g", { transform: "rotate(-24)" }, g);
+    el("rect", { x: -2.7, y: -0.62, width: 4.9, height: 1.24, rx: 0.45, class: "xq-symbol" }, barrel);
+    el("rect", { x: 1.85, y: -0.85, width: 0.7, height: 1.7, rx: 0.25, class: "xq-symbol" }, barrel);
+    el("circle", { cx: -0.45, cy: 1.45, r: 1.05, class: "xq-symbol-wheel" }, g);
+  },
+  // The soldier: a foot soldier's figure.
+  p: (g) => {
+    el("circle", { cx: 0, cy: -1.55, r: 0.95, class: "xq-symbol" }, g);
+    el("path", { d: "M-1.6 2.5 L-0.95 0.15 Q0 -0.55 0.95 0.15 L1.6 2.5 Z", class: "xq-symbol" }, g);
+  },
 };
 
 /** The starting position. */
@@ -85,6 +143,32 @@ function toMap(dests) {
   return new Map(Object.entries(dests));
 }
 
+/** One piece (FEN letter) of `pieceSet` centred on (x, y) in `parent`. */
+function drawPiece(letter, pieceSet, x, y, parent, extraClass = "") {
+  const red = letter === letter.toUpperCase();
+  const group = el("g", {
+    class: `xq-piece ${red ? "xq-red" : "xq-black"} ${extraClass}`.trim(),
+    transform: `translate(${x} ${y})`,
+  }, parent);
+  el("circle", { r: 4.45, class: "xq-disc" }, group);
+  el("circle", { r: 3.7, class: "xq-ring" }, group);
+  if (pieceSet === "pictogram") {
+    const symbol = el("g", { class: "xq-pictogram", "data-symbol": letter.toLowerCase() }, group);
+    PICTOGRAMS[letter.toLowerCase()](symbol);
+    return group;
+  }
+  const text = el("text", { class: "xq-char", y: 0.15 }, group);
+  text.textContent = PIECE_CHARS[letter];
+  return group;
+}
+
+/** A piece on its own, as a small picture (settings, rules pages). */
+export function pieceIcon(letter, pieceSet = "traditional") {
+  const svg = el("svg", { viewBox: "-5 -5 10 10", class: "xq-icon", "data-icon": letter });
+  drawPiece(letter, pieceSet, 0, 0, svg);
+  return svg;
+}
+
 /** Creates a board inside `element` (emptied first) and returns its handle. */
 export function createBoard(element, options = {}) {
   const state = {
@@ -94,6 +178,8 @@ export function createBoard(element, options = {}) {
     lastMove: null,
     viewOnly: false,
     onMove: null,
+    pieceSet: "traditional",
+    hints: [],
     pieces: new Map(),
     selected: null,
     drag: null,
@@ -104,7 +190,7 @@ export function createBoard(element, options = {}) {
     viewBox: `0 0 ${WIDTH} ${HEIGHT}`,
     class: "xq-board",
     role: "img",
-    "aria-label": "Xiangqi board",
+    "aria-label": options.label || "Xiangqi board",
   });
   element.appendChild(svg);
   el("rect", { x: 0, y: 0, width: WIDTH, height: HEIGHT, rx: 2, class: "xq-wood" }, svg);
@@ -186,16 +272,7 @@ export function createBoard(element, options = {}) {
   }
 
   function pieceNode(letter, x, y, parent, extraClass = "") {
-    const red = letter === letter.toUpperCase();
-    const group = el("g", {
-      class: `xq-piece ${red ? "xq-red" : "xq-black"} ${extraClass}`.trim(),
-      transform: `translate(${x} ${y})`,
-    }, parent);
-    el("circle", { r: 4.45, class: "xq-disc" }, group);
-    el("circle", { r: 3.7, class: "xq-ring" }, group);
-    const text = el("text", { class: "xq-char", y: 0.15 }, group);
-    text.textContent = PIECE_CHARS[letter];
-    return group;
+    return drawPiece(letter, state.pieceSet, x, y, parent, extraClass);
   }
 
   function drawPieces() {
@@ -226,8 +303,8 @@ export function createBoard(element, options = {}) {
 
   function drawHints() {
     hintLayer.replaceChildren();
-    if (!state.selected) return;
-    for (const to of state.dests.get(state.selected) || []) {
+    const shown = state.selected ? state.dests.get(state.selected) || [] : state.hints;
+    for (const to of shown) {
       const [x, y] = point(to);
       if (state.pieces.has(to)) {
         el("circle", { cx: x, cy: y, r: 4.6, class: "xq-capture", "data-dest": to }, hintLayer);
@@ -370,6 +447,8 @@ export function createBoard(element, options = {}) {
     if ("lastMove" in changes) state.lastMove = changes.lastMove;
     if ("viewOnly" in changes) state.viewOnly = Boolean(changes.viewOnly);
     if ("onMove" in changes) state.onMove = changes.onMove;
+    if ("pieces" in changes && PIECE_SETS.includes(changes.pieces)) state.pieceSet = changes.pieces;
+    if ("hints" in changes) state.hints = changes.hints || [];
     if (state.selected && !canMoveFrom(state.selected)) state.selected = null;
     svg.classList.toggle("xq-flipped", state.orientation === "black");
     redraw();

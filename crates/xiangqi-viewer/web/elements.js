@@ -28,3 +28,18 @@ export function makeSvg(name, attrs = {}, parent = null) {
   if (parent) parent.appendChild(node);
   return node;
 }
+
+/**
+ * The words of a component: `english` (key -> text with `{name}`
+ * placeholders, or a function of the arguments where the number matters),
+ * unless the page gives its own `override(key, args)` (its language).
+ */
+export function wordsOf(english, override) {
+  return (key, args = {}) => {
+    const given = override ? override(key, args) : undefined;
+    if (given !== undefined && given !== null) return String(given);
+    const entry = english[key];
+    const text = typeof entry === "function" ? entry(args) : entry;
+    return String(text === undefined ? key : text).replace(/\{(\w+)\}/g, (whole, name) => (name in args ? String(args[name]) : whole));
+  };
+}

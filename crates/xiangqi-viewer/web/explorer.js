@@ -16,7 +16,7 @@
 // Rows carry `data-move` (ICCS); a move the shown game plays from here has
 // the class `played`.
 
-import { make } from "./elements.js";
+import { make, wordsOf } from "./elements.js";
 
 function explorerPercent(n, total) {
   return total ? `${((100 * n) / total).toFixed(1)}%` : "0%";
@@ -30,7 +30,26 @@ function explorerExample(example) {
 }
 
 /** Mounts the explorer's panel in `container` (emptied, hidden until a table comes). */
+/** The table's words in English; a page in another language passes `options.words`. */
+export const EXPLORER_WORDS = {
+  explorer_title: "Opening explorer",
+  explorer_opening: "ECCO opening of the moves that led here",
+  explorer_empty: "No game of the corpus reaches this position.",
+  explorer_games: ({ count }) => (count === 1 ? "{count} game" : "{count} games"),
+  explorer_scores: "{side} scores {score}%",
+  explorer_move: "Move",
+  explorer_games_column: "Games",
+  explorer_results: "Red / draw / Black",
+  explorer_score: "Score",
+  explorer_rating: "Rating",
+  explorer_example: "Example",
+  explorer_failed: "Opening explorer: {error}",
+  red: "Red",
+  black: "Black",
+};
+
 export function createExplorerPanel(container, options) {
+  const w = wordsOf(EXPLORER_WORDS, options.words);
   container.classList.add("xq-explorer");
   container.hidden = true;
   let shown = { fen: null, table: null, played: [] };
@@ -66,27 +85,27 @@ export function createExplorerPanel(container, options) {
   function openingLine() {
     const opening = options.opening ? options.opening() : null;
     if (!opening) return "";
-    return make("p", { class: "xq-explorer-opening", title: "ECCO opening of the moves that led here" },
+    return make("p", { class: "xq-explorer-opening", title: w("explorer_opening") },
       make("b", {}, opening.code), " ", opening.name);
   }
 
   function draw() {
     const table = shown.table;
-    const heading = make("h3", {}, "Opening explorer");
+    const heading = make("h3", {}, w("explorer_title"));
     if (!table || !table.moves.length) {
-      container.replaceChildren(heading, openingLine(), make("p", { class: "xq-explorer-empty" }, "No game of the corpus reaches this position."));
+      container.replaceChildren(heading, openingLine(), make("p", { class: "xq-explorer-empty" }, w("explorer_empty")));
       return;
     }
-    const mover = table.side_to_move === "black" ? "Black" : "Red";
+    const mover = w(table.side_to_move === "black" ? "black" : "red");
     container.replaceChildren(heading, openingLine(),
       make("p", { class: "xq-explorer-total" },
-        `${table.games} game${table.games === 1 ? "" : "s"}`,
-        table.score === null || table.score === undefined ? "" : ` · ${mover} scores ${table.score.toFixed(1)}%`),
+        w("explorer_games", { count: table.games }),
+        table.score === null || table.score === undefined ? "" : ` · ${w("explorer_scores", { side: mover, score: table.score.toFixed(1) })}`),
       make("table", { class: "xq-explorer-table" },
         make("thead", {}, make("tr", {},
-          make("th", {}, "Move"), make("th", { class: "num" }, "Games"),
-          make("th", {}, "Red / draw / Black"), make("th", { class: "num" }, "Score"),
-          make("th", { class: "num rating" }, "Rating"), make("th", { class: "example" }, "Example"))),
+          make("th", {}, w("explorer_move")), make("th", { class: "num" }, w("explorer_games_column")),
+          make("th", {}, w("explorer_results")), make("th", { class: "num" }, w("explorer_score")),
+          make("th", { class: "num rating" }, w("explorer_rating")), make("th", { class: "example" }, w("explorer_example")))),
         make("tbody", {}, rows(table))));
   }
 
@@ -104,7 +123,7 @@ export function createExplorerPanel(container, options) {
     } catch (error) {
       if (asked !== fen) return;
       container.hidden = false;
-      container.replaceChildren(make("p", { class: "xq-explorer-empty" }, `Opening explorer: ${error.message}`));
+      container.replaceChildren(make("p", { class: "xq-explorer-empty" }, w("explorer_failed", { error: error.message })));
       return;
     }
     // A later position may have been asked for meanwhile: only the latest shows.

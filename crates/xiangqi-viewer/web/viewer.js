@@ -7,7 +7,8 @@
 //
 //   const viewer = mountViewer(element, games, {notation: "wxf", index: 0,
 //       actions: (game) => [buttons…],
-//       explorer: async (fen) => table | null});   // explorer.js
+//       explorer: async (fen) => table | null,   // explorer.js
+//       words: (key, args) => text | undefined}); // a page's language (WORDS)
 //   viewer.show(games, index);  viewer.goto(nodeId);  viewer.destroy();
 //
 // For tests and tools the root carries `data-fen` and `data-node` (the
@@ -15,7 +16,7 @@
 
 import { createBoard } from "./board.js";
 import { createExplorerPanel } from "./explorer.js";
-import { make, makeSvg } from "./elements.js";
+import { make, makeSvg, wordsOf } from "./elements.js";
 
 /** The notation names, in the order of each node's `text` (the crate's NOTATIONS). */
 export const VIEWER_NOTATIONS = [
@@ -25,6 +26,35 @@ export const VIEWER_NOTATIONS = [
   ["chinese-traditional", "中文（繁體）"],
   ["vietnamese", "Tiếng Việt"],
 ];
+
+/** The viewer's words in English; a page in another language passes `words`. */
+export const VIEWER_WORDS = {
+  start: "Start (Home)",
+  prev: "Previous move (←)",
+  next: "Next move (→)",
+  end: "End of the line (End)",
+  flip: "Flip the board (f)",
+  copy_fen: "Copy FEN",
+  copy_fen_hint: "Copy the position's FEN",
+  copy_pgn: "Copy PGN",
+  copy_pgn_hint: "Copy the game's PGN",
+  copied: "{what} copied",
+  games: "Games",
+  notation: "Notation",
+  ecco_opening: "ECCO opening (docs/ecco.md)",
+  evaluation: "Evaluation",
+  depth: "(depth {depth})",
+  clock: "Clock {clock}",
+  better_was: "Better was",
+  engine: "Engine:",
+  curve: "Evaluation curve",
+  no_game: "No game",
+  diagram: "A diagram, not a position to play: {reason}",
+  accuracy: "Accuracy",
+  accuracy_hint: "docs/engine-client.md: how much of their winning chance a player kept, move by move",
+  red: "Red",
+  black: "Black",
+};
 
 const NAG_SYMBOLS = { 1: "!", 2: "?", 3: "!!", 4: "??", 5: "!?", 6: "?!", 10: "=", 13: "∞", 14: "⩲", 15: "⩱", 16: "±", 17: "∓", 18: "+−", 19: "−+" };
 
@@ -56,6 +86,7 @@ async function copyText(text) {
 /** Mounts the viewer in `element` (emptied) for `games`, the crate's data. */
 export function mountViewer(element, games, options = {}) {
   const known = VIEWER_NOTATIONS.map(([name]) => name);
+  const w = wordsOf(VIEWER_WORDS, options.words);
   const view = {
     games: games || [],
     index: 0,
@@ -69,7 +100,7 @@ export function mountViewer(element, games, options = {}) {
   element.classList.add("xq-viewer-host");
   const layout = make("div", { class: "xq-viewer" });
   element.append(layout);
-  const list = make("nav", { class: "xq-game-list", "aria-label": "Games" });
+  const list = make("nav", { class: "xq-game-list", "aria-label": w("games") });
   const boardBox = make("div", { class: "board-box xq-viewer-board" });
   const buttons = make("div", { class: "xq-nav" });
   const curve = make("div", { class: "xq-curve" });
@@ -78,7 +109,7 @@ export function mountViewer(element, games, options = {}) {
   const accuracy = make("p", { class: "xq-accuracy" });
   // A diagram no game can reach (both generals in check): shown, not played.
   const invalidStart = make("p", { class: "xq-invalid-start", role: "note" });
-  const notationSelect = make("select", { class: "xq-notation", "aria-label": "Notation" },
+  const notationSelect = make("select", { class: "xq-notation", "aria-label": w("notation") },
     VIEWER_NOTATIONS.map(([name, label], i) => make("option", { value: name, selected: i === view.notation }, label)));
   const moves = make("div", { class: "xq-moves", tabindex: "0" });
   const info = make("div", { class: "xq-info" });
@@ -90,11 +121,11 @@ export function mountViewer(element, games, options = {}) {
   layout.append(
     list,
     make("div", { class: "xq-board-column" }, boardBox, buttons, curve),
-    make("div", { class: "xq-panel" }, title, tags, invalidStart, accuracy, make("label", { class: "xq-notation-label" }, "Notation ", notationSelect),
+    make("div", { class: "xq-panel" }, title, tags, invalidStart, accuracy, make("label", { class: "xq-notation-label" }, `${w("notation")} `, notationSelect),
       moves, info, copies, actions, status),
     aside,
   );
-  const board = createBoard(boardBox, { viewOnly: true });
+  const board = createBoard(boardBox, { viewOnly: true, pieces: options.pieces, label: options.boardLabel });
   // The explorer's table follows the shown position; a click on one of its
   // moves that the tree holds goes there.
   let explorer = null;
@@ -103,6 +134,7 @@ export function mountViewer(element, games, options = {}) {
     aside.append(explorerBox);
     explorer = createExplorerPanel(explorerBox, {
       lookup: options.explorer,
+      words: options.words,
       notation: () => view.notation,
       opening: () => {
         const opening = current().opening;
@@ -118,15 +150,15 @@ export function mountViewer(element, games, options = {}) {
   const button = (label, name, onclick, hint) =>
     make("button", { type: "button", class: `xq-${name}`, "data-action": name, title: hint, "aria-label": hint, onclick }, label);
   buttons.append(
-    button("|◀", "start", () => goto(0), "Start (Home)"),
-    button("◀", "prev", previous, "Previous move (←)"),
-    button("▶", "next", next, "Next move (→)"),
-    button("▶|", "end", end, "End of the line (End)"),
-    button("⇅", "flip", flip, "Flip the board (f)"),
+    button("|◀", "start", () => goto(0), w("start")),
+    button("◀", "prev", previous, w("prev")),
+    button("▶", "next", next, w("next")),
+    button("▶|", "end", end, w("end")),
+    button("⇅", "flip", flip, w("flip")),
   );
   copies.append(
-    button("Copy FEN", "copy-fen", () => copy(current().fen, "FEN"), "Copy the position's FEN"),
-    button("Copy PGN", "copy-pgn", () => copy(game().pgn, "PGN"), "Copy the game's PGN"),
+    button(w("copy_fen"), "copy-fen", () => copy(current().fen, "FEN"), w("copy_fen_hint")),
+    button(w("copy_pgn"), "copy-pgn", () => copy(game().pgn, "PGN"), w("copy_pgn_hint")),
   );
   notationSelect.addEventListener("change", () => {
     view.notation = Math.max(0, known.indexOf(notationSelect.value));
@@ -153,7 +185,7 @@ export function mountViewer(element, games, options = {}) {
 
   async function copy(text, what) {
     element.dataset.copied = text;
-    say((await copyText(text)) ? `${what} copied` : `${what}: ${text}`);
+    say((await copyText(text)) ? w("copied", { what }) : `${what}: ${text}`);
   }
 
   function moveText(node) {
@@ -219,7 +251,7 @@ export function mountViewer(element, games, options = {}) {
     while (id !== undefined) {
       const node = all[id];
       for (const text of node.before) box.append(make("span", { class: "xq-comment" }, text));
-      if (node.engine_line && needNumber) box.append(make("span", { class: "xq-engine-label" }, "Engine:"));
+      if (node.engine_line && needNumber) box.append(make("span", { class: "xq-engine-label" }, w("engine")));
       box.append(moveSpan(node, needNumber || node.color === "red"));
       needNumber = false;
       for (const text of node.comments) {
@@ -259,13 +291,13 @@ export function mountViewer(element, games, options = {}) {
     const node = current();
     const all = nodes();
     // The opening (ECCO) of the moves so far, named for the reader's notation.
-    if (node.opening) info.append(make("p", { class: "xq-opening", title: "ECCO opening (docs/ecco.md)" }, make("b", {}, node.opening.code), " ", node.opening.name[view.notation] || node.opening.name[0]));
-    if (node.eval) info.append(make("p", { class: "xq-eval" }, "Evaluation ", make("b", {}, node.eval.text), node.eval.depth ? ` (depth ${node.eval.depth})` : ""));
-    if (node.clock) info.append(make("p", { class: "xq-clock" }, `Clock ${node.clock}`));
+    if (node.opening) info.append(make("p", { class: "xq-opening", title: w("ecco_opening") }, make("b", {}, node.opening.code), " ", node.opening.name[view.notation] || node.opening.name[0]));
+    if (node.eval) info.append(make("p", { class: "xq-eval" }, `${w("evaluation")} `, make("b", {}, node.eval.text), node.eval.depth ? ` ${w("depth", { depth: node.eval.depth })}` : ""));
+    if (node.clock) info.append(make("p", { class: "xq-clock" }, w("clock", { clock: node.clock })));
     if (node.parent === null || node.parent === undefined) return;
     const better = all[node.parent].children.map((id) => all[id]).find((n) => n.engine_line && n.id !== node.id);
     if (!better) return;
-    const line = make("p", { class: "xq-better" }, "Better was ");
+    const line = make("p", { class: "xq-better" }, `${w("better_was")} `);
     for (let id = better.id; id !== undefined; id = all[id].children[0]) {
       line.append(make("span", { class: "xq-better-move", "data-node": id, role: "button", onclick: () => goto(id) }, moveText(all[id])), " ");
     }
@@ -289,7 +321,7 @@ export function mountViewer(element, games, options = {}) {
     const last = Math.max(1, mainline.length - 1);
     const x = (ply) => (ply / last) * width;
     const y = (chance) => height - chance * height;
-    const svg = makeSvg("svg", { viewBox: `0 0 ${width} ${height}`, preserveAspectRatio: "none", class: "xq-curve-svg", role: "img", "aria-label": "Evaluation curve" }, curve);
+    const svg = makeSvg("svg", { viewBox: `0 0 ${width} ${height}`, preserveAspectRatio: "none", class: "xq-curve-svg", role: "img", "aria-label": w("curve") }, curve);
     makeSvg("rect", { x: 0, y: 0, width, height, class: "xq-curve-bg" }, svg);
     makeSvg("line", { x1: 0, y1: height / 2, x2: width, y2: height / 2, class: "xq-curve-mid" }, svg);
     const points = mainline.map((node, i) => [i, node.eval ? node.eval.red_chance : i === 0 ? 0.5 : null]);
@@ -329,16 +361,16 @@ export function mountViewer(element, games, options = {}) {
 
   function renderHeader() {
     const g = game();
-    title.textContent = g ? g.title : "No game";
+    title.textContent = g ? g.title : w("no_game");
     const shown = g ? g.tags.filter(([key, value]) => ["Event", "Site", "Date", "Round", "Opening"].includes(key) && !/^[?.\s-]*$/.test(value)) : [];
     tags.replaceChildren(...shown.map(([key, value]) => make("span", { class: "xq-tag", title: key }, value)));
     invalidStart.hidden = !(g && g.invalid_start);
-    invalidStart.textContent = g && g.invalid_start ? `A diagram, not a position to play: ${g.invalid_start}` : "";
-    const scores = g && g.accuracy ? [["Red", g.accuracy.red], ["Black", g.accuracy.black]].filter(([, value]) => value !== null && value !== undefined) : [];
+    invalidStart.textContent = g && g.invalid_start ? w("diagram", { reason: g.invalid_start }) : "";
+    const scores = g && g.accuracy ? [["red", g.accuracy.red], ["black", g.accuracy.black]].filter(([, value]) => value !== null && value !== undefined) : [];
     accuracy.hidden = !scores.length;
-    accuracy.replaceChildren(...(scores.length ? ["Accuracy "] : []),
-      ...scores.map(([side, value], i) => make("span", { class: `xq-accuracy-${side.toLowerCase()}`, "data-side": side.toLowerCase(), title: "docs/engine-client.md: how much of their winning chance a player kept, move by move" },
-        `${i ? " · " : ""}${side} `, make("b", {}, value.toFixed(1)))));
+    accuracy.replaceChildren(...(scores.length ? [`${w("accuracy")} `] : []),
+      ...scores.map(([side, value], i) => make("span", { class: `xq-accuracy-${side}`, "data-side": side, title: w("accuracy_hint") },
+        `${i ? " · " : ""}${w(side)} `, make("b", {}, value.toFixed(1)))));
     actions.replaceChildren(...(options.actions && g ? options.actions(g) : []));
   }
 

@@ -52,10 +52,11 @@ def open_client(server_url, screenshots):
     drivers = []
     profiles = []
 
-    def open_one(width=1200, height=900, phone=False):
+    def open_one(width=1200, height=900, phone=False, languages=None):
         """A desktop window of `width` x `height`, or with `phone`, a phone's
         viewport of that size (touch, device pixel ratio 2): a desktop window
-        cannot be narrower than 500 pixels."""
+        cannot be narrower than 500 pixels. `languages` ("cs-CZ,cs") is the
+        browser's language list (`navigator.languages`, Accept-Language)."""
         profile = tempfile.mkdtemp(prefix="xq-chromium-")
         profiles.append(profile)
         options = webdriver.ChromeOptions()
@@ -68,6 +69,9 @@ def open_client(server_url, screenshots):
             })
         else:
             options.add_argument(f"--window-size={width},{height}")
+        if languages:
+            options.add_argument(f"--lang={languages.split(',')[0]}")
+            options.add_experimental_option("prefs", {"intl.accept_languages": languages})
         options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
         options.binary_location = os.environ.get("XQ_CHROMIUM", "/usr/bin/chromium")
         service = Service(os.environ.get("XQ_CHROMEDRIVER", "/usr/bin/chromedriver"))
