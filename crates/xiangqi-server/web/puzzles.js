@@ -84,10 +84,11 @@ export function mountPuzzles(main, _params, session) {
       board.set({ orientation: side, lastMove: null });
       setPosition(served.puzzle.fen, served.legal);
       status.textContent = t(side === "red" ? "puzzles.find_red" : "puzzles.find_black");
-      about.replaceChildren(
+      // `replaceChildren` writes a null as "null": only the parts there are.
+      about.replaceChildren(...[
         t("puzzles.about", { rating: served.puzzle.rating, moves: served.puzzle.moves }),
         served.counts ? null : h("span", { id: "puzzle-replay" }, " ", t("puzzles.replay")),
-      );
+      ].filter(Boolean));
       about.dataset.puzzle = served.puzzle.id;
       renderStanding(served.me);
       showButton.disabled = false;
