@@ -34,7 +34,10 @@ pub async fn run(state: AppState) {
     let mut sweep = tokio::time::interval(SWEEP_EVERY);
     loop {
         tokio::select! {
-            _ = forget.tick() => state.guards.forget_idle(),
+            _ = forget.tick() => {
+                state.guards.forget_idle();
+                state.puzzles.throttle.forget_idle();
+            }
             _ = sweep.tick() => match expire_guests(&state).await {
                 Ok(0) => {}
                 Ok(n) => tracing::info!("{n} idle guests expired"),
