@@ -157,3 +157,31 @@ fn the_shared_tactics_give_verified_puzzles() {
         assert!(puzzle.solver_moves() >= 2);
     }
 }
+
+#[test]
+fn serve_refuses_a_bad_or_empty_puzzle_set_before_listening() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("bad.jsonl");
+    std::fs::write(&bad, "{\"id\": \"x\"}\n").unwrap();
+    let empty = dir.path().join("empty.jsonl");
+    std::fs::write(&empty, "").unwrap();
+    let data = dir.path().join("data");
+    for (set, words) in [
+        (&bad, "line 1: not a puzzle: missing field `fen`"),
+        (&empty, "the file holds no puzzle"),
+    ] {
+        let run = xiangqi(&[
+            "serve",
+            "--addr",
+            "127.0.0.1:0",
+            "--data",
+            path(&data),
+            "--puzzles",
+            path(set),
+        ]);
+        let stderr = String::from_utf8_lossy(&run.stderr);
+        assert_eq!(run.status.code(), Some(2), "{stderr}");
+        assert!(stderr.contains(words), "{stderr}");
+        assert!(!String::from_utf8_lossy(&run.stdout).contains("open http"));
+    }
+}
