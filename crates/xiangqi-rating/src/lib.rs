@@ -28,8 +28,10 @@
 
 mod fit;
 pub mod match_stats;
+pub mod glicko2;
 pub mod online;
 pub mod result;
 
 pub use fit::{fit, FitError, FitOptions, PlayerRating, Ratings};
+pub use glicko2::{Glicko2, Glicko2Settings};
 pub use result::{rated_game, RatedGame, Unrated};

@@ -26,6 +26,7 @@ pub mod game;
 pub mod http;
 pub mod ids;
 pub mod notation_setting;
+pub mod puzzles;
 pub mod review;
 pub mod rules;
 pub mod security;

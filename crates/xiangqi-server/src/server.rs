@@ -96,6 +96,12 @@ impl Server {
         self
     }
 
+    /// Serves `puzzles` instead of the built-in set.
+    pub fn with_puzzles(mut self, puzzles: crate::puzzles::Puzzles) -> Server {
+        self.state.puzzles = Arc::new(puzzles);
+        self
+    }
+
     /// Applies `security`'s limits and trust settings (the defaults
     /// without this call).
     pub fn with_security(mut self, security: crate::security::Security) -> Server {

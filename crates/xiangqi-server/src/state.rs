@@ -43,6 +43,8 @@ pub struct AppState {
     pub guards: Arc<Guards>,
     /// Chat readers, chat and report limits, accounts deleted while online.
     pub social: Arc<Social>,
+    /// The puzzle set and its ratings (the built-in set unless `--puzzles`).
+    pub puzzles: Arc<crate::puzzles::Puzzles>,
 }
 
 impl AppState {
@@ -82,6 +84,7 @@ impl AppState {
             explorer: None,
             guards: Arc::new(Guards::default()),
             social: Arc::new(Social::default()),
+            puzzles: Arc::new(crate::puzzles::Puzzles::built_in()),
         }
     }
 

@@ -53,6 +53,10 @@ export const api = {
   game: (id) => request("GET", `/api/games/${encodeURIComponent(id)}`),
   viewer: (id) => request("GET", `/api/games/${encodeURIComponent(id)}/viewer`),
   annotate: (id) => request("POST", `/api/games/${encodeURIComponent(id)}/annotate`),
+  // Puzzles: the next one (no solution in it), a move judged by the server, the solution (a loss).
+  puzzleNext: () => request("POST", "/api/puzzles/next"),
+  puzzleMove: (attempt, move) => request("POST", `/api/puzzles/attempts/${encodeURIComponent(attempt)}/move`, { move }),
+  puzzleSolution: (attempt) => request("POST", `/api/puzzles/attempts/${encodeURIComponent(attempt)}/solution`),
   // The opening explorer's table (`xiangqi serve --explorer`); null when the server has none.
   explorer: async (fen) => {
     try {

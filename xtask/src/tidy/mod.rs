@@ -78,11 +78,16 @@ const LAYERS: &[(&str, &[&str])] = &[
             "xiangqi-viewer",
             "xiangqi-ecco",
             "xiangqi-engine-client",
+            "xiangqi-puzzles",
         ],
     ),
     (
         "xiangqi-ecco",
         &["xiangqi-core", "xiangqi-notation", "xiangqi-gamefile"],
+    ),
+    (
+        "xiangqi-puzzles",
+        &["xiangqi-core", "xiangqi-gamefile", "xiangqi-search"],
     ),
     ("xiangqi-server-protocol", &[]),
     (

@@ -17,6 +17,8 @@ pub mod matches;
 pub mod moves;
 pub mod perft;
 pub mod play;
+/// `puzzles build`: a puzzle set verified by the engine.
+pub mod puzzles;
 pub mod rate;
 pub mod serve;
 pub mod tune;

@@ -1,4 +1,4 @@
-//! `xiangqi serve [--addr ADDR] [--data DIR | --database URL] [--explorer FILE]
+//! `xiangqi serve [--addr ADDR] [--data DIR | --database URL] [--explorer FILE] [--puzzles FILE]
 //! [--allowed-origin ORIGIN] [--behind-tls] [--trusted-proxy IP] [--limit-… N]`: the game
 //! server and its web client (`xiangqi-server`), until Ctrl-C.
 
@@ -31,6 +31,9 @@ pub struct Args {
     /// An opening explorer file (`xiangqi explore build`) shown beside the board.
     #[arg(long, value_name = "FILE")]
     explorer: Option<PathBuf>,
+    /// A puzzle-set file (`xiangqi puzzles build`) for /puzzles instead of the built-in set.
+    #[arg(long, value_name = "FILE")]
+    puzzles: Option<PathBuf>,
     /// An origin besides the server's own whose pages may open the socket and
     /// send requests (`https://xiangqi.example`), for a proxy that changes the Host; repeatable.
     #[arg(long, value_name = "ORIGIN")]
@@ -108,6 +111,20 @@ pub fn run(args: Args) -> Result<()> {
         .as_ref()
         .map(xiangqi_explorer::Explorer::open)
         .transpose()?;
+    let puzzles = args
+        .puzzles
+        .as_ref()
+        .map(|path| -> Result<xiangqi_server::puzzles::Puzzles> {
+            let file = std::fs::File::open(path)
+                .with_context(|| format!("cannot open --puzzles {}", path.display()))?;
+            let puzzles = xiangqi_server::puzzles::Puzzles::read(std::io::BufReader::new(file))
+                .with_context(|| format!("--puzzles {}", path.display()))?;
+            if puzzles.is_empty() {
+                bail!("--puzzles {}: the file holds no puzzle", path.display());
+            }
+            Ok(puzzles)
+        })
+        .transpose()?;
     let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
     runtime.block_on(async {
         let store = Store::open(&url).await?;
@@ -123,6 +140,11 @@ pub fn run(args: Args) -> Result<()> {
             Some(explorer) => server.with_explorer(explorer),
             None => server,
         };
+        let server = match puzzles {
+            Some(puzzles) => server.with_puzzles(puzzles),
+            None => server,
+        };
+        eprintln!("puzzles: {}", server.state().puzzles.len());
         if args.database.is_none() {
             eprintln!(
                 "data: {}",

@@ -10,6 +10,7 @@ pub mod extract;
 pub mod games;
 pub mod guard;
 pub mod players;
+pub mod puzzles;
 pub mod review;
 pub mod social;
 
@@ -45,6 +46,10 @@ pub fn router(state: AppState) -> Router {
         .route("/games/{id}/viewer", get(review::viewer))
         .route("/games/{id}/annotate", post(review::annotate))
         .route("/explorer", get(explorer::explorer))
+        .route("/puzzles", get(puzzles::overview))
+        .route("/puzzles/next", post(puzzles::next))
+        .route("/puzzles/attempts/{id}/move", post(puzzles::play))
+        .route("/puzzles/attempts/{id}/solution", post(puzzles::solution))
         .fallback(any(unknown_endpoint))
         .method_not_allowed_fallback(|| async { ApiError::MethodNotAllowed });
     Router::new()

@@ -37,6 +37,7 @@ pub async fn run(state: AppState) {
             _ = forget.tick() => {
                 state.guards.forget_idle();
                 state.social.forget_idle();
+                state.puzzles.throttle.forget_idle();
             }
             _ = sweep.tick() => match expire_guests(&state).await {
                 Ok(0) => {}

@@ -40,6 +40,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         "social",
         include_str!("../../migrations/0007_social.sql"),
     ),
+    (
+        8,
+        "puzzles",
+        include_str!("../../migrations/0008_puzzles.sql"),
+    ),
 ];
 
 /// The migrations above as a source for sqlx's migrator.

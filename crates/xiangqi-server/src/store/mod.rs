@@ -18,6 +18,7 @@ mod events;
 mod game_filters;
 mod migrations;
 mod openings;
+mod puzzles;
 mod replay;
 mod reviews;
 mod social;
@@ -29,6 +30,7 @@ pub use social::{ChatRow, GameSides, NewReport, ReportRow};
 mod rows;
 
 pub use openings::CodePrefix;
+pub use puzzles::{PuzzleAttemptRow, PuzzlePlayerRow};
 
 /// What a store call can fail with.
 #[derive(Debug, thiserror::Error)]
