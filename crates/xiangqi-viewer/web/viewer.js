@@ -41,6 +41,7 @@ export const VIEWER_WORDS = {
   copied: "{what} copied",
   games: "Games",
   notation: "Notation",
+  coordinates: "Coordinates",
   ecco_opening: "ECCO opening (docs/ecco.md)",
   evaluation: "Evaluation",
   depth: "(depth {depth})",
@@ -110,7 +111,7 @@ export function mountViewer(element, games, options = {}) {
   // A diagram no game can reach (both generals in check): shown, not played.
   const invalidStart = make("p", { class: "xq-invalid-start", role: "note" });
   const notationSelect = make("select", { class: "xq-notation", "aria-label": w("notation") },
-    VIEWER_NOTATIONS.map(([name, label], i) => make("option", { value: name, selected: i === view.notation }, label)));
+    VIEWER_NOTATIONS.map(([name, label], i) => make("option", { value: name, selected: i === view.notation }, name === "coordinate" ? w("coordinates") : label)));
   const moves = make("div", { class: "xq-moves", tabindex: "0" });
   const info = make("div", { class: "xq-info" });
   const copies = make("div", { class: "xq-copies" });

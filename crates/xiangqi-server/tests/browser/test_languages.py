@@ -119,6 +119,16 @@ def test_a_game_in_each_language(open_client, unique_name, language):
     black.shot(f"lang-{language}-game-black")
     assert not script_errors(red)
 
+    # The finished game in the viewer: its buttons in the same language.
+    red.click("#review-link")
+    red.wait_text("#viewer .xq-copy-fen", lambda t: t == words(messages, "viewer.copy_fen"))
+    assert red.find("#viewer .xq-next").get_attribute("title") == words(messages, "viewer.next")
+    assert red.text("#annotate") == words(messages, "review.annotate")
+    first = red.find("#viewer .xq-notation option[value='coordinate']")
+    assert first.text == words(messages, "viewer.coordinates")
+    red.shot(f"lang-{language}-review")
+    assert not script_errors(red)
+
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_how_to_play_in_each_language(open_client, language):
