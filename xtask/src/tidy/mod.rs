@@ -36,6 +36,15 @@ const LAYERS: &[(&str, &[&str])] = &[
         &["xiangqi-core", "xiangqi-adjudication", "xiangqi-parallel"],
     ),
     (
+        "xiangqi-nnue-train",
+        &[
+            "xiangqi-core",
+            "xiangqi-search",
+            "xiangqi-nnue",
+            "xiangqi-parallel",
+        ],
+    ),
+    (
         "xiangqi-engine-client",
         &[
             "xiangqi-core",
