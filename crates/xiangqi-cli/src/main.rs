@@ -61,6 +61,8 @@ enum Command {
     Tune(commands::tune::Args),
     /// The opening explorer over your own games: build it from game files, query a position.
     Explore(commands::explore::Args),
+    /// The NNUE evaluation: make self-play data, merge shards, train a network.
+    Nnue(commands::nnue::Args),
     /// The game server and its web client: play in a browser, against people or the engine.
     Serve(commands::serve::Args),
 }
@@ -82,7 +84,7 @@ fn main() -> ExitCode {
     }));
     let cli = Cli::parse();
     let Some(command) = cli.command else {
-        eprintln!("error: a subcommand is required (perft, moves, convert, game, adjudicate, analyze, play, uci, ucci, match, bench, rate, tune, explore, serve); try 'xiangqi --help'");
+        eprintln!("error: a subcommand is required (perft, moves, convert, game, adjudicate, analyze, play, uci, ucci, match, bench, rate, tune, explore, nnue, serve); try 'xiangqi --help'");
         return ExitCode::from(2);
     };
     let result = match command {
@@ -100,6 +102,7 @@ fn main() -> ExitCode {
         Command::Bench(a) => commands::bench::run(a),
         Command::Tune(a) => commands::tune::run(a),
         Command::Explore(a) => commands::explore::run(a),
+        Command::Nnue(a) => commands::nnue::run(a),
         Command::Serve(a) => commands::serve::run(a),
     };
     match result {

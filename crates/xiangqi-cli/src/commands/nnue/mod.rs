@@ -1,0 +1,49 @@
+//! `xiangqi nnue gen|merge|train`: the NNUE evaluation's data and training,
+//! composing `xiangqi-nnue-train` (docs/engine.md, "NNUE").
+
+mod generate;
+mod merge;
+
+use anyhow::Result;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+#[derive(clap::Args)]
+pub struct Args {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(clap::Subcommand)]
+enum Command {
+    /// Self-play positions scored by our search, appended to a data file (resumed when it exists).
+    Gen(generate::Args),
+    /// Put the whole games of several data files (shards of several seeds) in one file.
+    Merge(merge::Args),
+}
+
+pub fn run(args: Args) -> Result<()> {
+    match args.command {
+        Command::Gen(a) => generate::run(a),
+        Command::Merge(a) => merge::run(a),
+    }
+}
+
+/// A progress bar on stderr (drawn only when it is a terminal).
+fn bar(len: u64, what: &str) -> ProgressBar {
+    let bar = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr());
+    let template = format!("{what} {{pos}}/{{len}} [{{elapsed_precise}}] {{wide_bar}} {{msg}}");
+    bar.set_style(
+        ProgressStyle::with_template(&template).unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    bar
+}
+
+/// What the end of a data file lost, for a warning; `None` when nothing.
+fn tail_note(tail: &xiangqi_nnue_train::data::Tail) -> Option<String> {
+    (!tail.is_clean()).then(|| {
+        format!(
+            "{} bytes of a partial record and {} records of an unfinished game",
+            tail.partial_bytes, tail.unfinished_records
+        )
+    })
+}
