@@ -51,6 +51,15 @@ fn assert_uci_info(line: &str, depth: u32) {
     }
 }
 
+/// The `EvalFile` default this build advertises.
+fn embedded_net_name() -> &'static str {
+    if xiangqi_nnue::embedded::EMBEDDED_NET.is_some() {
+        "<embedded>"
+    } else {
+        "<empty>"
+    }
+}
+
 fn bestmove(line: &str) -> Move {
     let w: Vec<&str> = line.split_whitespace().collect();
     assert_eq!(w[0], "bestmove", "{line}");
@@ -86,15 +95,20 @@ fn uci_transcript() {
         "option name Skill Level type spin default 20 min 0 max 20".to_string(),
         "option name UCI_LimitStrength type check default false".to_string(),
         format!("option name UCI_Elo type spin default {high} min {low} max {high}"),
+        "option name Use NNUE type check default false".to_string(),
+        format!(
+            "option name EvalFile type string default {}",
+            embedded_net_name()
+        ),
     ];
-    assert_eq!(lines[6..12], options);
-    assert_eq!(lines[12], "uciok");
-    assert_eq!(lines[13], "readyok");
-    for (i, d) in (14..17).zip(1..) {
+    assert_eq!(lines[6..14], options);
+    assert_eq!(lines[14], "uciok");
+    assert_eq!(lines[15], "readyok");
+    for (i, d) in (16..19).zip(1..) {
         assert_uci_info(&lines[i], d);
     }
-    let mv = bestmove(&lines[17]);
-    assert_eq!(lines.len(), 18, "{lines:?}");
+    let mv = bestmove(&lines[19]);
+    assert_eq!(lines.len(), 20, "{lines:?}");
     let pos = Position::startpos().after("h2e2".parse().unwrap()).unwrap();
     assert!(pos.is_legal(mv));
 }
@@ -282,10 +296,18 @@ fn ucci_transcript() {
         "option hashsize type spin min 1 max 32768 default 16"
     );
     assert_eq!(lines[4], "option threads type spin min 1 max 256 default 1");
-    assert_eq!(lines[5], "option newgame type button");
-    assert_eq!(lines[6], "ucciok");
-    assert_eq!(lines[7], "readyok");
-    for (i, d) in (8..10).zip(1..) {
+    assert_eq!(lines[5], "option usennue type check default false");
+    assert_eq!(
+        lines[6],
+        format!(
+            "option evalfile type string default {}",
+            embedded_net_name()
+        )
+    );
+    assert_eq!(lines[7], "option newgame type button");
+    assert_eq!(lines[8], "ucciok");
+    assert_eq!(lines[9], "readyok");
+    for (i, d) in (10..12).zip(1..) {
         let w: Vec<&str> = lines[i].split_whitespace().collect();
         assert_eq!(&w[..3], ["info", "depth", &d.to_string()], "{}", lines[i]);
         assert_eq!(
@@ -294,8 +316,8 @@ fn ucci_transcript() {
         );
         w[6].parse::<i32>().unwrap();
     }
-    let mv = bestmove(&lines[10]);
-    assert_eq!(lines.len(), 11);
+    let mv = bestmove(&lines[12]);
+    assert_eq!(lines.len(), 13);
     assert!(
         !["h9g7", "b9c7"].contains(&mv.to_string().as_str()),
         "banned move {mv} played"

@@ -3,9 +3,10 @@
 //! The data and the training of the NNUE evaluation (`xiangqi-nnue`):
 //! seeded self-play scored by our search at a fixed node count
 //! ([`generate()`]), written as fixed-size records that a stopped run
-//! resumes ([`data`]); shards of several seeds put together ([`merge()`]).
-//! The CLI's `xiangqi nnue` commands compose it. File layouts and
-//! measurements are in `docs/engine.md`.
+//! resumes ([`data`]); shards of several seeds put together ([`merge()`]);
+//! our own CPU trainer of `xiangqi-nnue`'s network on that data
+//! ([`train`]). The CLI's `xiangqi nnue` commands compose it. File layouts,
+//! commands and measurements are in `docs/engine.md`.
 //!
 //! ```
 //! use xiangqi_nnue_train::{data::read_data_file, generate, GenConfig};
@@ -24,6 +25,7 @@
 pub mod data;
 mod generate;
 mod merge;
+pub mod train;
 
 pub use generate::{game_seed, generate, GenConfig, GenError, GenProgress, GenReport};
 pub use merge::{merge, MergedShard};

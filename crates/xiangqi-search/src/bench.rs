@@ -80,10 +80,21 @@ pub fn run_bench(depth: u32, progress: impl FnMut(usize, usize)) -> BenchReport 
 pub fn run_bench_threads(
     depth: u32,
     threads: usize,
-    mut progress: impl FnMut(usize, usize),
+    progress: impl FnMut(usize, usize),
 ) -> BenchReport {
     let mut engine = Engine::new(16);
     engine.set_threads(threads);
+    run_bench_on(&mut engine, depth, progress)
+}
+
+/// [`run_bench`] on an engine set up by the caller (its threads, its
+/// evaluation: the NNUE network or the classical one). Each position starts
+/// from a cleared hash ([`Engine::new_game`]).
+pub fn run_bench_on(
+    engine: &mut Engine,
+    depth: u32,
+    mut progress: impl FnMut(usize, usize),
+) -> BenchReport {
     let start = Instant::now();
     let mut entries = Vec::with_capacity(BENCH_POSITIONS.len());
     for (i, fen) in BENCH_POSITIONS.iter().enumerate() {

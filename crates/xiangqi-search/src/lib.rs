@@ -44,10 +44,11 @@ pub mod tune;
 pub mod wdl;
 
 pub use bench::{
-    run_bench, run_bench_threads, BenchEntry, BenchReport, BENCH_DEPTH, BENCH_POSITIONS,
+    run_bench, run_bench_on, run_bench_threads, BenchEntry, BenchReport, BENCH_DEPTH,
+    BENCH_POSITIONS,
 };
 pub use engine::{
-    Engine, PvLine, SearchInfo, SearchResult, DEFAULT_HASH_MB, MAX_DEPTH, MAX_HASH_MB,
+    Engine, NnueError, PvLine, SearchInfo, SearchResult, DEFAULT_HASH_MB, MAX_DEPTH, MAX_HASH_MB,
     MAX_MULTI_PV, MAX_THREADS,
 };
 pub use eval::{

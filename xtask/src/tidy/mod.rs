@@ -31,9 +31,15 @@ const LAYERS: &[(&str, &[&str])] = &[
         &["xiangqi-core", "xiangqi-notation", "xiangqi-parallel"],
     ),
     ("xiangqi-adjudication", &["xiangqi-core"]),
+    ("xiangqi-nnue", &["xiangqi-core"]),
     (
         "xiangqi-search",
-        &["xiangqi-core", "xiangqi-adjudication", "xiangqi-parallel"],
+        &[
+            "xiangqi-core",
+            "xiangqi-adjudication",
+            "xiangqi-parallel",
+            "xiangqi-nnue",
+        ],
     ),
     (
         "xiangqi-nnue-train",

@@ -12,6 +12,7 @@ use std::time::Duration;
 
 use anyhow::Result;
 use xiangqi_core::{Move, Position};
+use xiangqi_nnue::Network;
 use xiangqi_search::{
     evaluate, Engine, Limits, SearchEvent, SearchInfo, SearchResult, SearchThread, Skill,
     MAX_HASH_MB, MAX_MULTI_PV, MAX_SKILL_LEVEL, MAX_THREADS,
@@ -86,6 +87,9 @@ pub struct Session {
     pub skill_level: u8,
     pub limit_strength: bool,
     pub uci_elo: i32,
+    /// The network the evaluation uses while NNUE is on (UCI `Use NNUE`,
+    /// `EvalFile`), kept here so that `eval` needs no idle engine.
+    nnue: Option<Arc<Network>>,
     /// The running search is infinite: only `stop` ends it.
     searching_infinite: bool,
     /// The running search is a ponder search not yet hit.
@@ -111,6 +115,7 @@ impl Session {
             skill_level: MAX_SKILL_LEVEL,
             limit_strength: false,
             uci_elo: Skill::elo_range().1,
+            nnue: None,
             searching_infinite: false,
             searching_ponder: false,
         }
@@ -170,7 +175,10 @@ impl Session {
     /// `eval`: the static evaluation, in pawns from Red's side (Stockfish
     /// says "white side"; Red is `w` in FEN).
     pub fn eval(&self) {
-        let stm = evaluate(&self.root);
+        let stm = match &self.nnue {
+            Some(network) => network.evaluate(&self.root),
+            None => evaluate(&self.root),
+        };
         let red = if self.root.side_to_move() == xiangqi_core::Color::Red {
             stm
         } else {
@@ -235,6 +243,48 @@ impl Session {
                 "only {got} MiB of the {mb} MiB hash could be allocated; using {got} MiB"
             ));
         }
+        Ok(())
+    }
+
+    /// Evaluates with the NNUE network or the classical evaluation (UCI
+    /// `Use NNUE`, UCCI `usennue`); without a network the classical one stays.
+    pub fn set_use_nnue(&mut self, on: bool) -> Result<(), String> {
+        let engine = self.engine();
+        engine.set_use_nnue(on).map_err(|e| e.to_string())?;
+        self.nnue = active_network(engine);
+        Ok(())
+    }
+
+    /// Loads the net file `value` as the NNUE network (UCI `EvalFile`, UCCI
+    /// `evalfile`); empty, `<empty>` or `<embedded>` go back to the embedded
+    /// net. A file that does not read leaves the evaluation as it was.
+    pub fn set_eval_file(&mut self, option: &str, value: Option<&str>) -> Result<(), String> {
+        let path = match value.map(str::trim) {
+            None | Some("" | "<empty>" | "<embedded>") => None,
+            Some(path) => Some(std::path::PathBuf::from(path)),
+        };
+        let engine = self.engine();
+        let loaded = engine
+            .load_eval_file(path.as_deref())
+            .map_err(|e| format!("{option}: {e}; the evaluation is unchanged"))?;
+        self.nnue = active_network(engine);
+        let uses = if self.nnue.is_some() {
+            "in use"
+        } else {
+            "used with Use NNUE true"
+        };
+        let message = match (loaded, path) {
+            (Some(info), Some(path)) => format!(
+                "loaded net {} (hidden {}, hash {:016x}: {}), {uses}",
+                path.display(),
+                info.hidden,
+                info.hash,
+                info.description
+            ),
+            _ if self.engine().network().is_some() => format!("embedded net, {uses}"),
+            _ => "no net embedded; classical evaluation".to_string(),
+        };
+        self.out.line(&format!("info string {option}: {message}"));
         Ok(())
     }
 
@@ -501,4 +551,19 @@ pub fn truncate(s: &str) -> String {
 pub fn pv_text(pv: &[Move]) -> String {
     let moves: Vec<String> = pv.iter().map(|m| m.to_string()).collect();
     moves.join(" ")
+}
+
+/// The `EvalFile` option's advertised default: `<embedded>` when this build
+/// carries a net, `<empty>` otherwise.
+pub fn embedded_net_name() -> &'static str {
+    if xiangqi_nnue::embedded::EMBEDDED_NET.is_some() {
+        "<embedded>"
+    } else {
+        "<empty>"
+    }
+}
+
+/// The engine's network when it evaluates with it.
+fn active_network(engine: &Engine) -> Option<Arc<Network>> {
+    engine.network().filter(|_| engine.uses_nnue()).cloned()
 }

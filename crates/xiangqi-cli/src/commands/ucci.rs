@@ -1,6 +1,6 @@
 //! `xiangqi ucci`: the engine speaking UCCI as ElephantEye does.
 //!
-//! Supported: `ucci`, `isready`, `setoption hashsize N|threads N|usemillisec true|false|newgame`,
+//! Supported: `ucci`, `isready`, `setoption hashsize N|threads N|usemillisec true|false|usennue true|false|evalfile PATH|newgame`,
 //! `position fen …|startpos [moves …]`, `banmoves …`,
 //! `go [ponder] [draw] time T [increment I|movestogo N] | depth D|infinite | nodes N | infinite`,
 //! `ponderhit`, `stop`, `bye`/`quit`, and the shared extensions of
@@ -94,6 +94,11 @@ impl Dialect for Ucci {
                 ));
                 s.out.line(&format!(
                     "option threads type spin min 1 max {MAX_THREADS} default 1"
+                ));
+                s.out.line("option usennue type check default false");
+                s.out.line(&format!(
+                    "option evalfile type string default {}",
+                    embedded_net_name()
                 ));
                 s.out.line("option newgame type button");
                 s.out.line("ucciok");
@@ -201,6 +206,13 @@ impl Ucci {
                 _ => return Err("usemillisec needs true or false".into()),
             },
             Some("newgame") => s.engine().new_game(),
+            Some("usennue") => match args.get(1).copied() {
+                Some("true") | Some("on") => s.set_use_nnue(true)?,
+                Some("false") | Some("off") => s.set_use_nnue(false)?,
+                _ => return Err("usennue needs true or false".into()),
+            },
+            // The path is everything after the name (it may hold spaces).
+            Some("evalfile") => s.set_eval_file("evalfile", Some(&args[1..].join(" ")))?,
             Some(other) => return Err(format!("unknown option {:?}", truncate(other))),
             None => return Err("setoption needs an option name".into()),
         }

@@ -2,7 +2,7 @@
 //! Red is `w`), for GUIs and match runners.
 //!
 //! Supported: `uci`, `isready`, `setoption name Hash|Threads|MultiPV|Clear
-//! Hash|Move Overhead|Ponder|UCI_ShowWDL|Skill Level|UCI_LimitStrength|UCI_Elo`,
+//! Hash|Move Overhead|Ponder|UCI_ShowWDL|Skill Level|UCI_LimitStrength|UCI_Elo|Use NNUE|EvalFile`,
 //! `ucinewgame`, `position startpos|fen … [moves …]`, `go` with
 //! `wtime btime winc binc movestogo movetime depth nodes infinite ponder searchmoves`,
 //! `ponderhit`, `stop`, `quit`, and Pikafish's extensions shared with UCCI
@@ -108,6 +108,11 @@ impl Dialect for Uci {
                 s.out.line(&format!(
                     "option name UCI_Elo type spin default {high} min {low} max {high}"
                 ));
+                s.out.line("option name Use NNUE type check default false");
+                s.out.line(&format!(
+                    "option name EvalFile type string default {}",
+                    embedded_net_name()
+                ));
                 s.out.line("uciok");
             }
             "ucinewgame" => s.engine().new_game(),
@@ -209,6 +214,8 @@ fn set_option(s: &mut Session, args: &[&str]) -> Result<(), String> {
             check("Ponder", value.as_deref())?;
         }
         "uci_showwdl" => s.show_wdl = check("UCI_ShowWDL", value.as_deref())?,
+        "use nnue" => s.set_use_nnue(check("Use NNUE", value.as_deref())?)?,
+        "evalfile" => s.set_eval_file("EvalFile", value.as_deref())?,
         "skill level" => {
             s.skill_level = value
                 .as_deref()

@@ -216,7 +216,11 @@ fn check_config(config: &TrainConfig) -> Result<(), TrainError> {
 }
 
 /// Splits the records into training and validation samples.
-fn split(records: &[Record], config: &TrainConfig, model: &WinRateModel) -> (Samples, Samples, usize) {
+fn split(
+    records: &[Record],
+    config: &TrainConfig,
+    model: &WinRateModel,
+) -> (Samples, Samples, usize) {
     let labelling = Labelling {
         score_weight: config.score_weight,
         skip_noisy: config.skip_noisy,
@@ -227,7 +231,11 @@ fn split(records: &[Record], config: &TrainConfig, model: &WinRateModel) -> (Sam
     let mut game = 0u32;
     for record in records {
         let held_out = config.validation_every > 0 && game % config.validation_every == 0;
-        let set = if held_out { &mut validation } else { &mut train };
+        let set = if held_out {
+            &mut validation
+        } else {
+            &mut train
+        };
         if !set.push(record, &labelling, model) {
             skipped += 1;
         }
@@ -326,7 +334,8 @@ pub fn train(
     let mut epochs = Vec::new();
     for epoch in done + 1..=config.epochs {
         let started = Instant::now();
-        let learning_rate = config.learning_rate * config.learning_rate_decay.powi(epoch as i32 - 1);
+        let learning_rate =
+            config.learning_rate * config.learning_rate_decay.powi(epoch as i32 - 1);
         let order = epoch_order(config.seed, epoch, train_set.len());
         let batches = order.len().div_ceil(config.batch_size);
         let (mut loss_sum, mut counted) = (0.0, 0usize);
@@ -398,7 +407,11 @@ fn start(
         problem,
     };
     let checks = [
-        ("hidden size", saved.network.hidden as u64, config.hidden as u64),
+        (
+            "hidden size",
+            saved.network.hidden as u64,
+            config.hidden as u64,
+        ),
         ("seed", saved.seed, config.seed),
         (
             "training samples",

@@ -5,6 +5,7 @@
 //! caller's thread with `stop` and `ponderhit`.
 
 mod iterate;
+mod nnue;
 mod report;
 mod stop;
 mod threads;
@@ -14,7 +15,9 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use xiangqi_core::{Move, MoveList, Position, SplitMix64};
+use xiangqi_nnue::Network;
 
+pub use nnue::NnueError;
 pub use report::{PvLine, SearchInfo, SearchResult};
 pub(crate) use stop::StopHandle;
 use threads::HelperState;
@@ -68,6 +71,10 @@ pub struct Engine {
     ponder: PonderHandle,
     skill: Option<Skill>,
     skill_rng: SplitMix64,
+    /// The NNUE network (loaded from `EvalFile` or embedded), if any.
+    network: Option<Arc<Network>>,
+    /// Evaluate with `network` rather than the classical evaluation.
+    use_nnue: bool,
 }
 
 impl std::fmt::Debug for Engine {
@@ -104,6 +111,8 @@ impl Engine {
             ponder: PonderHandle::new(),
             skill: None,
             skill_rng: SplitMix64::new(clock_seed()),
+            network: xiangqi_nnue::embedded().ok(),
+            use_nnue: false,
         }
     }
 
@@ -177,6 +186,11 @@ impl Engine {
     /// of fitted against committed weights).
     pub fn set_weights(&mut self, params: Weights) {
         self.params = params;
+        self.clear_eval_caches();
+    }
+
+    /// Forgets cached evaluations (after a change of evaluation).
+    fn clear_eval_caches(&mut self) {
         self.eval_cache.fill((0, 0));
         for helper in &mut self.helpers {
             helper.eval_cache.fill((0, 0));

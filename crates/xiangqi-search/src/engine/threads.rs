@@ -56,9 +56,12 @@ pub(super) fn search_all(
         params,
         eval_cache,
         helpers,
+        network,
+        use_nnue,
         ..
     } = engine;
     let (tt, judge, params) = (&*tt, judge.as_ref(), &*params);
+    let nnue = network.as_deref().filter(|_| *use_nnue);
     // Raised when the main thread is done: the helpers then stop at once.
     let helpers_stop = AtomicBool::new(false);
     let counters: Vec<AtomicU64> = (0..helper_count).map(|_| AtomicU64::new(0)).collect();
@@ -74,6 +77,7 @@ pub(super) fn search_all(
                 &mut helper.stack,
                 judge,
                 params,
+                nnue,
                 &helpers_stop,
                 budget.clone(),
                 None,
@@ -99,6 +103,7 @@ pub(super) fn search_all(
             stack,
             judge,
             params,
+            nnue,
             stop,
             budget.clone(),
             limits.nodes,

@@ -139,6 +139,7 @@ impl Searcher<'_> {
                 && self.has_pieces_for_null(self.pos.side_to_move())
             {
                 let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(2);
+                // A null move changes no NNUE input: the accumulators stay.
                 let undo = self.pos.make_null_move();
                 self.push(None, false, false);
                 let v = -self.search(depth - 1 - r, ply + 1, -beta, -beta + 1, false);
@@ -270,7 +271,7 @@ impl Searcher<'_> {
                 (gives_check || (in_check && n == 1) || singular_move == Some(mv))
                     && ply < 2 * MAX_PLY / 3,
             );
-            let undo = self.pos.make_move(mv);
+            let undo = self.make(mv);
             self.push(Some(mv), capture, gives_check);
             let quiet = !capture && !gives_check;
 
@@ -300,7 +301,7 @@ impl Searcher<'_> {
                 }
             }
             self.pop();
-            self.pos.unmake_move(mv, undo);
+            self.unmake(mv, undo);
             if self.stopped {
                 return 0;
             }

@@ -10,7 +10,8 @@ mod quiescence;
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
-use xiangqi_core::{Color, Move, MoveList, PieceKind, Position};
+use xiangqi_core::{Color, Move, MoveList, PieceKind, Position, Undo};
+use xiangqi_nnue::{AccumulatorStack, MoveDelta, Network, Simd};
 
 use crate::eval::{evaluate_with, Weights};
 use crate::ordering::{pick, Heuristics, MAX_PLY};
@@ -49,6 +50,8 @@ pub(crate) struct SearchStack {
     lists: Vec<MoveList>,
     scores: Vec<[i32; xiangqi_core::MAX_MOVES]>,
     pv: Vec<[Move; MAX_PLY + 1]>,
+    /// The NNUE accumulators along the path (used only with a network).
+    accumulators: AccumulatorStack,
 }
 
 impl SearchStack {
@@ -58,6 +61,7 @@ impl SearchStack {
             lists: vec![MoveList::new(); MAX_PLY + 1],
             scores: vec![[0; xiangqi_core::MAX_MOVES]; MAX_PLY + 1],
             pv: vec![[filler; MAX_PLY + 1]; MAX_PLY + 1],
+            accumulators: AccumulatorStack::new(Simd::detect()),
         }
     }
 }
@@ -70,6 +74,8 @@ pub(crate) struct Searcher<'a> {
     pub heur: &'a mut Heuristics,
     pub judge: &'a dyn RepetitionJudge,
     pub params: &'a Weights,
+    /// The network evaluating positions instead of `params`, when NNUE is on.
+    pub nnue: Option<&'a Network>,
     pub stop: &'a AtomicBool,
     pub budget: TimeBudget,
     pub node_limit: Option<u64>,
@@ -109,6 +115,7 @@ impl<'a> Searcher<'a> {
         stack: &'a mut SearchStack,
         judge: &'a dyn RepetitionJudge,
         params: &'a Weights,
+        nnue: Option<&'a Network>,
         stop: &'a AtomicBool,
         budget: TimeBudget,
         node_limit: Option<u64>,
@@ -116,6 +123,9 @@ impl<'a> Searcher<'a> {
         positions: Option<Vec<Position>>,
         root_moves: Vec<Move>,
     ) -> Searcher<'a> {
+        if let Some(network) = nnue {
+            stack.accumulators.reset(network, &pos);
+        }
         let mut lmr = [[0u8; 64]; 64];
         for (d, row) in lmr.iter_mut().enumerate().skip(1) {
             for (m, r) in row.iter_mut().enumerate().skip(1) {
@@ -129,6 +139,7 @@ impl<'a> Searcher<'a> {
             heur,
             judge,
             params,
+            nnue,
             stop,
             budget,
             node_limit,
@@ -181,9 +192,35 @@ impl<'a> Searcher<'a> {
         if slot.0 == key {
             return slot.1;
         }
-        let v = evaluate_with(&self.pos, self.params);
+        let v = match self.nnue {
+            Some(network) => self
+                .stack
+                .accumulators
+                .evaluate(network, self.pos.side_to_move()),
+            None => evaluate_with(&self.pos, self.params),
+        };
         *slot = (key, v);
         v
+    }
+
+    /// Plays `mv` on the search's position, keeping the NNUE accumulators in step.
+    #[inline(always)]
+    fn make(&mut self, mv: Move) -> Undo {
+        if let Some(network) = self.nnue {
+            let delta = MoveDelta::of_move(&self.pos, mv)
+                .expect("the search plays only legal moves, which start on a piece");
+            self.stack.accumulators.push(network, delta);
+        }
+        self.pos.make_move(mv)
+    }
+
+    /// Takes back `mv` played by [`Searcher::make`].
+    #[inline(always)]
+    fn unmake(&mut self, mv: Move, undo: Undo) {
+        self.pos.unmake_move(mv, undo);
+        if self.nnue.is_some() {
+            self.stack.accumulators.pop();
+        }
     }
 
     /// Enters the position after `mv` (None: a null move), which `gave_check`.

@@ -82,9 +82,9 @@ impl Searcher<'_> {
                     continue;
                 }
             }
-            let undo = self.pos.make_move(mv);
+            let undo = self.make(mv);
             let score = -self.qsearch(ply + 1, -beta, -alpha);
-            self.pos.unmake_move(mv, undo);
+            self.unmake(mv, undo);
             if self.stopped {
                 return 0;
             }

@@ -3,6 +3,7 @@
 
 mod generate;
 mod merge;
+mod train;
 
 use anyhow::Result;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -19,12 +20,15 @@ enum Command {
     Gen(generate::Args),
     /// Put the whole games of several data files (shards of several seeds) in one file.
     Merge(merge::Args),
+    /// Train a network on data files and write it as a net file.
+    Train(train::Args),
 }
 
 pub fn run(args: Args) -> Result<()> {
     match args.command {
         Command::Gen(a) => generate::run(a),
         Command::Merge(a) => merge::run(a),
+        Command::Train(a) => train::run(a),
     }
 }
 
