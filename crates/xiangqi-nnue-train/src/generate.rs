@@ -80,6 +80,16 @@ pub struct GenReport {
     pub endings: Endings,
 }
 
+/// What a run reports as it goes.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum GenEvent {
+    /// The file is open: created (`None`), or resumed with what it held and
+    /// what was cut off its end (before any game is played).
+    Opened(Option<Resumed>),
+    /// A game was written.
+    Game(GenProgress),
+}
+
 /// Progress after each game written.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct GenProgress {
@@ -183,11 +193,11 @@ fn play_one(players: &mut Players, config: &GenConfig, game: u32) -> (Vec<Record
 /// Makes `config.games` games in the file at `path`: creates it, or resumes
 /// it when it exists (same settings; a partial tail is cut first, reported
 /// in [`GenReport::resumed`]), and appends each game whole as it ends, in
-/// game order. `progress` is called after each game written.
+/// game order. `progress` hears when the file is open, then after each game.
 pub fn generate(
     path: &Path,
     config: &GenConfig,
-    mut progress: impl FnMut(GenProgress),
+    mut progress: impl FnMut(GenEvent),
 ) -> Result<GenReport, GenError> {
     let header = config.header();
     let (mut writer, resumed) = if path.exists() {
@@ -196,6 +206,7 @@ pub fn generate(
     } else {
         (DataWriter::create(path, &header)?, None)
     };
+    progress(GenEvent::Opened(resumed));
     let first = resumed.map_or(0, |r| r.games);
     let todo = config.games.saturating_sub(first);
     let mut report = GenReport {
@@ -218,11 +229,11 @@ pub fn generate(
             report.games += 1;
             report.positions += records.len() as u64;
             report.endings.add(&end);
-            progress(GenProgress {
+            progress(GenEvent::Game(GenProgress {
                 games: report.games,
                 of: todo,
                 positions: report.positions,
-            });
+            }));
             Ok(())
         },
     )?;

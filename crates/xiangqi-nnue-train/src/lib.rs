@@ -27,5 +27,5 @@ mod generate;
 mod merge;
 pub mod train;
 
-pub use generate::{game_seed, generate, GenConfig, GenError, GenProgress, GenReport};
+pub use generate::{game_seed, generate, GenConfig, GenError, GenEvent, GenProgress, GenReport};
 pub use merge::{merge, MergedShard};

@@ -9,7 +9,7 @@ use xiangqi_core::Position;
 use xiangqi_nnue_train::data::{
     read_data_file, DataError, DataWriter, Source, HEADER_SIZE, RECORD_SIZE,
 };
-use xiangqi_nnue_train::{generate, merge, GenConfig};
+use xiangqi_nnue_train::{generate, merge, GenConfig, GenEvent};
 
 fn small(games: u32, jobs: usize) -> GenConfig {
     GenConfig {
@@ -33,7 +33,15 @@ fn made(dir: &Path, name: &str, config: &GenConfig) -> (PathBuf, Vec<u8>) {
 fn the_same_seed_gives_the_same_bytes_whatever_the_jobs() {
     let dir = tempfile::tempdir().unwrap();
     let mut seen = Vec::new();
-    let report = generate(&dir.path().join("one.bin"), &small(4, 1), |p| seen.push(p)).unwrap();
+    let report = generate(&dir.path().join("one.bin"), &small(4, 1), |e| seen.push(e)).unwrap();
+    assert_eq!(seen.remove(0), GenEvent::Opened(None));
+    let seen: Vec<_> = seen
+        .into_iter()
+        .map(|e| match e {
+            GenEvent::Game(p) => p,
+            other => panic!("{other:?}"),
+        })
+        .collect();
     let (_, two) = made(dir.path(), "two.bin", &small(4, 2));
     let (_, three) = made(dir.path(), "three.bin", &small(4, 3));
     let one = fs::read(dir.path().join("one.bin")).unwrap();

@@ -5,9 +5,9 @@ use std::time::Instant;
 
 use anyhow::Result;
 use serde_json::json;
-use xiangqi_nnue_train::{generate, GenConfig};
+use xiangqi_nnue_train::{generate, GenConfig, GenEvent};
 
-use super::{bar, tail_note};
+use super::{bar, say, tail_note};
 use crate::common::print_json;
 use crate::options::JobsArg;
 
@@ -58,24 +58,33 @@ pub fn run(args: Args) -> Result<()> {
     let threads = xiangqi_parallel::worker_count(config.jobs);
     let progress = bar(0, "games");
     let started = Instant::now();
-    let report = generate(&args.output, &config, |p| {
-        progress.set_length(u64::from(p.of));
-        progress.set_position(u64::from(p.games));
-        progress.set_message(format!("{} positions", p.positions));
+    let file = args.output.display();
+    let report = generate(&args.output, &config, |event| match event {
+        GenEvent::Opened(Some(resumed)) => {
+            if let Some(note) = tail_note(&resumed.tail) {
+                say(
+                    &progress,
+                    format!("warning: {file}: cut {note} left by a stopped run"),
+                );
+            }
+            say(
+                &progress,
+                format!(
+                    "{file}: resuming after {} games ({} positions)",
+                    resumed.games, resumed.records
+                ),
+            );
+        }
+        GenEvent::Opened(None) => {}
+        GenEvent::Game(p) => {
+            progress.set_length(u64::from(p.of));
+            progress.set_position(u64::from(p.games));
+            progress.set_message(format!("{} positions", p.positions));
+        }
     })?;
     progress.finish_and_clear();
     let seconds = started.elapsed().as_secs_f64();
     let before = report.resumed.map_or(0, |r| r.games);
-    let file = args.output.display();
-    if let Some(resumed) = report.resumed {
-        eprintln!(
-            "{file}: resumed after {} games ({} positions)",
-            resumed.games, resumed.records
-        );
-        if let Some(note) = tail_note(&resumed.tail) {
-            eprintln!("warning: {file}: cut {note} left by a stopped run");
-        }
-    }
     let per_second = report.positions as f64 / seconds.max(1e-9);
     let threads_used = threads.min(report.games.max(1) as usize);
     if args.json {

@@ -42,6 +42,11 @@ fn bar(len: u64, what: &str) -> ProgressBar {
     bar
 }
 
+/// A line on stderr above the bar (also when no bar is drawn).
+fn say(bar: &ProgressBar, line: String) {
+    bar.suspend(|| eprintln!("{line}"));
+}
+
 /// What the end of a data file lost, for a warning; `None` when nothing.
 fn tail_note(tail: &xiangqi_nnue_train::data::Tail) -> Option<String> {
     (!tail.is_clean()).then(|| {

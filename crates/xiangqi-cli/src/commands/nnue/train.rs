@@ -8,7 +8,7 @@ use serde_json::json;
 use xiangqi_nnue_train::data::read_data_file;
 use xiangqi_nnue_train::train::{train, write_network, CheckpointPlan, TrainConfig, TrainEvent};
 
-use super::{bar, tail_note};
+use super::{bar, say, tail_note};
 use crate::common::print_json;
 use crate::options::JobsArg;
 
@@ -97,9 +97,12 @@ pub fn run(args: Args) -> Result<()> {
             train,
             validation,
             skipped,
-        } => progress.println(format!(
-            "{train} training positions, {validation} held out, {skipped} left out as noisy"
-        )),
+        } => say(
+            &progress,
+            format!(
+                "{train} training positions, {validation} held out, {skipped} left out as noisy"
+            ),
+        ),
         TrainEvent::Batch {
             epoch,
             batch,
@@ -109,16 +112,19 @@ pub fn run(args: Args) -> Result<()> {
             progress.set_position(batch as u64);
             progress.set_message(format!("epoch {epoch}/{}", config.epochs));
         }
-        TrainEvent::Epoch(e) => progress.println(format!(
-            "epoch {}/{}: train loss {:.5}, validation loss {}, learning rate {:.6}, {:.1} s",
-            e.epoch,
-            config.epochs,
-            e.train_loss,
-            e.validation_loss
-                .map_or("-".to_string(), |v| format!("{v:.5}")),
-            e.learning_rate,
-            e.seconds
-        )),
+        TrainEvent::Epoch(e) => say(
+            &progress,
+            format!(
+                "epoch {}/{}: train loss {:.5}, validation loss {}, learning rate {:.6}, {:.1} s",
+                e.epoch,
+                config.epochs,
+                e.train_loss,
+                e.validation_loss
+                    .map_or("-".to_string(), |v| format!("{v:.5}")),
+                e.learning_rate,
+                e.seconds
+            ),
+        ),
     })?;
     progress.finish_and_clear();
     let last = report.epochs.last();
