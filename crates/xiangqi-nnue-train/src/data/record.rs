@@ -1,5 +1,5 @@
 //! One position of the training data as a fixed 56-byte record (the byte
-//! table is in `docs/engine.md`, "NNUE training data").
+//! table is in `docs/engine.md`, "NNUE: training data and training").
 
 use xiangqi_core::{Color, Move, Piece, PieceKind, Position, Score, Square};
 use xiangqi_search::wdl::Outcome;

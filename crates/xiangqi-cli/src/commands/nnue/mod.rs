@@ -49,10 +49,15 @@ fn say(bar: &ProgressBar, line: String) {
 
 /// What the end of a data file lost, for a warning; `None` when nothing.
 fn tail_note(tail: &xiangqi_nnue_train::data::Tail) -> Option<String> {
-    (!tail.is_clean()).then(|| {
-        format!(
-            "{} bytes of a partial record and {} records of an unfinished game",
-            tail.partial_bytes, tail.unfinished_records
-        )
-    })
+    let mut parts = Vec::new();
+    if tail.partial_bytes > 0 {
+        parts.push(format!("{} bytes of a partial record", tail.partial_bytes));
+    }
+    if tail.unfinished_records > 0 {
+        parts.push(format!(
+            "{} records of an unfinished game",
+            tail.unfinished_records
+        ));
+    }
+    (!parts.is_empty()).then(|| parts.join(" and "))
 }
