@@ -63,6 +63,8 @@ enum Command {
     Explore(commands::explore::Args),
     /// Puzzles: build a verified puzzle set from tactics lists and game files.
     Puzzles(commands::puzzles::Args),
+    /// The NNUE evaluation: make self-play data, merge shards, train a network.
+    Nnue(commands::nnue::Args),
     /// The game server and its web client: play in a browser, against people or the engine.
     Serve(commands::serve::Args),
 }
@@ -84,7 +86,7 @@ fn main() -> ExitCode {
     }));
     let cli = Cli::parse();
     let Some(command) = cli.command else {
-        eprintln!("error: a subcommand is required (perft, moves, convert, game, adjudicate, analyze, play, uci, ucci, match, bench, rate, tune, explore, puzzles, serve); try 'xiangqi --help'");
+        eprintln!("error: a subcommand is required (perft, moves, convert, game, adjudicate, analyze, play, uci, ucci, match, bench, rate, tune, explore, puzzles, nnue, serve); try 'xiangqi --help'");
         return ExitCode::from(2);
     };
     let result = match command {
@@ -103,6 +105,7 @@ fn main() -> ExitCode {
         Command::Tune(a) => commands::tune::run(a),
         Command::Explore(a) => commands::explore::run(a),
         Command::Puzzles(a) => commands::puzzles::run(a),
+        Command::Nnue(a) => commands::nnue::run(a),
         Command::Serve(a) => commands::serve::run(a),
     };
     match result {

@@ -97,6 +97,20 @@ impl WinRateModel {
         [win, draw, loss]
     }
 
+    /// The expected game score of the side to move for `cp` centipawns at
+    /// `ply` (as [`WinRateModel::expected_score`] for `Score::Cp`, but for a
+    /// real `cp`), and its derivative by `cp`: the curve a network trained
+    /// on the model's scale is fitted through (`xiangqi-nnue-train`).
+    /// `E = (1 + σ((cp − a)/b) − σ((−cp − a)/b)) / 2`.
+    pub fn expected_score_and_slope(&self, cp: f64, ply: u32) -> (f64, f64) {
+        let (a, b) = self.parameters(ply);
+        let win = logistic((cp - a) / b);
+        let loss = logistic((-cp - a) / b);
+        let expected = (1.0 + win - loss) / 2.0;
+        let slope = (win * (1.0 - win) + loss * (1.0 - loss)) / (2.0 * b);
+        (expected, slope)
+    }
+
     /// The chances in per mille for `score` at `ply`; a mate is certain.
     pub fn wdl(&self, score: Score, ply: u32) -> Wdl {
         let [win, _, loss] = self.chances(score, ply);
@@ -209,6 +223,26 @@ mod tests {
         let mating = model.wdl(Score::Mate(5), 90);
         assert_eq!((mating.win, mating.draw, mating.loss), (1000, 0, 0));
         assert_eq!(mating.expected_score(), 1.0);
+    }
+
+    #[test]
+    fn the_real_valued_curve_and_its_slope() {
+        let model = WinRateModel::FITTED;
+        for ply in [0, 60, 300] {
+            for cp in [-900, -120, 0, 35, 400] {
+                let (e, slope) = model.expected_score_and_slope(f64::from(cp), ply);
+                assert!((e - model.expected_score(Score::Cp(cp), ply)).abs() < 1e-12);
+                let h = 1e-3;
+                let up = model.expected_score_and_slope(f64::from(cp) + h, ply).0;
+                let down = model.expected_score_and_slope(f64::from(cp) - h, ply).0;
+                let numeric = (up - down) / (2.0 * h);
+                assert!(
+                    (slope - numeric).abs() < 1e-9,
+                    "{cp} {ply}: {slope} {numeric}"
+                );
+                assert!(slope > 0.0);
+            }
+        }
     }
 
     #[test]

@@ -42,6 +42,15 @@ const LAYERS: &[(&str, &[&str])] = &[
         ],
     ),
     (
+        "xiangqi-nnue-train",
+        &[
+            "xiangqi-core",
+            "xiangqi-search",
+            "xiangqi-nnue",
+            "xiangqi-parallel",
+        ],
+    ),
+    (
         "xiangqi-engine-client",
         &[
             "xiangqi-core",

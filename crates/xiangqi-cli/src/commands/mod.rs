@@ -15,6 +15,8 @@ mod game_ecco;
 mod game_view;
 pub mod matches;
 pub mod moves;
+/// `nnue gen`, `nnue merge` and `nnue train`: the NNUE evaluation's data and training.
+pub mod nnue;
 pub mod perft;
 pub mod play;
 /// `puzzles build`: a puzzle set verified by the engine.

@@ -40,7 +40,7 @@ impl GameEnd {
 
 /// What a side to move chose: the move (`None` only without a legal move)
 /// and its search score.
-pub(crate) type Choice = (Option<Move>, Score);
+pub type Choice = (Option<Move>, Score);
 
 /// Plays one game from `start`, asking `choose(position, history)` for every
 /// move (`history`: the positions before it since `start`, oldest first),
@@ -48,7 +48,7 @@ pub(crate) type Choice = (Option<Move>, Score);
 /// game ends only by the adjudication verdict under `rules`; `max_plies` is a
 /// safety net for running time (the rules end every game: at most 120 plies
 /// pass between captures), and a game it stops counts as a draw.
-pub(crate) fn play_game(
+pub fn play_game(
     start: &Position,
     rules: &RuleSet,
     max_plies: usize,

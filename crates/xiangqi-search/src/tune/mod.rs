@@ -11,9 +11,9 @@ mod game;
 mod selfplay;
 mod texel;
 
-pub use game::{engine_rules, Endings, GameEnd};
+pub use game::{engine_rules, play_game, Choice, Endings, GameEnd};
 pub use selfplay::{
-    generate, generate_scored, generate_scored_with_endings, generate_with_endings, play_match,
-    MatchTally, Sample, SelfPlay, TEACHER_MATE_CP,
+    balanced_opening, generate, generate_scored, generate_scored_with_endings,
+    generate_with_endings, play_match, MatchTally, Sample, SelfPlay, TEACHER_MATE_CP,
 };
 pub use texel::{fit, mean_squared_error, FitOptions, FitReport};

@@ -72,13 +72,22 @@ pub struct Sample {
 /// The centipawns a teacher's mate score stands for.
 pub const TEACHER_MATE_CP: i32 = 2_000;
 
-/// A random opening of `plies` plies that a short search finds balanced.
-fn opening(rng: &mut SplitMix64, config: &SelfPlay, probe: &mut Engine) -> Position {
+/// A random opening: `plies` random legal plies from the start position,
+/// drawn from `rng` and kept only when a 2,000-node search by `probe`
+/// (cleared first) scores it within `balanced_cp` centipawns; drawn again
+/// otherwise. The same generator state gives the same opening. Self-play
+/// here and the NNUE data generation (`xiangqi-nnue-train`) open with it.
+pub fn balanced_opening(
+    rng: &mut SplitMix64,
+    plies: usize,
+    balanced_cp: i32,
+    probe: &mut Engine,
+) -> Position {
     loop {
         let mut pos = Position::startpos();
         let mut moves = MoveList::new();
         let mut ok = true;
-        for _ in 0..config.opening_plies {
+        for _ in 0..plies {
             pos.legal_moves(&mut moves);
             match rng.choose(moves.as_slice()) {
                 Some(&mv) => pos.make_move(mv),
@@ -93,7 +102,7 @@ fn opening(rng: &mut SplitMix64, config: &SelfPlay, probe: &mut Engine) -> Posit
         }
         probe.new_game();
         let r = probe.search(&pos, &[], &Limits::nodes(2_000), |_| {});
-        if matches!(r.score, Score::Cp(v) if v.abs() <= config.balanced_cp) {
+        if matches!(r.score, Score::Cp(v) if v.abs() <= balanced_cp) {
             return pos;
         }
     }
@@ -128,7 +137,14 @@ fn openings(config: &SelfPlay, n: usize) -> Vec<Position> {
     let mut rng = SplitMix64::new(config.seed);
     let mut probe = Engine::new(4);
     (0..n)
-        .map(|_| opening(&mut rng, config, &mut probe))
+        .map(|_| {
+            balanced_opening(
+                &mut rng,
+                config.opening_plies,
+                config.balanced_cp,
+                &mut probe,
+            )
+        })
         .collect()
 }
 
