@@ -40,6 +40,8 @@ pub struct AppState {
     pub explorer: Option<Arc<xiangqi_explorer::Explorer>>,
     /// Limits, trust settings and the password-hashing pool.
     pub guards: Arc<Guards>,
+    /// This process as a node of a cluster (`--bus`); `None` alone.
+    pub cluster: Option<Arc<crate::cluster::Node>>,
 }
 
 impl AppState {
@@ -78,6 +80,7 @@ impl AppState {
             reviews,
             explorer: None,
             guards: Arc::new(Guards::default()),
+            cluster: None,
         }
     }
 

@@ -30,6 +30,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         "ending opening",
         include_str!("../../migrations/0004_ending_opening.sql"),
     ),
+    (
+        5,
+        "game owners",
+        include_str!("../../migrations/0005_game_owners.sql"),
+    ),
 ];
 
 /// The migrations above as a source for sqlx's migrator.

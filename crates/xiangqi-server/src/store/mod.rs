@@ -14,6 +14,7 @@ use serde::{Deserialize, Serialize};
 mod accounts;
 mod connect;
 mod events;
+mod leases;
 mod migrations;
 mod openings;
 mod replay;
