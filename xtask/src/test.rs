@@ -56,6 +56,7 @@ pub fn run_all(args: &Args, steps: &mut Steps) -> Result<()> {
                 _ => {
                     let server = postgres::TestPostgres::start()?;
                     test.env(postgres::URL_VAR, server.url());
+                    server.describe_to(&mut test);
                     Some(server)
                 }
             };

@@ -151,21 +151,28 @@ impl Node {
 
     /// Publishes `payload` on `subject` (queued while the bus is away).
     async fn publish(&self, subject: String, payload: Vec<u8>) {
-        if let Err(error) = self.bus.publish(subject, payload.into()).await {
-            tracing::warn!("publishing on the bus failed: {error}");
+        let published =
+            tokio::time::timeout(REQUEST_TIMEOUT, self.bus.publish(subject, payload.into())).await;
+        if !matches!(published, Ok(Ok(()))) {
+            tracing::warn!("node {}: a message was not published on the bus", self.id);
         }
     }
 
     /// Asks node `to`; `None` when it cannot be reached.
     async fn request(&self, to: &str, request: &bus::Request) -> Option<bus::Reply> {
-        match self
+        // The client's own timeout covers only the wait for the answer;
+        // while the bus is away, handing the request over may wait too.
+        let asked = self
             .bus
-            .request(bus::node_subject(to), bus::encode(request).into())
-            .await
-        {
-            Ok(message) => bus::decode(&message.payload),
-            Err(error) => {
+            .request(bus::node_subject(to), bus::encode(request).into());
+        match tokio::time::timeout(REQUEST_TIMEOUT, asked).await {
+            Ok(Ok(message)) => bus::decode(&message.payload),
+            Ok(Err(error)) => {
                 tracing::debug!("a request to node {to} failed: {error}");
+                None
+            }
+            Err(_) => {
+                tracing::debug!("a request to node {to} timed out");
                 None
             }
         }

@@ -119,10 +119,13 @@ impl Replica {
         mut self,
         mut commands: mpsc::UnboundedReceiver<RoomCommand>,
         mut notes: mpsc::UnboundedReceiver<Note>,
-        mut events: async_nats::Subscriber,
+        events: async_nats::Subscriber,
         me: RoomHandle,
     ) {
         let mut tick = tokio::time::interval(Duration::from_millis(250));
+        // The subscription ends when the bus connection is lost for good;
+        // it is made again (and the replica catches up) once it is back.
+        let mut events = Some(events);
         let handed_to = loop {
             tokio::select! {
                 command = commands.recv() => match command {
@@ -134,15 +137,28 @@ impl Replica {
                     Some(note) => self.note(note),
                     None => break None,
                 },
-                message = events.next() => match message {
+                message = next_news(&mut events) => match message {
                     Some(message) => {
                         if let Some(news) = bus::decode::<GameNews>(&message.payload) {
                             self.news(news);
                         }
                     }
-                    None => break None,
+                    None => events = None,
                 },
                 _ = tick.tick() => {
+                    if events.is_none() {
+                        let subject = bus::game_subject(&self.facts.id);
+                        if let Ok(Ok(subscriber)) = tokio::time::timeout(
+                            Duration::from_secs(1),
+                            self.node.bus.subscribe(subject),
+                        )
+                        .await
+                        {
+                            events = Some(subscriber);
+                            self.present_all();
+                            self.fetch(None);
+                        }
+                    }
                     self.release_acks(true);
                     if self.watchers.is_empty() && self.idle_since.elapsed() > IDLE_LIMIT {
                         break None;
@@ -150,7 +166,9 @@ impl Replica {
                 }
             }
         };
-        let _ = events.unsubscribe().await;
+        if let Some(mut events) = events {
+            let _ = events.unsubscribe().await;
+        }
         {
             let mut replicas = locked(&self.node.replicas);
             if replicas
@@ -198,10 +216,15 @@ impl Replica {
                 let owner = self.owner.clone();
                 let game = self.facts.id.clone();
                 tokio::spawn(async move {
-                    if let Some(Reply::Summary(summary, moves, fen)) =
-                        node.request(&owner, &Request::Summary { game }).await
+                    match node
+                        .request(&owner, &Request::Summary { game: game.clone() })
+                        .await
                     {
-                        let _ = reply.send((*summary, moves, fen));
+                        Some(Reply::Summary(summary, moves, fen)) => {
+                            let _ = reply.send((*summary, moves, fen));
+                        }
+                        // Over (its owner let it go): as stored.
+                        _ => stored_summary(&node, &game, reply).await,
                     }
                 });
             }
@@ -300,7 +323,11 @@ impl Replica {
     fn note(&mut self, note: Note) {
         match note {
             Note::Handover(_) => {}
-            Note::CatchUp => self.fetch(None),
+            Note::CatchUp => {
+                // The owner may have taken this node for gone meanwhile.
+                self.present_all();
+                self.fetch(None);
+            }
             Note::Fresh(snapshot, from, conn) => self.fresh(*snapshot, &from, conn),
             Note::Answered { ply, answer, reply } => match (ply, &answer) {
                 (Some(ply), Ok(())) if ply >= self.ply => {
@@ -441,6 +468,11 @@ impl Replica {
     fn new_owner(&mut self, owner: String) {
         tracing::info!("game {}: now run by node {owner}", self.facts.id);
         self.owner = owner;
+        self.present_all();
+    }
+
+    /// Tells the owner which players' sockets watch from here.
+    fn present_all(&self) {
         let players: Vec<(ConnId, String)> = self
             .watchers
             .iter()
@@ -484,6 +516,37 @@ impl Replica {
                 let _ = room.send(command);
             }
         });
+    }
+}
+
+/// The summary of a finished game from the store, through a room loaded
+/// for the question (it stops at once, nobody watching).
+async fn stored_summary(
+    node: &Node,
+    game: &str,
+    reply: oneshot::Sender<(
+        xiangqi_server_protocol::server::GameSummary,
+        Vec<String>,
+        String,
+    )>,
+) {
+    let Ok(Some(stored)) = node.store.game(game).await else {
+        return;
+    };
+    if stored.ending.is_none() {
+        return;
+    }
+    if let Ok(room) = crate::game::room::restore(node.ports.clone(), stored).await {
+        let _ = room.send(RoomCommand::Summary { reply });
+    }
+}
+
+/// The next message of the game's subject; pending while there is no
+/// subscription.
+async fn next_news(events: &mut Option<async_nats::Subscriber>) -> Option<async_nats::Message> {
+    match events {
+        Some(events) => events.next().await,
+        None => std::future::pending().await,
     }
 }
 
