@@ -10,7 +10,9 @@
 //! And the outages: the bus stopped for 10 s mid-game, PostgreSQL stopped
 //! and started again mid-game. A move that cannot be done meanwhile is
 //! refused with a code that says why (and is not done); every accepted move
-//! is kept; the nodes recover by themselves and the game goes on.
+//! is kept; the nodes recover by themselves and the game goes on. And the
+//! HAProxy configuration of docs/server.md in front of three nodes, when
+//! `haproxy` is installed (skipped with a message otherwise).
 //!
 //! Needs `XIANGQI_TEST_POSTGRES_URL` and `XIANGQI_TEST_NATS_URL` (and for
 //! the outages `XIANGQI_TEST_NATS_SERVER`, `XIANGQI_TEST_POSTGRES_PG_CTL`
@@ -891,4 +893,96 @@ async fn the_protocol_holds_across_two_nodes() {
     player.send(json!({"t": "resign", "game": game})).await;
     let end = spectator.expect_event("end").await;
     assert_eq!(end["event"]["result"]["result"], "0-1", "{end}");
+}
+
+/// The HAProxy configuration of docs/server.md ("Three nodes behind one
+/// address"), with `listen` and the nodes' addresses in place of its own.
+fn proxy_config(listen: &str, nodes: &[&str]) -> String {
+    let docs = include_str!("../../../docs/server.md");
+    let block = docs
+        .split("```haproxy\n")
+        .nth(1)
+        .and_then(|rest| rest.split("```").next())
+        .expect("docs/server.md has a haproxy block");
+    let mut config = block.replace("bind 127.0.0.1:8080", &format!("bind {listen}"));
+    for (i, node) in nodes.iter().enumerate() {
+        let example = format!("127.0.0.1:{}", 8081 + i);
+        assert!(config.contains(&example), "the example names {example}");
+        config = config.replace(&example, node);
+    }
+    config
+}
+
+/// A running haproxy, stopped when dropped.
+struct Proxy(Child);
+
+impl Drop for Proxy {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn three_nodes_behind_the_documented_haproxy_play_a_game() {
+    let (Some(postgres), Some(bus)) = (server_from(POSTGRES_URL_VAR), server_from(NATS_URL_VAR))
+    else {
+        return;
+    };
+    let haproxy = ["/usr/sbin/haproxy", "/usr/local/sbin/haproxy"]
+        .into_iter()
+        .find(|p| std::path::Path::new(p).is_file());
+    let Some(haproxy) = haproxy else {
+        eprintln!("SKIPPED: haproxy is not installed (apt-get install haproxy)");
+        return;
+    };
+    let _serial = SERIAL.lock().await;
+    let database = fresh_database(&postgres, "proxy").await;
+    let nodes = [
+        Node::start(&database, &bus),
+        Node::start(&database, &bus),
+        Node::start(&database, &bus),
+    ];
+    let addresses: Vec<&str> = nodes
+        .iter()
+        .map(|n| n.base.trim_start_matches("http://"))
+        .collect();
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let listen = format!("127.0.0.1:{port}");
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("haproxy.cfg");
+    std::fs::write(&config, proxy_config(&listen, &addresses)).unwrap();
+    let child = Command::new(haproxy)
+        .arg("-db")
+        .arg("-f")
+        .arg(&config)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .spawn()
+        .expect("haproxy starts");
+    let _proxy = Proxy(child);
+    let base = format!("http://{listen}");
+    let deadline = Instant::now() + WAIT;
+    while std::net::TcpStream::connect(&listen).is_err() {
+        assert!(Instant::now() < deadline, "haproxy does not listen");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let http = reqwest::Client::new();
+    let alice = register(&http, &base, "alice").await;
+    let bob = register(&http, &base, "bob").await;
+    let carol = register(&http, &base, "carol").await;
+    // Every socket through the one address, wherever the proxy puts it.
+    let mut table = Table::start(&base, &base, &base, &alice, &bob, &carol).await;
+    table.play(&OPENING).await;
+    table
+        .black
+        .send(json!({"t": "resign", "game": table.game}))
+        .await;
+    assert_eq!(table.ended().await["result"], "1-0");
+    let pgn = get_text(&http, format!("{base}/games/{}.pgn", table.game)).await;
+    assert!(pgn.contains("1-0"), "{pgn}");
 }
