@@ -149,8 +149,6 @@ pub enum LobbyChange {
     GameAdded(Box<GameSummary>),
     /// A game ended.
     GameRemoved(String),
-    /// The node stops (its seeks go at once).
-    Leaving,
 }
 
 /// A game started: the `started` frame for its players' sockets.

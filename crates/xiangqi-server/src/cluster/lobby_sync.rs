@@ -74,7 +74,7 @@ pub(super) async fn start(
                         continue;
                     }
                     heard.insert(news.node.clone(), Instant::now());
-                    apply(&listener, &news.node, news.change, &mut heard);
+                    apply(&listener, &news.node, news.change);
                 }
                 _ = sweep.tick() => {
                     let gone: Vec<String> = heard
@@ -109,7 +109,7 @@ pub(super) async fn start(
     Ok(())
 }
 
-fn apply(node: &Node, from: &str, change: LobbyChange, heard: &mut HashMap<String, Instant>) {
+fn apply(node: &Node, from: &str, change: LobbyChange) {
     match change {
         LobbyChange::Seeks(seeks) => node.lobby.set_remote_seeks(from, seeks),
         LobbyChange::GameAdded(game) => node
@@ -118,10 +118,6 @@ fn apply(node: &Node, from: &str, change: LobbyChange, heard: &mut HashMap<Strin
         LobbyChange::GameRemoved(id) => node
             .lobby
             .remote_game_change(ServerMessage::GameRemoved { id }),
-        LobbyChange::Leaving => {
-            heard.remove(from);
-            forget(node, from);
-        }
     }
 }
 

@@ -2,11 +2,11 @@
 //! postgres://… --bus nats://…`); docs/server.md, "Scaling past one process".
 //!
 //! Each game has one owning node, which runs its room; ownership is a lease
-//! row in the shared store ([`lease`]). Sockets may be on any node: a node
-//! without the room keeps a [`replica`] of it that forwards actions to the
-//! owner over the bus and hears the owner's events ([`owner`] publishes
+//! row in the shared store (`lease`). Sockets may be on any node: a node
+//! without the room keeps a `replica` of it that forwards actions to the
+//! owner over the bus and hears the owner's events (`owner` publishes
 //! them), rendering them for its own sockets. The lobby's seeks and games
-//! are mirrored between nodes ([`lobby_sync`]). A single process has no
+//! are mirrored between nodes (`lobby_sync`). A single process has no
 //! `Node` at all: `Rooms` and `Lobby` then never call into this module.
 
 pub mod bus;
