@@ -14,12 +14,14 @@
 //! * `cargo xtask tune`: fit the evaluation weights (self-play, Texel's method).
 //! * `cargo xtask browser`: the web client in headless Chromium (a step of `test`).
 //! * `cargo xtask postgres -- COMMAND`: one command with a throwaway PostgreSQL server.
+//! * `cargo xtask nats -- COMMAND`: one command with a throwaway NATS server.
 
 use clap::{Parser, Subcommand};
 
 mod bench;
 mod browser;
 mod fuzz;
+mod nats;
 mod postgres;
 mod python;
 mod run;
@@ -56,6 +58,8 @@ enum Command {
     Browser,
     /// Run one command with a throwaway PostgreSQL server in XIANGQI_TEST_POSTGRES_URL.
     Postgres(postgres::Args),
+    /// Run one command with a throwaway NATS server in XIANGQI_TEST_NATS_URL.
+    Nats(nats::Args),
 }
 
 fn main() -> std::process::ExitCode {
@@ -69,6 +73,7 @@ fn main() -> std::process::ExitCode {
         Command::Tune(args) => tune::run(args),
         Command::Browser => browser::run(),
         Command::Postgres(args) => postgres::run(args),
+        Command::Nats(args) => nats::run(args),
     };
     match result {
         Ok(()) => std::process::ExitCode::SUCCESS,

@@ -31,11 +31,18 @@ pub fn run(args: Args) -> Result<()> {
     let (program, rest) = args.command.split_first().context("no command given")?;
     let mut command = Command::new(program);
     command.args(rest).env(URL_VAR, server.url());
+    server.describe_to(&mut command);
     exec(&mut command)
 }
 
 /// The variable the store tests read.
 pub const URL_VAR: &str = "XIANGQI_TEST_POSTGRES_URL";
+/// `pg_ctl` of the test server, for a test that restarts it.
+pub const PG_CTL_VAR: &str = "XIANGQI_TEST_POSTGRES_PG_CTL";
+/// Its data directory.
+pub const DATA_VAR: &str = "XIANGQI_TEST_POSTGRES_DATA";
+/// The user `pg_ctl` runs as, when set.
+pub const RUN_AS_VAR: &str = "XIANGQI_TEST_POSTGRES_RUN_AS";
 /// The database the tests get.
 const DATABASE: &str = "xiangqi_test";
 /// The superuser initdb makes.
@@ -111,6 +118,18 @@ impl TestPostgres {
     /// `postgres://…` of the test database.
     pub fn url(&self) -> &str {
         &self.url
+    }
+
+    /// Sets the variables a test reads to restart this server (an outage
+    /// of the database): `pg_ctl`, the data directory, and the user to run
+    /// it as, when not the test's own.
+    pub fn describe_to(&self, command: &mut Command) {
+        command
+            .env(PG_CTL_VAR, self.bin.join("pg_ctl"))
+            .env(DATA_VAR, &self.data);
+        if self.as_system_user {
+            command.env(RUN_AS_VAR, SYSTEM_USER);
+        }
     }
 
     fn server_program(&self, name: &str) -> Command {

@@ -1,11 +1,12 @@
 //! `cargo xtask test`: every check CI runs, in order, stopping at the first
 //! failure. `.ci/run` calls exactly this. The Rust tests get a PostgreSQL
-//! server ([`postgres`]) for the store tests.
+//! server ([`postgres`]) for the store tests and a NATS server ([`nats`]) for
+//! the cluster tests.
 
 use anyhow::{Context, Result};
 
 use crate::run::{cargo, exec, Steps};
-use crate::{browser, fuzz, postgres, python, tidy};
+use crate::{browser, fuzz, nats, postgres, python, tidy};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -55,6 +56,17 @@ pub fn run_all(args: &Args, steps: &mut Steps) -> Result<()> {
                 _ => {
                     let server = postgres::TestPostgres::start()?;
                     test.env(postgres::URL_VAR, server.url());
+                    server.describe_to(&mut test);
+                    Some(server)
+                }
+            };
+            // The same for the bus of the cluster tests.
+            let _nats = match std::env::var_os(nats::URL_VAR) {
+                Some(url) if !url.is_empty() => None,
+                _ => {
+                    let server = nats::TestNats::start()?;
+                    test.env(nats::URL_VAR, server.url());
+                    test.env(nats::PROGRAM_VAR, server.program());
                     Some(server)
                 }
             };

@@ -18,6 +18,7 @@
 //! ```
 
 pub mod clock;
+pub mod cluster;
 pub mod engine_player;
 pub mod engine_slots;
 pub mod error;

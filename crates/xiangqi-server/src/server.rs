@@ -37,6 +37,9 @@ pub enum ServeError {
     /// Serving failed.
     #[error("serving failed: {0}")]
     Io(std::io::Error),
+    /// The node cannot join its cluster.
+    #[error(transparent)]
+    Cluster(#[from] crate::cluster::ClusterError),
 }
 
 /// A bound server, ready to run.
@@ -59,9 +62,7 @@ impl Server {
         clock: Arc<dyn Clock>,
         engine_threads: usize,
     ) -> Result<Server, ServeError> {
-        let listener = tokio::net::TcpListener::bind(addr)
-            .await
-            .map_err(|error| ServeError::Bind { addr, error })?;
+        let listener = listen(addr).await?;
         let state = AppState::new(store, clock, engine_threads);
         let mut resumed = 0;
         for stored in state.store.unfinished_games().await? {
@@ -87,6 +88,28 @@ impl Server {
             listener,
             state,
             resumed,
+        })
+    }
+
+    /// Binds `addr` as one node of a cluster whose nodes share `store`
+    /// (PostgreSQL) and meet on the NATS bus at `bus` (docs/server.md,
+    /// "Scaling past one process"). Games in progress are not resumed here
+    /// all at once: each is run by the node holding its lease, and this
+    /// node takes over those whose node died within a second.
+    pub async fn bind_node(
+        addr: SocketAddr,
+        store: Store,
+        clock: Arc<dyn Clock>,
+        engine_threads: usize,
+        bus: &str,
+    ) -> Result<Server, ServeError> {
+        let listener = listen(addr).await?;
+        let mut state = AppState::new(store, clock, engine_threads);
+        crate::cluster::Node::join(&mut state, bus).await?;
+        Ok(Server {
+            listener,
+            state,
+            resumed: 0,
         })
     }
 
@@ -155,6 +178,12 @@ impl Server {
         sweeps.abort();
         served
     }
+}
+
+async fn listen(addr: SocketAddr) -> Result<tokio::net::TcpListener, ServeError> {
+    tokio::net::TcpListener::bind(addr)
+        .await
+        .map_err(|error| ServeError::Bind { addr, error })
 }
 
 /// Where `xiangqi serve` keeps its data without `--data`:

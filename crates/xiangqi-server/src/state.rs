@@ -45,6 +45,8 @@ pub struct AppState {
     pub social: Arc<Social>,
     /// The puzzle set and its ratings (the built-in set unless `--puzzles`).
     pub puzzles: Arc<crate::puzzles::Puzzles>,
+    /// This process as a node of a cluster (`--bus`); `None` alone.
+    pub cluster: Option<Arc<crate::cluster::Node>>,
 }
 
 impl AppState {
@@ -85,6 +87,7 @@ impl AppState {
             guards: Arc::new(Guards::default()),
             social: Arc::new(Social::default()),
             puzzles: Arc::new(crate::puzzles::Puzzles::built_in()),
+            cluster: None,
         }
     }
 

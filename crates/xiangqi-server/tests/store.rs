@@ -129,6 +129,7 @@ on_both_databases!(
     reports_are_kept_once_per_message_for_a_moderator,
     a_password_change_ends_the_other_sessions,
     a_deleted_account_keeps_its_games_under_a_placeholder,
+    a_game_lease_has_one_holder_until_it_lapses,
 );
 
 // ---------------------------------------------------------------- data
@@ -1310,4 +1311,55 @@ async fn a_deleted_account_keeps_its_games_under_a_placeholder(store: Store) {
         store.delete_account("p_a", 100).await,
         Err(StoreError::NotFound { .. })
     ));
+}
+
+/// The leases of a cluster's nodes (`game_owners`): one holder at a time,
+/// renewed by it, taken by another only once lapsed; a finished game is
+/// nobody's orphan.
+async fn a_game_lease_has_one_holder_until_it_lapses(store: Store) {
+    for (id, at) in [("g_1", 100), ("g_2", 200), ("g_old", 10)] {
+        store
+            .insert_game(&game_row(id, "p_r", "p_b", at))
+            .await
+            .unwrap();
+    }
+    assert!(store.claim_lease("g_1", "n_a", 1_000, 4_000).await.unwrap());
+    assert!(!store.claim_lease("g_1", "n_b", 1_500, 4_500).await.unwrap());
+    // Its holder renews it.
+    assert!(store.claim_lease("g_1", "n_a", 2_000, 5_000).await.unwrap());
+    assert!(store.claim_lease("g_2", "n_a", 2_000, 5_000).await.unwrap());
+    assert_eq!(
+        store.lease_holder("g_1", 4_999).await.unwrap().as_deref(),
+        Some("n_a")
+    );
+    let mut held = store.renew_leases("n_a", 6_000).await.unwrap();
+    held.sort();
+    assert_eq!(held, ["g_1", "g_2"]);
+    // Not lapsed: only the unleased old game is an orphan (after its grace).
+    assert_eq!(store.orphaned_games(5_500, 50).await.unwrap(), ["g_old"]);
+    assert!(store.orphaned_games(5_500, 5).await.unwrap().is_empty());
+    // Lapsed: another node takes it, and the first cannot renew it.
+    assert_eq!(
+        store.orphaned_games(6_001, 5).await.unwrap(),
+        ["g_1", "g_2"]
+    );
+    assert_eq!(store.lease_holder("g_1", 6_001).await.unwrap(), None);
+    assert!(store.claim_lease("g_1", "n_b", 6_001, 9_000).await.unwrap());
+    assert_eq!(store.renew_leases("n_a", 9_500).await.unwrap(), ["g_2"]);
+    // A finished game is nobody's to take over; a released lease is gone.
+    store
+        .finish_game("g_2", &ending("1-0", "resignation", 0), &[])
+        .await
+        .unwrap();
+    assert_eq!(
+        store.orphaned_games(20_000, 50).await.unwrap(),
+        ["g_old", "g_1"]
+    );
+    store.release_lease("g_1", "n_a").await.unwrap();
+    assert_eq!(
+        store.lease_holder("g_1", 8_000).await.unwrap().as_deref(),
+        Some("n_b")
+    );
+    store.release_lease("g_1", "n_b").await.unwrap();
+    assert_eq!(store.lease_holder("g_1", 8_000).await.unwrap(), None);
 }

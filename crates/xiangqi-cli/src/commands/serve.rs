@@ -1,4 +1,5 @@
 //! `xiangqi serve [--addr ADDR] [--data DIR | --database URL] [--explorer FILE] [--puzzles FILE]
+//! [--bus nats://…]
 //! [--allowed-origin ORIGIN] [--behind-tls] [--trusted-proxy IP] [--limit-… N]`: the game
 //! server and its web client (`xiangqi-server`), until Ctrl-C.
 
@@ -25,6 +26,10 @@ pub struct Args {
     /// A database URL instead: postgres://USER:PASSWORD@HOST/DB (or sqlite://PATH?mode=rwc).
     #[arg(long, value_name = "URL")]
     database: Option<String>,
+    /// Run as one node of a cluster: the NATS bus the nodes meet on
+    /// (nats://HOST:PORT); needs --database postgres://… shared by every node.
+    #[arg(long, value_name = "URL", requires = "database")]
+    bus: Option<String>,
     /// Engine searches running at once [default: one per core but one, at least 1].
     #[arg(long, value_name = "N")]
     engine_threads: Option<usize>,
@@ -128,13 +133,16 @@ pub fn run(args: Args) -> Result<()> {
     let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
     runtime.block_on(async {
         let store = Store::open(&url).await?;
-        let server = Server::bind(
-            args.addr,
-            store,
-            Arc::new(SystemClock::new()),
-            engine_threads,
-        )
-        .await?
+        let clock = Arc::new(SystemClock::new());
+        let server = match &args.bus {
+            Some(bus) => {
+                if !url.starts_with("postgres") {
+                    bail!("--bus needs a database every node shares: --database postgres://…");
+                }
+                Server::bind_node(args.addr, store, clock, engine_threads, bus).await?
+            }
+            None => Server::bind(args.addr, store, clock, engine_threads).await?,
+        }
         .with_security(security);
         let server = match explorer {
             Some(explorer) => server.with_explorer(explorer),

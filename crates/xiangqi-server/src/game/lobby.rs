@@ -65,9 +65,25 @@ struct Inner {
     seeks: Vec<Seek>,
     games: Vec<GameSummary>,
     subscribers: HashMap<ConnId, Outbox>,
+    /// The open seeks of the other nodes of a cluster, by node.
+    remote_seeks: HashMap<String, Vec<SeekView>>,
+    /// This node's own changes, for the other nodes (see [`LobbyMirror`]).
+    outgoing: Vec<ServerMessage>,
 }
 
 impl Inner {
+    /// Tells this node's followers of a change made here, and the other
+    /// nodes of a cluster.
+    fn announce(&mut self, frame: ServerMessage) {
+        self.broadcast(frame.clone());
+        self.outgoing.push(frame);
+    }
+
+    fn all_seeks(&self) -> Vec<SeekView> {
+        let remote = self.remote_seeks.values().flatten().cloned();
+        self.seeks.iter().map(Seek::to_view).chain(remote).collect()
+    }
+
     /// Sends `frame` to every follower, written once.
     fn broadcast(&self, frame: ServerMessage) {
         let text = frame.to_text();
@@ -77,10 +93,18 @@ impl Inner {
     }
 }
 
+/// Where the lobby's own changes go besides its followers here: the other
+/// nodes of a cluster (`crate::cluster`), whose lobbies show them too.
+pub trait LobbyMirror: Send + Sync {
+    /// A change made on this node (`seek_added`, `game_removed`, …).
+    fn changed(&self, frame: ServerMessage);
+}
+
 /// Seeks, games in progress and the lobby's followers.
 #[derive(Default)]
 pub struct Lobby {
     inner: Mutex<Inner>,
+    mirror: std::sync::OnceLock<std::sync::Arc<dyn LobbyMirror>>,
 }
 
 impl Lobby {
@@ -89,14 +113,83 @@ impl Lobby {
             .inner
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner());
-        f(&mut inner)
+        let answer = f(&mut inner);
+        let outgoing = std::mem::take(&mut inner.outgoing);
+        drop(inner);
+        if let Some(mirror) = self.mirror.get() {
+            for frame in outgoing {
+                mirror.changed(frame);
+            }
+        }
+        answer
+    }
+
+    /// Sends this node's changes to `mirror` from now on (once).
+    pub fn mirror_to(&self, mirror: std::sync::Arc<dyn LobbyMirror>) {
+        let _ = self.mirror.set(mirror);
+    }
+
+    /// This node's own open seeks.
+    pub fn own_seeks(&self) -> Vec<SeekView> {
+        self.with(|inner| inner.seeks.iter().map(Seek::to_view).collect())
+    }
+
+    /// The node of a cluster where open seek `id` was made, when elsewhere.
+    pub fn seek_home(&self, id: &str) -> Option<String> {
+        self.with(|inner| {
+            inner
+                .remote_seeks
+                .iter()
+                .find(|(_, seeks)| seeks.iter().any(|s| s.id == id))
+                .map(|(node, _)| node.clone())
+        })
+    }
+
+    /// Node `node`'s open seeks are now `seeks` (its followers here hear of
+    /// the difference).
+    pub fn set_remote_seeks(&self, node: &str, seeks: Vec<SeekView>) {
+        self.with(|inner| {
+            let before = inner.remote_seeks.remove(node).unwrap_or_default();
+            for gone in before
+                .iter()
+                .filter(|s| !seeks.iter().any(|n| n.id == s.id))
+            {
+                inner.broadcast(ServerMessage::SeekRemoved {
+                    id: gone.id.clone(),
+                });
+            }
+            for new in seeks
+                .iter()
+                .filter(|s| !before.iter().any(|b| b.id == s.id))
+            {
+                inner.broadcast(ServerMessage::SeekAdded { seek: new.clone() });
+            }
+            if !seeks.is_empty() {
+                inner.remote_seeks.insert(node.to_string(), seeks);
+            }
+        });
+    }
+
+    /// A change another node made to the games in progress.
+    pub fn remote_game_change(&self, frame: ServerMessage) {
+        self.with(|inner| match frame {
+            ServerMessage::GameAdded { game } if !inner.games.iter().any(|g| g.id == game.id) => {
+                inner.games.push(game.clone());
+                inner.broadcast(ServerMessage::GameAdded { game });
+            }
+            ServerMessage::GameRemoved { id } if inner.games.iter().any(|g| g.id == id) => {
+                inner.games.retain(|g| g.id != id);
+                inner.broadcast(ServerMessage::GameRemoved { id });
+            }
+            _ => {}
+        });
     }
 
     /// Follows the lobby: the current lists now, changes later.
     pub fn subscribe(&self, conn: ConnId, out: Outbox) {
         self.with(|inner| {
             let frame = ServerMessage::Lobby {
-                seeks: inner.seeks.iter().map(Seek::to_view).collect(),
+                seeks: inner.all_seeks(),
                 games: inner.games.clone(),
             };
             let _ = out.send(Outbound::Text(frame.to_text()));
@@ -141,7 +234,7 @@ impl Lobby {
             }
             let view = seek.to_view();
             inner.seeks.push(seek);
-            inner.broadcast(ServerMessage::SeekAdded { seek: view.clone() });
+            inner.announce(ServerMessage::SeekAdded { seek: view.clone() });
             Ok(view)
         })
     }
@@ -160,7 +253,7 @@ impl Lobby {
                 ));
             };
             inner.seeks.remove(i);
-            inner.broadcast(ServerMessage::SeekRemoved { id: id.to_string() });
+            inner.announce(ServerMessage::SeekRemoved { id: id.to_string() });
             Ok(())
         })
     }
@@ -175,7 +268,7 @@ impl Lobby {
                 return Err(("own_seek", "you cannot accept your own seek".to_string()));
             }
             let seek = inner.seeks.remove(i);
-            inner.broadcast(ServerMessage::SeekRemoved { id: id.to_string() });
+            inner.announce(ServerMessage::SeekRemoved { id: id.to_string() });
             Ok(seek)
         })
     }
@@ -185,7 +278,7 @@ impl Lobby {
         self.with(|inner| {
             let view = seek.to_view();
             inner.seeks.push(seek);
-            inner.broadcast(ServerMessage::SeekAdded { seek: view });
+            inner.announce(ServerMessage::SeekAdded { seek: view });
         });
     }
 
@@ -196,16 +289,19 @@ impl Lobby {
                 inner.seeks.drain(..).partition(|s| s.seat.is(player));
             inner.seeks = kept;
             for seek in gone {
-                inner.broadcast(ServerMessage::SeekRemoved { id: seek.id });
+                inner.announce(ServerMessage::SeekRemoved { id: seek.id });
             }
         });
     }
 
-    /// A game in progress.
+    /// A game in progress (listed once, however often it is added).
     pub fn add_game(&self, summary: GameSummary) {
         self.with(|inner| {
+            if inner.games.iter().any(|g| g.id == summary.id) {
+                return;
+            }
             inner.games.push(summary.clone());
-            inner.broadcast(ServerMessage::GameAdded { game: summary });
+            inner.announce(ServerMessage::GameAdded { game: summary });
         });
     }
 
@@ -215,7 +311,7 @@ impl Lobby {
             let before = inner.games.len();
             inner.games.retain(|g| g.id != id);
             if inner.games.len() != before {
-                inner.broadcast(ServerMessage::GameRemoved { id: id.to_string() });
+                inner.announce(ServerMessage::GameRemoved { id: id.to_string() });
             }
         });
     }

@@ -10,6 +10,7 @@ pub mod view;
 use std::collections::HashMap;
 use std::sync::Arc;
 
+use futures_util::future::BoxFuture;
 use tokio::sync::{mpsc, oneshot};
 
 use crate::game::lobby::Lobby;
@@ -52,6 +53,18 @@ pub struct RoomHandle {
 pub struct RoomGone;
 
 impl RoomHandle {
+    /// A handle for a room-like task of game `facts` (a cluster's replica of
+    /// a game run elsewhere) and the receiver of its commands.
+    pub fn channel(facts: Arc<GameFacts>) -> (RoomHandle, mpsc::UnboundedReceiver<RoomCommand>) {
+        let (tx, rx) = mpsc::unbounded_channel();
+        let handle = RoomHandle {
+            id: facts.id.clone(),
+            facts,
+            tx,
+        };
+        (handle, rx)
+    }
+
     /// Sends a command.
     pub fn send(&self, command: RoomCommand) -> Result<(), RoomGone> {
         self.tx.send(command).map_err(|_| RoomGone)
@@ -88,6 +101,20 @@ impl RoomHandle {
     }
 }
 
+/// Where the games not running here are, in a cluster of processes
+/// (`crate::cluster`); a single process has none and loads every game itself.
+pub trait Placement: Send + Sync {
+    /// The room of game `id`, which does not run here: loaded here, or a
+    /// replica of its room on the node that owns it; `None` for no game.
+    fn find<'a>(
+        &'a self,
+        ports: &'a RoomPorts,
+        id: &'a str,
+    ) -> BoxFuture<'a, Result<Option<RoomHandle>, RestoreError>>;
+    /// A new game's room started here.
+    fn started<'a>(&'a self, room: &'a RoomHandle) -> BoxFuture<'a, ()>;
+}
+
 /// The live rooms by game id; a finished game is loaded on demand.
 #[derive(Default)]
 pub struct Rooms {
@@ -96,6 +123,8 @@ pub struct Rooms {
     /// Held while a stored game is loaded, so two callers never start two
     /// rooms for one game; the map itself stays free for running rooms.
     restoring: tokio::sync::Mutex<()>,
+    /// Set once on a node of a cluster.
+    placement: std::sync::OnceLock<Arc<dyn Placement>>,
 }
 
 impl Rooms {
@@ -112,6 +141,9 @@ impl Rooms {
         let _restoring = self.restoring.lock().await;
         if let Some(handle) = self.running(id).await {
             return Ok(Some(handle));
+        }
+        if let Some(placement) = self.placement.get() {
+            return placement.find(ports, id).await;
         }
         let Some(stored) = ports.store.game(id).await? else {
             return Ok(None);
@@ -134,7 +166,20 @@ impl Rooms {
 
     /// Registers a new room.
     pub async fn insert(&self, handle: RoomHandle) {
+        self.register(handle.clone());
+        if let Some(placement) = self.placement.get() {
+            placement.started(&handle).await;
+        }
+    }
+
+    /// Registers a room (or a replica) without telling the placement.
+    pub fn register(&self, handle: RoomHandle) {
         self.map().insert(handle.id.clone(), handle);
+    }
+
+    /// Makes this a node of a cluster (once; later calls change nothing).
+    pub fn place_with(&self, placement: Arc<dyn Placement>) {
+        let _ = self.placement.set(placement);
     }
 
     /// Forgets `handle`'s room (if it is still the registered one).

@@ -31,6 +31,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         include_str!("../../migrations/0004_ending_opening.sql"),
     ),
     (
+        5,
+        "game owners",
+        include_str!("../../migrations/0005_game_owners.sql"),
+    ),
+    (
         6,
         "player language pieces",
         include_str!("../../migrations/0006_player_language_pieces.sql"),

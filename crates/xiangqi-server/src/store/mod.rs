@@ -16,6 +16,7 @@ mod accounts;
 mod connect;
 mod events;
 mod game_filters;
+mod leases;
 mod migrations;
 mod openings;
 mod puzzles;

@@ -228,6 +228,9 @@ pub(super) fn started(state: &AppState, room: &RoomHandle) {
             state.hub.send(id, &text);
         }
     }
+    if let Some(node) = &state.cluster {
+        node.started(room);
+    }
 }
 
 async fn accept(state: &AppState, session: &Session, id: String) -> Replies {
@@ -237,7 +240,12 @@ async fn accept(state: &AppState, session: &Session, id: String) -> Replies {
     };
     let seek = match state.lobby.take_seek(&id, &session.player.id) {
         Ok(seek) => seek,
-        Err((code, message)) => return refuse(code, message, Some(ErrorRef::seek(&id))),
+        // A seek made on another node of a cluster is taken there.
+        Err(refusal) => match crate::cluster::take_remote_seek(state, session, &id).await {
+            Some(Ok(seek)) => seek,
+            Some(Err((code, message))) => return refuse(&code, message, Some(ErrorRef::seek(&id))),
+            None => return refuse(refusal.0, refusal.1, Some(ErrorRef::seek(&id))),
+        },
     };
     if seek.rated && !me.is_account() {
         state.lobby.restore_seek(seek);

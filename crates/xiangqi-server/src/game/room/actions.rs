@@ -9,8 +9,9 @@ use xiangqi_core::{Color, Move};
 use crate::game::view::EventKind;
 use xiangqi_server_protocol::echo::quoted;
 
-/// Something a player does in a game.
-#[derive(Clone, Debug, PartialEq)]
+/// Something a player does in a game (serialisable: a cluster's node
+/// forwards it to the game's owner).
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub enum Action {
     /// Play `mv` (ICCS text) with `ply` plies played.
     Move {
