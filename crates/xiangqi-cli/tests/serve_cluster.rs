@@ -431,6 +431,24 @@ async fn a_cluster_plays_across_nodes_and_survives_the_death_of_a_games_node() {
     // Game 1 on node B (Bob accepts there): Alice on A, Carol watching on C.
     let mut first = Table::start(&a_url, &b_url, &c_url, &alice, &bob, &carol).await;
     first.play(&OPENING).await;
+    // The players' chat crosses nodes: Alice writes on A, Bob reads on B.
+    first
+        .red
+        .send(json!({"t": "chat", "game": first.game, "channel": "players", "text": "good luck"}))
+        .await;
+    let chat = first.black.expect("chat").await;
+    assert_eq!(chat["message"]["text"], "good luck", "{chat}");
+    // A takeback request from A reaches the owner's room on B; declined.
+    first
+        .red
+        .send(json!({"t": "offer_takeback", "game": first.game}))
+        .await;
+    first.black.expect_event("takeback_offer").await;
+    first
+        .black
+        .send(json!({"t": "decline_takeback", "game": first.game}))
+        .await;
+    first.red.expect_event("takeback_declined").await;
     first
         .black
         .send(json!({"t": "resign", "game": first.game}))

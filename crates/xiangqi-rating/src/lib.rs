@@ -27,8 +27,8 @@
 //! ```
 
 mod fit;
-pub mod match_stats;
 pub mod glicko2;
+pub mod match_stats;
 pub mod online;
 pub mod result;
 

@@ -30,6 +30,9 @@ pub const LOBBY: &str = "xq.lobby";
 /// Games started.
 pub const STARTED: &str = "xq.started";
 
+/// A chat message, for the readers of its game on every node.
+pub const CHAT: &str = "xq.chat";
+
 /// A request to the node that owns a game (or holds a seek).
 #[derive(Debug, Serialize, Deserialize)]
 pub enum Request {
@@ -160,6 +163,26 @@ pub struct Started {
     pub game: String,
     /// Its players.
     pub players: Vec<String>,
+}
+
+/// A chat message posted on `node`: the frame its readers get, and whom the
+/// channel lets read it (the game's two players decide).
+#[derive(Debug, Serialize, Deserialize)]
+pub struct ChatNews {
+    /// The node it was posted on.
+    pub node: String,
+    /// The game.
+    pub game: String,
+    /// Which chat.
+    pub channel: xiangqi_server_protocol::ChatChannel,
+    /// Red's player id.
+    pub red: String,
+    /// Black's.
+    pub black: String,
+    /// Whether the game had ended.
+    pub over: bool,
+    /// The `chat` frame.
+    pub frame: String,
 }
 
 /// Encodes a message (our own types: cannot fail).

@@ -25,7 +25,7 @@ const HEARTBEAT: Duration = Duration::from_secs(1);
 /// A node not heard of for this long is gone.
 const SILENT_LIMIT: Duration = Duration::from_secs(5);
 
-fn bus_error(error: impl std::fmt::Display) -> ClusterError {
+pub(super) fn bus_error(error: impl std::fmt::Display) -> ClusterError {
     ClusterError::Bus {
         url: "(subscribe)".to_string(),
         error: error.to_string(),

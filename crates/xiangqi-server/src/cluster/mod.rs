@@ -10,6 +10,7 @@
 //! `Node` at all: `Rooms` and `Lobby` then never call into this module.
 
 pub mod bus;
+mod chat_relay;
 mod lease;
 mod lobby_sync;
 mod owner;
@@ -69,6 +70,7 @@ pub struct Node {
     rooms: Arc<Rooms>,
     lobby: Arc<Lobby>,
     hub: Arc<Hub>,
+    social: Arc<crate::social::Social>,
     ports: RoomPorts,
     /// The rooms this node owns (holds the lease of).
     owned: Arc<Mutex<HashMap<String, RoomHandle>>>,
@@ -125,6 +127,7 @@ impl Node {
             rooms: state.rooms.clone(),
             lobby: state.lobby.clone(),
             hub: state.hub.clone(),
+            social: state.social.clone(),
             ports: state.room_ports.clone(),
             owned: Arc::new(Mutex::new(HashMap::new())),
             presences: Mutex::new(HashMap::new()),
@@ -139,6 +142,7 @@ impl Node {
         state.cluster = Some(node.clone());
         owner::serve_requests(node.clone()).await?;
         lobby_sync::start(node.clone(), lobby_rx).await?;
+        chat_relay::start(node.clone()).await?;
         tokio::spawn(connection_events(node.clone(), events_rx));
         lease::start_keeper(node.clone());
         tracing::info!("node {} joined the cluster on {url}", node.id);
@@ -285,6 +289,31 @@ impl Node {
             let _ = bus
                 .publish(bus::STARTED, bus::encode(&started).into())
                 .await;
+        });
+    }
+
+    /// Sends a chat message posted here to its game's readers on the other
+    /// nodes (it is stored already: a node that misses it while the bus is
+    /// away still shows it in the game's stored chat).
+    pub fn chat(
+        &self,
+        game: &str,
+        channel: xiangqi_server_protocol::ChatChannel,
+        sides: &crate::store::GameSides,
+        frame: String,
+    ) {
+        let news = bus::ChatNews {
+            node: self.id.clone(),
+            game: game.to_string(),
+            channel,
+            red: sides.red.clone(),
+            black: sides.black.clone(),
+            over: sides.over,
+            frame,
+        };
+        let bus = self.bus.clone();
+        tokio::spawn(async move {
+            let _ = bus.publish(bus::CHAT, bus::encode(&news).into()).await;
         });
     }
 

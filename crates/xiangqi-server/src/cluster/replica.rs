@@ -230,6 +230,17 @@ impl Replica {
             }
             // The engine plays on the owner only.
             RoomCommand::EngineMoved { .. } => {}
+            // Rematch offers live in the owner's room and are not forwarded
+            // yet (docs/server.md, "Scaling past one process"): say so.
+            RoomCommand::Rematch { reply, .. } => {
+                let _ = reply.send(Err(ActionError {
+                    code: "unavailable",
+                    message: "a rematch is offered on the server that ran the game; \
+                              this one cannot reach its offers yet: start a new seek"
+                        .to_string(),
+                }));
+            }
+            RoomCommand::RematchStarted { .. } => {}
             #[allow(unreachable_patterns)]
             _ => tracing::warn!("game {}: a command a replica cannot forward", self.facts.id),
         }

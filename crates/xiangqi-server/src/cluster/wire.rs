@@ -233,6 +233,29 @@ pub enum WireKind {
     Back(Color),
     /// The end.
     End(WireResult),
+    /// A takeback request.
+    TakebackOffer(Color),
+    /// A takeback refused.
+    TakebackDeclined(Color),
+    /// A takeback made: plies now, FEN now, ECCO code and ply.
+    Takeback {
+        /// The side that asked.
+        by: Color,
+        /// Plies played now.
+        ply: u32,
+        /// FEN now.
+        fen: String,
+        /// ECCO code and ply of the moves that remain.
+        opening: Option<(String, usize)>,
+    },
+    /// A rematch offer.
+    RematchOffer(Color),
+    /// A rematch declined.
+    RematchDeclined(Color),
+    /// A rematch offer withdrawn.
+    RematchWithdrawn(Color),
+    /// The rematch game.
+    Rematch(String),
 }
 
 fn opening(code: &str, ply: usize) -> Option<Box<Opening>> {
@@ -277,6 +300,23 @@ impl WireEvent {
             EventKind::Away(c) => WireKind::Away(*c),
             EventKind::Back(c) => WireKind::Back(*c),
             EventKind::End(result) => WireKind::End(WireResult::of(result)),
+            EventKind::TakebackOffer(c) => WireKind::TakebackOffer(*c),
+            EventKind::TakebackDeclined(c) => WireKind::TakebackDeclined(*c),
+            EventKind::Takeback {
+                by,
+                ply,
+                fen,
+                opening,
+            } => WireKind::Takeback {
+                by: *by,
+                ply: *ply,
+                fen: fen.clone(),
+                opening: opening.as_ref().map(|o| (o.code.to_string(), o.ply)),
+            },
+            EventKind::RematchOffer(c) => WireKind::RematchOffer(*c),
+            EventKind::RematchDeclined(c) => WireKind::RematchDeclined(*c),
+            EventKind::RematchWithdrawn(c) => WireKind::RematchWithdrawn(*c),
+            EventKind::Rematch(game) => WireKind::Rematch(game.clone()),
         };
         WireEvent {
             v: event.v,
@@ -306,6 +346,23 @@ impl WireEvent {
             WireKind::Away(c) => EventKind::Away(c),
             WireKind::Back(c) => EventKind::Back(c),
             WireKind::End(result) => EventKind::End(Arc::new(result.read()?)),
+            WireKind::TakebackOffer(c) => EventKind::TakebackOffer(c),
+            WireKind::TakebackDeclined(c) => EventKind::TakebackDeclined(c),
+            WireKind::Takeback {
+                by,
+                ply,
+                fen,
+                opening: named,
+            } => EventKind::Takeback {
+                by,
+                ply,
+                fen,
+                opening: named.and_then(|(code, ply)| opening(&code, ply)),
+            },
+            WireKind::RematchOffer(c) => EventKind::RematchOffer(c),
+            WireKind::RematchDeclined(c) => EventKind::RematchDeclined(c),
+            WireKind::RematchWithdrawn(c) => EventKind::RematchWithdrawn(c),
+            WireKind::Rematch(game) => EventKind::Rematch(game),
         };
         Ok(EventOut {
             v: self.v,
@@ -325,6 +382,9 @@ pub struct WireSnapshot {
     fen: String,
     clock: WireClock,
     draw_offer: Option<Color>,
+    takeback_offer: Option<Color>,
+    rematch_offer: Option<Color>,
+    rematch: Option<String>,
     away: [Option<u64>; 2],
     result: Option<WireResult>,
 }
@@ -339,6 +399,9 @@ impl WireSnapshot {
             fen: snapshot.fen.clone(),
             clock: WireClock::of(&snapshot.clock),
             draw_offer: snapshot.draw_offer,
+            takeback_offer: snapshot.takeback_offer,
+            rematch_offer: snapshot.rematch_offer,
+            rematch: snapshot.rematch.clone(),
             away: snapshot.away,
             result: snapshot.result.as_deref().map(WireResult::of),
         }
@@ -357,6 +420,9 @@ impl WireSnapshot {
             fen: self.fen,
             clock: self.clock.read()?,
             draw_offer: self.draw_offer,
+            takeback_offer: self.takeback_offer,
+            rematch_offer: self.rematch_offer,
+            rematch: self.rematch,
             away: self.away,
             result: match self.result {
                 Some(result) => Some(Arc::new(result.read()?)),

@@ -57,6 +57,16 @@ impl ChatReaders {
         }
     }
 
+    /// Sends the chat `frame` of `channel` to the readers of `game` here.
+    /// Live, the spectators' chat never reaches the players (the game may
+    /// still run); they read it in the game's page once it is over.
+    pub fn deliver(&self, game: &str, channel: ChatChannel, sides: &GameSides, frame: &str) {
+        self.send(game, frame, |reader| match channel {
+            ChatChannel::Players => sides.plays(reader),
+            ChatChannel::Spectators => !sides.plays(reader),
+        });
+    }
+
     /// Sends `text` to the readers of `game` for whom `allowed(player)`.
     fn send(&self, game: &str, text: &str, allowed: impl Fn(&str) -> bool) {
         if let Ok(games) = self.games.lock() {
@@ -161,12 +171,11 @@ pub async fn post(
         message: chat_line(&row, channel),
     }
     .to_text();
-    // Live, the spectators' chat never reaches the players (the game may
-    // still run); they read it in the game's page once it is over.
-    social.readers.send(game, &frame, |reader| match channel {
-        ChatChannel::Players => sides.plays(reader),
-        ChatChannel::Spectators => !sides.plays(reader),
-    });
+    social.readers.deliver(game, channel, &sides, &frame);
+    // In a cluster, the readers on the other nodes get it from the bus.
+    if let Some(node) = &state.cluster {
+        node.chat(game, channel, &sides, frame);
+    }
     Ok(())
 }
 
