@@ -18,6 +18,7 @@
 
 use clap::{Parser, Subcommand};
 
+mod apt;
 mod bench;
 mod browser;
 mod fuzz;

@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
 
-use crate::run::{exec, find_on_path, is_root, target_dir};
+use crate::run::{exec, find_on_path, target_dir};
 
 /// `cargo xtask nats -- COMMAND…`: runs one command with a test server.
 #[derive(clap::Args)]
@@ -116,26 +116,10 @@ fn program() -> Option<PathBuf> {
     })
 }
 
-/// `apt-get install nats-server` (as root only), after `apt-get update` if
-/// the first try fails.
+/// Debian's `nats-server`, installed as the test command installs every server.
 fn install() -> Result<()> {
-    if !is_root() {
-        bail!(
-            "nats-server is not installed, and only root may install it: \
-             `apt-get install nats-server`, or set {URL_VAR} to a server of yours"
-        );
-    }
-    eprintln!("nats-server is not installed; installing Debian's nats-server");
-    let install = || {
-        let mut command = Command::new("apt-get");
-        command
-            .args(["install", "-y", "--no-install-recommends", "nats-server"])
-            .env("DEBIAN_FRONTEND", "noninteractive");
-        exec(&mut command)
-    };
-    if install().is_err() {
-        exec(Command::new("apt-get").arg("update"))?;
-        install()?;
-    }
-    Ok(())
+    crate::apt::install(
+        "nats-server",
+        &format!("`apt-get install nats-server`, or set {URL_VAR} to a server of yours"),
+    )
 }

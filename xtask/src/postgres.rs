@@ -13,7 +13,7 @@ use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use anyhow::{bail, Context, Result};
+use anyhow::{Context, Result};
 
 use crate::run::{describe, exec, find_on_path, is_root, target_dir};
 
@@ -186,28 +186,12 @@ fn server_bin_dir() -> Option<PathBuf> {
     has_programs(&bin).then_some(bin)
 }
 
-/// `apt-get install postgresql` (as root only), after `apt-get update` if
-/// the first try fails.
+/// Debian's `postgresql`, installed as the test command installs every server.
 fn install() -> Result<()> {
-    if !is_root() {
-        bail!(
-            "PostgreSQL is not installed, and only root may install it: \
-             `apt-get install postgresql`, or set {URL_VAR} to a server of yours"
-        );
-    }
-    eprintln!("PostgreSQL is not installed; installing Debian's postgresql");
-    let install = || {
-        let mut command = Command::new("apt-get");
-        command
-            .args(["install", "-y", "--no-install-recommends", "postgresql"])
-            .env("DEBIAN_FRONTEND", "noninteractive");
-        exec(&mut command)
-    };
-    if install().is_err() {
-        exec(Command::new("apt-get").arg("update"))?;
-        install()?;
-    }
-    Ok(())
+    crate::apt::install(
+        "postgresql",
+        &format!("`apt-get install postgresql`, or set {URL_VAR} to a server of yours"),
+    )
 }
 
 /// A fresh `<target>/postgres/` (a previous cluster's server stopped and

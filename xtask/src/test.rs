@@ -5,8 +5,8 @@
 
 use anyhow::{Context, Result};
 
-use crate::run::{cargo, exec, Steps};
-use crate::{browser, fuzz, nats, postgres, python, tidy};
+use crate::run::{cargo, exec, is_root, Steps};
+use crate::{apt, browser, fuzz, nats, postgres, python, tidy};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -70,6 +70,10 @@ pub fn run_all(args: &Args, steps: &mut Steps) -> Result<()> {
                     Some(server)
                 }
             };
+            // The documented proxy in front of a cluster, run by its test.
+            if !std::path::Path::new("/usr/sbin/haproxy").is_file() && is_root() {
+                apt::install("haproxy", "`apt-get install haproxy`")?;
+            }
             exec(&mut test)?;
             Ok(None)
         },
