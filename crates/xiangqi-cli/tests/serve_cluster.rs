@@ -4,7 +4,9 @@
 //! node that owns a game in progress is killed with SIGKILL, another node
 //! takes the game over, and it goes on with every move kept and the clocks
 //! charged nothing for the take-over. Every node then serves the same
-//! finished games byte for byte, and the ratings are the Elo of the results.
+//! finished games byte for byte, and the ratings are the Elo of the results;
+//! a single process (no bus) on the same database serves them byte for byte
+//! the same as the cluster did.
 //!
 //!
 //! And the outages: the bus stopped for 10 s mid-game, PostgreSQL stopped
@@ -87,9 +89,23 @@ struct Node {
 
 impl Node {
     fn start(database: &str, bus: &str) -> Node {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_xiangqi"))
+        Node::spawn(database, Some(bus))
+    }
+
+    /// A single process (no `--bus`) on the cluster's database.
+    fn single(database: &str) -> Node {
+        Node::spawn(database, None)
+    }
+
+    fn spawn(database: &str, bus: Option<&str>) -> Node {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_xiangqi"));
+        command
             .args(["serve", "--addr", "127.0.0.1:0", "--engine-threads", "1"])
-            .args(["--database", database, "--bus", bus])
+            .args(["--database", database]);
+        if let Some(bus) = bus {
+            command.args(["--bus", bus]);
+        }
+        let mut child = command
             .env("RUST_LOG", "warn,xiangqi_server::cluster=info")
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
@@ -557,7 +573,36 @@ async fn a_cluster_plays_across_nodes_and_survives_the_death_of_a_games_node() {
     }
     let detail = get_json(&http, format!("{c_url}/api/games/{}", second.game)).await;
     assert_eq!(detail["moves"].as_array().unwrap().len(), 8, "{detail}");
+
+    // What the cluster stored is what a single process stores: with the
+    // nodes gone, a plain `xiangqi serve` (no bus) on the same database
+    // serves the same games, ratings and histories, byte for byte.
+    let served = |base: &str| {
+        let (http, base, games) = (http.clone(), base.to_owned(), games.clone());
+        async move {
+            let mut texts = Vec::new();
+            for game in &games {
+                texts.push(get_text(&http, format!("{base}/games/{game}.pgn")).await);
+                texts.push(
+                    get_json(&http, format!("{base}/api/games/{game}"))
+                        .await
+                        .to_string(),
+                );
+            }
+            for name in ["alice", "bob"] {
+                texts.push(
+                    get_json(&http, format!("{base}/api/players/{name}"))
+                        .await
+                        .to_string(),
+                );
+            }
+            texts
+        }
+    };
+    let by_cluster = served(&a_url).await;
     drop((a, c));
+    let single = Node::single(&database);
+    assert_eq!(served(&single.base).await, by_cluster);
 }
 
 /// The `state` a socket gets for `watch`, retried while the game's node

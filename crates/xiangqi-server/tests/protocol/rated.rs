@@ -54,8 +54,12 @@ async fn a_rated_game_moves_both_ratings_and_exports_with_clocks() {
         assert_eq!(player.get_json("/api/me").await["rating"], now);
     }
 
-    // Reloaded from the store once nobody watches, the result is the same.
+    // Reloaded from the store once nobody watches, the result is the same,
+    // and so is the game's summary: its sides as they stood when it was
+    // played (the ratings before it), not their ratings of today.
     let Table { id, red, black } = table;
+    let live = server.get_json(&format!("/api/games/{id}")).await;
+    assert_eq!(live["red"]["rating"], before[0], "{live}");
     red.close().await;
     black.close().await;
     server.rooms_stopped().await;
@@ -63,6 +67,7 @@ async fn a_rated_game_moves_both_ratings_and_exports_with_clocks() {
     let state = tab.watch(&id).await;
     assert_eq!(state["result"], end["event"]["result"], "{state}");
     assert_eq!(state["v"], end["v"]);
+    assert_eq!(server.get_json(&format!("/api/games/{id}")).await, live);
 
     let (status, pgn) = server.get_text(&format!("/games/{id}.pgn")).await;
     assert_eq!(status, 200, "{pgn}");

@@ -53,14 +53,23 @@ pub async fn start(ports: RoomPorts, facts: GameFacts) -> Result<RoomHandle, Res
 pub async fn restore(ports: RoomPorts, stored: StoredGame) -> Result<RoomHandle, RestoreError> {
     let row = &stored.game;
     let corrupt = |what: String| RestoreError::Corrupt(row.id.clone(), what);
+    // A finished game shows its sides as they stood when it was played (the
+    // rating before it, as its live room did), not their ratings of today.
+    let finished = stored.ending.is_some();
     let seat = |id: &str| {
         let store = ports.store.clone();
-        let id = id.to_string();
+        let (id, game) = (id.to_string(), row.id.clone());
         async move {
-            let player = match Seat::engine_level(&id) {
+            let mut player = match Seat::engine_level(&id) {
                 Some(_) => None,
                 None => store.player(&id).await?,
             };
+            if let Some(player) = player.as_mut().filter(|_| finished) {
+                let history = store.rating_history(&id).await?;
+                if let Some(change) = history.iter().find(|c| c.game == game) {
+                    player.rating = Some(change.before);
+                }
+            }
             Ok::<Seat, StoreError>(Seat::stored(&id, player.as_ref()))
         }
     };
