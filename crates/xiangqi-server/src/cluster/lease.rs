@@ -1,8 +1,9 @@
 //! The lease keeper: every second a node renews the leases of its games,
 //! notices a lease it lost, and takes over the games whose lease has lapsed
-//! (their node died). After its own trouble with the store it waits one
-//! lease period first, so that the live owners renew before anyone takes
-//! their games.
+//! (their node died). After its own trouble with the store (an error, or a
+//! renewal slow enough to show its pool was waiting) it waits two lease
+//! periods first, so that the live owners renew before anyone takes their
+//! games.
 
 use std::collections::HashSet;
 use std::sync::atomic::Ordering;
@@ -17,6 +18,14 @@ use crate::cluster::{locked, Node};
 pub const LEASE_MS: i64 = 3_000;
 /// How often leases are renewed and lapsed ones looked for.
 const RENEW_EVERY: Duration = Duration::from_millis(1_000);
+/// A renewal slower than this means trouble with the store even when it
+/// succeeds: the pool waited for a connection (PostgreSQL restarting), and
+/// the other nodes' pools may still be waiting, their leases lapsing.
+const SLOW_RENEWAL_MS: i64 = 1_000;
+/// After trouble with the store, lapsed leases are left alone this long, so
+/// that live owners whose pools reconnect later than ours (8.6 s was seen
+/// after a restart) renew first: two lease periods.
+const CALM_AFTER_TROUBLE_MS: i64 = 2 * LEASE_MS;
 /// A game without a lease row is taken only this long after it started (its
 /// creator leases it at once; this covers games from before the cluster and
 /// a creator that died in between).
@@ -30,15 +39,25 @@ pub(super) fn start_keeper(node: Arc<Node>) {
         let mut calm_from = node.now();
         loop {
             tick.tick().await;
-            let now = node.now();
+            let asked = node.now();
             // No lease is claimed meanwhile, so none is taken for lost.
             let taking = node.taking.lock().await;
-            let renewed = node.store.renew_leases(&node.id, now + LEASE_MS).await;
+            let renewed = node.store.renew_leases(&node.id, asked + LEASE_MS).await;
+            let now = node.now();
             match renewed {
                 Ok(held) => {
                     if !node.store_up.swap(true, Ordering::Relaxed) {
                         tracing::info!("node {}: the database is back", node.id);
-                        calm_from = now + LEASE_MS;
+                        calm_from = now + CALM_AFTER_TROUBLE_MS;
+                    } else if now - asked > SLOW_RENEWAL_MS {
+                        tracing::warn!(
+                            "node {}: renewing the leases took {} ms: no game is taken over \
+                             for {} s",
+                            node.id,
+                            now - asked,
+                            CALM_AFTER_TROUBLE_MS / 1_000
+                        );
+                        calm_from = now + CALM_AFTER_TROUBLE_MS;
                     }
                     lost_leases(&node, held.into_iter().collect());
                     drop(taking);
