@@ -40,6 +40,9 @@ pub struct Pace {
 pub struct GameOutcome {
     /// Round trips of this game's moves (move sent to its `ack`), in µs.
     pub round_trips_us: Vec<u32>,
+    /// The seeker's among them: in a cluster, moves from the node that
+    /// does not run the game, forwarded to its owner over the bus.
+    pub seeker_round_trips_us: Vec<u32>,
     /// Plies the game reached (the server's count, from the events).
     pub plies: u64,
     /// The `end` event was seen by both sides.
@@ -184,6 +187,7 @@ async fn play_game(
         plies: a.plies.max(b.plies),
         ended: a.ended && b.ended,
         reason: a.reason.clone().or(b.reason.clone()),
+        seeker_round_trips_us: a.round_trips_us.clone(),
         ..GameOutcome::default()
     };
     for side in [a, b] {
