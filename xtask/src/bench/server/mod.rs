@@ -353,20 +353,22 @@ fn round(x: f64, digits: i32) -> f64 {
 
 fn table_row(level: &Value) -> String {
     let rt = &level["round_trip_ms"];
+    // serde_json's Display ignores widths: the cells are strings first.
+    let cell = |v: &Value| v.to_string();
     format!(
         "{:<30} {:>7} {:>6} {:>6} {:>5} {:>6} {:>9} {:>8} {:>8} {:>8} {:>7} {:>8} {:>8.1}",
         level["setup"].as_str().unwrap_or("?"),
-        level["connections"],
-        level["games"],
-        level["finished_games"],
-        level["lost_games"],
-        level["protocol_errors"],
-        level["moves_per_second"],
-        rt["p50"],
-        rt["p99"],
-        rt["max"],
-        level["server_cpu_cores"],
-        level["bots_cpu_cores"],
+        cell(&level["connections"]),
+        cell(&level["games"]),
+        cell(&level["finished_games"]),
+        cell(&level["lost_games"]),
+        cell(&level["protocol_errors"]),
+        cell(&level["moves_per_second"]),
+        cell(&rt["p50"]),
+        cell(&rt["p99"]),
+        cell(&rt["max"]),
+        cell(&level["server_cpu_cores"]),
+        cell(&level["bots_cpu_cores"]),
         level["server_peak_mib"].as_f64().unwrap_or(f64::NAN),
     )
 }
