@@ -88,8 +88,9 @@ pub async fn run_level(
     let limit = Arc::new(Semaphore::new(SETUP_CONCURRENCY));
     let mut setups = Vec::new();
     for game in 0..connections / 2 {
-        let seeker_base = bases[game % bases.len()].clone();
-        let accepter_base = bases[(game + 1) % bases.len()].clone();
+        let (seeker_node, accepter_node) = nodes_of_game(game, bases.len());
+        let seeker_base = bases[seeker_node].clone();
+        let accepter_base = bases[accepter_node].clone();
         let (http, limit) = (http.clone(), limit.clone());
         setups.push(tokio::spawn(async move {
             let _permit = limit.acquire_owned().await?;
@@ -138,6 +139,12 @@ pub async fn run_level(
         setup,
         play: play_started.elapsed(),
     })
+}
+
+/// The nodes of game `game`'s seeker and acceptor among `nodes`: round
+/// robin, the acceptor on the next node (the same one when alone).
+fn nodes_of_game(game: usize, nodes: usize) -> (usize, usize) {
+    (game % nodes, (game + 1) % nodes)
 }
 
 async fn open_pair(
@@ -369,4 +376,22 @@ async fn send_all(
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::nodes_of_game;
+
+    #[test]
+    fn a_games_players_sit_on_different_nodes_spread_evenly() {
+        assert_eq!(nodes_of_game(7, 1), (0, 0));
+        let mut seekers = [0; 3];
+        for game in 0..30 {
+            let (seeker, accepter) = nodes_of_game(game, 3);
+            assert_ne!(seeker, accepter);
+            assert!(accepter < 3);
+            seekers[seeker] += 1;
+        }
+        assert_eq!(seekers, [10, 10, 10]);
+    }
 }
