@@ -55,6 +55,7 @@ pub struct TestPostgres {
     bin: PathBuf,
     data: PathBuf,
     as_system_user: bool,
+    port: u16,
     url: String,
 }
 
@@ -79,6 +80,7 @@ impl TestPostgres {
             bin,
             data,
             as_system_user,
+            port,
             url: format!("postgres://{SUPERUSER}@127.0.0.1:{port}/{DATABASE}"),
         };
         exec(
@@ -118,6 +120,27 @@ impl TestPostgres {
     /// `postgres://…` of the test database.
     pub fn url(&self) -> &str {
         &self.url
+    }
+
+    /// Creates the empty database `name` on this server: its `postgres://…`.
+    pub fn fresh_database(&self, name: &str) -> Result<String> {
+        exec(
+            Command::new(self.bin.join("createdb"))
+                .args([
+                    "-h",
+                    "127.0.0.1",
+                    "-p",
+                    &self.port.to_string(),
+                    "-U",
+                    SUPERUSER,
+                ])
+                .arg(name),
+        )
+        .with_context(|| format!("createdb {name} failed"))?;
+        Ok(format!(
+            "postgres://{SUPERUSER}@127.0.0.1:{}/{name}",
+            self.port
+        ))
     }
 
     /// Sets the variables a test reads to restart this server (an outage

@@ -128,6 +128,20 @@ impl Connection {
     /// Reads until a frame of type `want`, answering pings and skipping
     /// lobby news; anything else (an `error` frame too) is a protocol error.
     pub async fn expect(&mut self, want: &str, deadline: Option<Instant>) -> Result<Value> {
+        match self.expect_unless(want, None, deadline).await? {
+            Some(frame) => Ok(frame),
+            None => unreachable!("no refusal is awaited"),
+        }
+    }
+
+    /// As [`Connection::expect`], but an `error` frame of code `refusal`
+    /// gives `None` (an answer the caller waits for, not a protocol error).
+    pub async fn expect_unless(
+        &mut self,
+        want: &str,
+        refusal: Option<&str>,
+        deadline: Option<Instant>,
+    ) -> Result<Option<Value>> {
         loop {
             let frame = match self.receive(deadline).await {
                 Received::Frame(frame) => frame,
@@ -135,11 +149,14 @@ impl Connection {
                 Received::TimedOut => bail!("no {want} frame before the deadline"),
             };
             match kind(&frame)? {
-                t if t == want => return Ok(frame),
+                t if t == want => return Ok(Some(frame)),
                 "ping" => {
                     self.send_now(&json!({"t": "pong"}).to_string()).await?;
                 }
                 "pong" | "seek_added" | "seek_removed" | "game_added" | "game_removed" => {}
+                "error" if refusal.is_some() && frame["code"].as_str() == refusal => {
+                    return Ok(None)
+                }
                 "error" => bail!(error_text(&frame)),
                 _ => bail!(bad(&frame, &format!("waiting for {want}"))),
             }

@@ -7,12 +7,20 @@
 //! used while playing) and peak memory, protocol errors and lost games; the
 //! command fails unless the last two are zero. With `--think-ms 0` the bots
 //! move as fast as the server answers: its saturated throughput.
+//!
+//! With `--nodes N` (N > 1) each level runs twice on one throwaway
+//! PostgreSQL, each time on a fresh database: one process on it (no bus),
+//! then N nodes on it and a throwaway NATS, the bots spread so that every
+//! game's players sit on different nodes; the difference of the two rows is
+//! what the bus hop costs a move.
 
 use std::time::Duration;
 
 use anyhow::{bail, Context, Result};
 use serde_json::{json, Value};
 
+use crate::nats::TestNats;
+use crate::postgres::TestPostgres;
 use crate::run::{target_dir, Steps};
 
 mod bot;
@@ -22,7 +30,7 @@ mod random;
 mod serve;
 
 use play::{LevelPlay, Pace};
-use serve::{cpu_seconds, peak_memory_mib, raise_open_files, Server};
+use serve::{cpu_seconds, peak_memory_mib, raise_open_files, Server, Storage};
 
 #[derive(clap::Args)]
 #[group(id = "server")] // the other kinds name their options `Options` too
@@ -53,6 +61,11 @@ pub struct Options {
     /// Worker threads of the bots' runtime (the server has the other cores).
     #[arg(long, default_value_t = 1)]
     bot_threads: usize,
+    /// Nodes of a cluster (PostgreSQL and NATS, both started for the run);
+    /// above 1, each level also runs on one process on PostgreSQL, for
+    /// the comparison.
+    #[arg(long, default_value_t = 1)]
+    nodes: usize,
     /// Print the results as JSON on stdout (the table goes to stderr).
     #[arg(long)]
     json: bool,
@@ -67,8 +80,9 @@ pub fn run(options: &Options, steps: &mut Steps) -> Result<()> {
         || options.bot_threads == 0
         || options.level_seconds == 0
         || options.play_seconds == 0
+        || options.nodes == 0
     {
-        bail!("--frames-per-second, --bot-threads, --level-seconds and --play-seconds must be positive");
+        bail!("--frames-per-second, --bot-threads, --level-seconds, --play-seconds and --nodes must be positive");
     }
     let bin = super::release_cli(steps)?;
     let most = options.connections.iter().copied().max().unwrap_or(0) as u64;
@@ -78,30 +92,80 @@ pub fn run(options: &Options, steps: &mut Steps) -> Result<()> {
         .worker_threads(options.bot_threads)
         .enable_all()
         .build()?;
+    // Started once for the run; each row gets a database of its own.
+    let cluster = if options.nodes > 1 {
+        Some((TestPostgres::start()?, TestNats::start()?))
+    } else {
+        None
+    };
     let mut levels = Vec::new();
+    let mut hops = Vec::new();
     for &connections in &options.connections {
-        let name = format!("server: {connections} connections");
-        steps.step(&name, || {
-            let level = runtime.block_on(level(&bin, connections, options))?;
-            eprintln!("{}", table_row(&level));
-            levels.push(level);
-            Ok(None)
-        })?;
+        let Some((postgres, nats)) = &cluster else {
+            let name = format!("server: {connections} connections");
+            steps.step(&name, || {
+                let setup = Setup {
+                    name: "1 node, SQLite".into(),
+                    nodes: 1,
+                    storage: Storage::Sqlite,
+                };
+                let level = runtime.block_on(level(&bin, connections, &setup, options))?;
+                eprintln!("{}", table_row(&level));
+                levels.push(level);
+                Ok(None)
+            })?;
+            continue;
+        };
+        let mut pair = Vec::new();
+        for nodes in [1, options.nodes] {
+            let name = format!("server: {connections} connections, {nodes} node(s)");
+            steps.step(&name, || {
+                let url = postgres.fresh_database(&format!("bench_c{connections}_n{nodes}"))?;
+                let setup = Setup {
+                    name: if nodes == 1 {
+                        "1 node, PostgreSQL".into()
+                    } else {
+                        format!("{nodes} nodes, PostgreSQL + NATS")
+                    },
+                    nodes,
+                    storage: Storage::Postgres {
+                        url: &url,
+                        bus: (nodes > 1).then_some(nats.url()),
+                    },
+                };
+                let level = runtime.block_on(level(&bin, connections, &setup, options))?;
+                eprintln!("{}", table_row(&level));
+                pair.push(level);
+                Ok(None)
+            })?;
+        }
+        hops.push(bus_hop(&pair[0], &pair[1]));
+        levels.extend(pair);
     }
-    let table = table(&levels);
+    let mut table = table(&levels);
+    for hop in &hops {
+        table.push_str(&bus_hop_line(hop));
+    }
     if options.json {
         eprintln!("{table}");
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&json!({ "levels": levels }))?
-        );
+        let mut results = json!({ "levels": levels });
+        if cluster.is_some() {
+            results["bus_hop"] = json!(hops);
+        }
+        println!("{}", serde_json::to_string_pretty(&results)?);
     } else {
         println!("{table}");
     }
     let bad: Vec<String> = levels
         .iter()
         .filter(|l| l["lost_games"] != 0 || l["protocol_errors"] != 0)
-        .map(|l| format!("{} connections", l["connections"]))
+        .map(|l| {
+            format!(
+                "{} connections ({})",
+                l["connections"],
+                l["setup"].as_str().unwrap_or("?")
+            )
+        })
         .collect();
     if !bad.is_empty() {
         bail!("lost games or protocol errors at {}", bad.join(", "));
@@ -109,13 +173,33 @@ pub fn run(options: &Options, steps: &mut Steps) -> Result<()> {
     Ok(())
 }
 
-/// One level on a fresh server: its results as JSON.
-async fn level(bin: &std::path::Path, connections: usize, options: &Options) -> Result<Value> {
-    let dir = target_dir()
-        .join("bench-server")
-        .join(format!("c{connections}"));
-    let server = Server::start(bin, &dir)?;
-    let pid = server.pid().to_string();
+/// What serves one row: a process, or a cluster's nodes.
+struct Setup<'a> {
+    /// For the table: "3 nodes, PostgreSQL + NATS".
+    name: String,
+    nodes: usize,
+    storage: Storage<'a>,
+}
+
+/// One level on fresh servers: its results as JSON.
+async fn level(
+    bin: &std::path::Path,
+    connections: usize,
+    setup: &Setup<'_>,
+    options: &Options,
+) -> Result<Value> {
+    let mut servers = Vec::new();
+    for node in 0..setup.nodes {
+        let dir = target_dir()
+            .join("bench-server")
+            .join(format!("c{connections}-n{}-{node}", setup.nodes));
+        // One after the other: the first one makes the database's tables.
+        servers.push(Server::start(bin, &dir, &setup.storage)?);
+    }
+    let pids: Vec<String> = servers.iter().map(|s| s.pid().to_string()).collect();
+    let bases: Vec<String> = servers.iter().map(|s| s.url.clone()).collect();
+    let servers_cpu =
+        |pids: &[String]| -> Result<f64> { pids.iter().map(|pid| cpu_seconds(pid)).sum() };
     let deadline = tokio::time::Instant::now() + Duration::from_secs(options.level_seconds);
     let pace = Pace {
         frames_per_second: options.frames_per_second,
@@ -124,26 +208,77 @@ async fn level(bin: &std::path::Path, connections: usize, options: &Options) -> 
         window: Duration::from_secs(options.play_seconds),
     };
     let mut cpu_at_start = (0.0, 0.0);
-    let play = play::run_level(&server.url, connections, pace, deadline, || {
+    let play = play::run_level(&bases, connections, pace, deadline, || {
         cpu_at_start = (
-            cpu_seconds(&pid).unwrap_or(f64::NAN),
+            servers_cpu(&pids).unwrap_or(f64::NAN),
             cpu_seconds("self").unwrap_or(f64::NAN),
         );
     })
     .await?;
-    let server_cpu = cpu_seconds(&pid).context("the server's CPU time")? - cpu_at_start.0;
+    let server_cpu = servers_cpu(&pids).context("the servers' CPU time")? - cpu_at_start.0;
     let bots_cpu = cpu_seconds("self")? - cpu_at_start.1;
-    let peak = peak_memory_mib(&pid).context("the server's memory")?;
-    let log = server.log.clone();
-    server.stop()?;
+    let peak = pids
+        .iter()
+        .map(|pid| peak_memory_mib(pid))
+        .sum::<Result<f64>>()
+        .context("the servers' memory")?;
+    let logs: Vec<String> = servers
+        .iter()
+        .map(|s| s.log.display().to_string())
+        .collect();
+    for server in servers {
+        server.stop()?;
+    }
     let mut result = summarize(connections, &play);
+    result["setup"] = json!(setup.name);
+    result["nodes"] = json!(setup.nodes);
     result["think_ms"] = json!(options.think_ms);
     let seconds = play.play.as_secs_f64();
+    // Summed over the nodes: what the cluster spends, not one node.
     result["server_cpu_cores"] = json!(round(server_cpu / seconds, 2));
+    let moves = result["moves"].as_f64().unwrap_or(0.0);
+    result["server_cpu_ms_per_move"] = json!(round(server_cpu * 1000.0 / moves.max(1.0), 3));
     result["bots_cpu_cores"] = json!(round(bots_cpu / seconds, 2));
     result["server_peak_mib"] = json!(round(peak, 1));
-    result["server_log"] = json!(log.display().to_string());
+    result["server_logs"] = json!(logs);
     Ok(result)
+}
+
+/// What the bus hop adds to a move: the cluster's row less the one
+/// process's, at the same connections on the same PostgreSQL.
+fn bus_hop(one: &Value, cluster: &Value) -> Value {
+    let less = |a: &Value, b: &Value| match (a.as_f64(), b.as_f64()) {
+        (Some(a), Some(b)) => json!(round(a - b, 3)),
+        _ => Value::Null,
+    };
+    // The seeker's moves: forwarded over the bus in the cluster, local in
+    // the one process; the acceptor's are local in both.
+    let (rt, rt1) = (
+        &cluster["seeker_round_trip_ms"],
+        &one["seeker_round_trip_ms"],
+    );
+    json!({
+        "connections": one["connections"],
+        "nodes": cluster["nodes"],
+        "p50_ms": less(&rt["p50"], &rt1["p50"]),
+        "p99_ms": less(&rt["p99"], &rt1["p99"]),
+        "server_cpu_ms_per_move": less(
+            &cluster["server_cpu_ms_per_move"],
+            &one["server_cpu_ms_per_move"],
+        ),
+    })
+}
+
+fn bus_hop_line(hop: &Value) -> String {
+    let signed = |v: &Value| v.as_f64().map_or("n/a".to_owned(), |x| format!("{x:+}"));
+    format!(
+        "bus hop at {} connections ({} nodes less 1): a forwarded move's p50 {} ms, p99 {} ms; server CPU {} ms a move\n",
+        hop["connections"],
+        hop["nodes"],
+        signed(&hop["p50_ms"]),
+        signed(&hop["p99_ms"]),
+        signed(&hop["server_cpu_ms_per_move"]),
+    )
 }
 
 /// The figures of a level's games.
@@ -154,6 +289,12 @@ fn summarize(connections: usize, play: &LevelPlay) -> Value {
         .flat_map(|g| g.round_trips_us.iter().copied())
         .collect();
     round_trips.sort_unstable();
+    let mut seekers: Vec<u32> = play
+        .games
+        .iter()
+        .flat_map(|g| g.seeker_round_trips_us.iter().copied())
+        .collect();
+    seekers.sort_unstable();
     let lost: Vec<_> = play
         .games
         .iter()
@@ -175,6 +316,7 @@ fn summarize(connections: usize, play: &LevelPlay) -> Value {
     }
     let seconds = play.play.as_secs_f64();
     let ms = |q: f64| percentile(&round_trips, q).map(|us| round(us as f64 / 1000.0, 2));
+    let seeker_ms = |q: f64| percentile(&seekers, q).map(|us| round(us as f64 / 1000.0, 2));
     json!({
         "connections": connections,
         "games": play.games.len(),
@@ -188,6 +330,8 @@ fn summarize(connections: usize, play: &LevelPlay) -> Value {
         "play_seconds": round(seconds, 2),
         "moves_per_second": round(round_trips.len() as f64 / seconds, 0),
         "round_trip_ms": {"p50": ms(0.50), "p90": ms(0.90), "p99": ms(0.99), "max": ms(1.0)},
+        // In a cluster the moves that cross the bus; the rest are local.
+        "seeker_round_trip_ms": {"p50": seeker_ms(0.50), "p99": seeker_ms(0.99)},
         "end_reasons": reasons,
         "problems": examples,
     })
@@ -209,26 +353,30 @@ fn round(x: f64, digits: i32) -> f64 {
 
 fn table_row(level: &Value) -> String {
     let rt = &level["round_trip_ms"];
+    // serde_json's Display ignores widths: the cells are strings first.
+    let cell = |v: &Value| v.to_string();
     format!(
-        "{:>7} {:>6} {:>6} {:>5} {:>6} {:>9} {:>8} {:>8} {:>8} {:>7} {:>8} {:>8.1}",
-        level["connections"],
-        level["games"],
-        level["finished_games"],
-        level["lost_games"],
-        level["protocol_errors"],
-        level["moves_per_second"],
-        rt["p50"],
-        rt["p99"],
-        rt["max"],
-        level["server_cpu_cores"],
-        level["bots_cpu_cores"],
+        "{:<30} {:>7} {:>6} {:>6} {:>5} {:>6} {:>9} {:>8} {:>8} {:>8} {:>7} {:>8} {:>8.1}",
+        level["setup"].as_str().unwrap_or("?"),
+        cell(&level["connections"]),
+        cell(&level["games"]),
+        cell(&level["finished_games"]),
+        cell(&level["lost_games"]),
+        cell(&level["protocol_errors"]),
+        cell(&level["moves_per_second"]),
+        cell(&rt["p50"]),
+        cell(&rt["p99"]),
+        cell(&rt["max"]),
+        cell(&level["server_cpu_cores"]),
+        cell(&level["bots_cpu_cores"]),
         level["server_peak_mib"].as_f64().unwrap_or(f64::NAN),
     )
 }
 
 fn table(levels: &[Value]) -> String {
     let mut text = format!(
-        "{:>7} {:>6} {:>6} {:>5} {:>6} {:>9} {:>8} {:>8} {:>8} {:>7} {:>8} {:>8}\n",
+        "{:<30} {:>7} {:>6} {:>6} {:>5} {:>6} {:>9} {:>8} {:>8} {:>8} {:>7} {:>8} {:>8}\n",
+        "setup",
         "conns",
         "games",
         "ended",
@@ -271,9 +419,26 @@ mod tests {
     }
 
     #[test]
+    fn the_bus_hop_is_the_cluster_less_the_one_process() {
+        let one = json!({"connections": 100, "nodes": 1, "server_cpu_ms_per_move": 0.4,
+            "seeker_round_trip_ms": {"p50": 0.7, "p99": 2.0}});
+        let cluster = json!({"connections": 100, "nodes": 3, "server_cpu_ms_per_move": 1.1,
+            "seeker_round_trip_ms": {"p50": 1.2, "p99": null}});
+        let hop = bus_hop(&one, &cluster);
+        assert_eq!(hop["nodes"], 3);
+        assert_eq!(hop["p50_ms"], 0.5);
+        assert_eq!(hop["p99_ms"], Value::Null);
+        assert_eq!(hop["server_cpu_ms_per_move"], 0.7);
+        let line = bus_hop_line(&hop);
+        assert!(line.contains("p50 +0.5 ms, p99 n/a ms"), "{line}");
+        assert!(line.contains("CPU +0.7 ms a move"), "{line}");
+    }
+
+    #[test]
     fn unfinished_and_erroneous_games_are_lost() {
         let ok = GameOutcome {
             round_trips_us: vec![1000, 3000],
+            seeker_round_trips_us: vec![3000],
             plies: 2,
             ended: true,
             reason: Some("checkmate".into()),
@@ -303,6 +468,7 @@ mod tests {
         assert_eq!(s["moves"], 3);
         assert_eq!(s["moves_per_second"], 2.0);
         assert_eq!(s["round_trip_ms"]["p50"], 2.0);
+        assert_eq!(s["seeker_round_trip_ms"]["p50"], 3.0);
         assert_eq!(s["end_reasons"]["checkmate"], 1);
         assert_eq!(s["problems"].as_array().unwrap().len(), 2);
     }

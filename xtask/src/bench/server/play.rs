@@ -40,6 +40,9 @@ pub struct Pace {
 pub struct GameOutcome {
     /// Round trips of this game's moves (move sent to its `ack`), in µs.
     pub round_trips_us: Vec<u32>,
+    /// The seeker's among them: in a cluster, moves from the node that
+    /// does not run the game, forwarded to its owner over the bus.
+    pub seeker_round_trips_us: Vec<u32>,
     /// Plies the game reached (the server's count, from the events).
     pub plies: u64,
     /// The `end` event was seen by both sides.
@@ -59,11 +62,19 @@ pub struct LevelPlay {
     pub play: Duration,
 }
 
-/// Opens `connections` (an even number) to the server at `base`, then plays
+/// How often an accepter on another node than the seeker asks again for a
+/// seek its node's lobby has not heard of yet (the bus brings it within
+/// milliseconds).
+const SEEK_RETRY: Duration = Duration::from_millis(20);
+
+/// Opens `connections` (an even number) to the servers at `bases`, then plays
 /// `connections / 2` games at once until they end or `deadline` passes;
-/// `at_start` runs when play starts (for the CPU reading).
+/// `at_start` runs when play starts (for the CPU reading). With several
+/// servers (a cluster's nodes), game `g` is sought on node `g mod n` and
+/// accepted on the next one, so every game's players sit on different
+/// nodes and every move crosses the bus to or from the game's owner.
 pub async fn run_level(
-    base: &str,
+    bases: &[String],
     connections: usize,
     pace: Pace,
     deadline: Instant,
@@ -77,10 +88,14 @@ pub async fn run_level(
     let limit = Arc::new(Semaphore::new(SETUP_CONCURRENCY));
     let mut setups = Vec::new();
     for game in 0..connections / 2 {
-        let (http, base, limit) = (http.clone(), base.to_owned(), limit.clone());
+        let (seeker_node, accepter_node) = nodes_of_game(game, bases.len());
+        let seeker_base = bases[seeker_node].clone();
+        let accepter_base = bases[accepter_node].clone();
+        let (http, limit) = (http.clone(), limit.clone());
         setups.push(tokio::spawn(async move {
             let _permit = limit.acquire_owned().await?;
-            let pair = tokio::time::timeout_at(deadline, open_pair(&http, &base, pace))
+            let opening = open_pair(&http, [&seeker_base, &accepter_base], pace);
+            let pair = tokio::time::timeout_at(deadline, opening)
                 .await
                 .map_err(|_| anyhow::anyhow!("not connected before the deadline"))?;
             pair.with_context(|| format!("game {game}: connecting"))
@@ -95,6 +110,7 @@ pub async fn run_level(
     let play_started = Instant::now();
     let stop_at = (play_started + pace.window).min(deadline);
     let mut tasks = Vec::new();
+    let cross_node = bases.len() > 1;
     for (index, pair) in pairs.into_iter().enumerate() {
         let seed = pace.seed ^ (index as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
         let times = Times {
@@ -104,7 +120,9 @@ pub async fn run_level(
         };
         tasks.push(tokio::spawn(async move {
             match pair {
-                Ok((seeker, accepter)) => play_game(seeker, accepter, seed, times).await,
+                Ok((seeker, accepter)) => {
+                    play_game(seeker, accepter, cross_node, seed, times).await
+                }
                 Err(e) => GameOutcome {
                     failures: vec![format!("{e:#}")],
                     ..GameOutcome::default()
@@ -123,13 +141,19 @@ pub async fn run_level(
     })
 }
 
+/// The nodes of game `game`'s seeker and acceptor among `nodes`: round
+/// robin, the acceptor on the next node (the same one when alone).
+fn nodes_of_game(game: usize, nodes: usize) -> (usize, usize) {
+    (game % nodes, (game + 1) % nodes)
+}
+
 async fn open_pair(
     http: &reqwest::Client,
-    base: &str,
+    bases: [&str; 2],
     pace: Pace,
 ) -> Result<(Connection, Connection)> {
     let mut sides = Vec::new();
-    for _ in 0..2 {
+    for base in bases {
         let cookie = guest_cookie(http, base).await?;
         sides.push(Connection::open(base, &cookie, pace.frames_per_second).await?);
     }
@@ -153,10 +177,11 @@ struct Times {
 async fn play_game(
     mut seeker: Connection,
     mut accepter: Connection,
+    cross_node: bool,
     seed: u64,
     times: Times,
 ) -> GameOutcome {
-    let game = match start_game(&mut seeker, &mut accepter, times.deadline).await {
+    let game = match start_game(&mut seeker, &mut accepter, cross_node, times.deadline).await {
         Ok(game) => game,
         Err(e) => return failed(e),
     };
@@ -169,6 +194,7 @@ async fn play_game(
         plies: a.plies.max(b.plies),
         ended: a.ended && b.ended,
         reason: a.reason.clone().or(b.reason.clone()),
+        seeker_round_trips_us: a.round_trips_us.clone(),
         ..GameOutcome::default()
     };
     for side in [a, b] {
@@ -180,10 +206,13 @@ async fn play_game(
 }
 
 /// The seeker's casual seek with a long clock (nobody flags), accepted by
-/// the other bot: the game's id.
+/// the other bot: the game's id. An accepter on another node asks again
+/// while its node answers `unknown_seek`: the seek reaches that node's
+/// lobby over the bus a moment after `seek_created`.
 async fn start_game(
     seeker: &mut Connection,
     accepter: &mut Connection,
+    cross_node: bool,
     deadline: Instant,
 ) -> Result<String> {
     let seek =
@@ -194,10 +223,19 @@ async fn start_game(
         .as_str()
         .context("seek_created without seek.id")?
         .to_owned();
-    accepter
-        .send(&json!({"t": "accept", "id": seek_id}).to_string())
-        .await?;
-    let started = accepter.expect("started", Some(deadline)).await?;
+    let accept = json!({"t": "accept", "id": seek_id}).to_string();
+    let not_yet_known = cross_node.then_some("unknown_seek");
+    let started = loop {
+        accepter.send(&accept).await?;
+        match accepter
+            .expect_unless("started", not_yet_known, Some(deadline))
+            .await?
+        {
+            Some(started) => break started,
+            None if Instant::now() + SEEK_RETRY < deadline => tokio::time::sleep(SEEK_RETRY).await,
+            None => anyhow::bail!("the accepter's node never heard of seek {seek_id}"),
+        }
+    };
     let game = started["game"]
         .as_str()
         .context("started without game")?
@@ -338,4 +376,22 @@ async fn send_all(
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::nodes_of_game;
+
+    #[test]
+    fn a_games_players_sit_on_different_nodes_spread_evenly() {
+        assert_eq!(nodes_of_game(7, 1), (0, 0));
+        let mut seekers = [0; 3];
+        for game in 0..30 {
+            let (seeker, accepter) = nodes_of_game(game, 3);
+            assert_ne!(seeker, accepter);
+            assert!(accepter < 3);
+            seekers[seeker] += 1;
+        }
+        assert_eq!(seekers, [10, 10, 10]);
+    }
 }

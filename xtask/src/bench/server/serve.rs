@@ -1,5 +1,6 @@
 //! The server under test: `xiangqi serve` on a loopback port with its own
-//! data directory, and what `/proc` says about its CPU time and memory.
+//! data directory (or a PostgreSQL database, and a bus for a cluster's
+//! node), and what `/proc` says about its CPU time and memory.
 
 use std::fs;
 use std::io::{BufRead, BufReader};
@@ -12,6 +13,14 @@ use anyhow::{bail, Context, Result};
 
 use crate::run::describe;
 
+/// Where a server keeps its games.
+pub enum Storage<'a> {
+    /// SQLite in the server's fresh directory.
+    Sqlite,
+    /// A PostgreSQL database; with a bus, the server is a cluster's node.
+    Postgres { url: &'a str, bus: Option<&'a str> },
+}
+
 /// A running `xiangqi serve`, stopped on drop.
 pub struct Server {
     child: Child,
@@ -21,17 +30,24 @@ pub struct Server {
 }
 
 impl Server {
-    /// Starts `bin serve` on 127.0.0.1 port 0 with a fresh database in
-    /// `dir`, and waits for the URL it prints.
-    pub fn start(bin: &Path, dir: &Path) -> Result<Server> {
+    /// Starts `bin serve` on 127.0.0.1 port 0 with its log in a fresh
+    /// `dir` (and there its SQLite database), and waits for the URL it prints.
+    pub fn start(bin: &Path, dir: &Path, storage: &Storage) -> Result<Server> {
         if dir.exists() {
             fs::remove_dir_all(dir).with_context(|| format!("cannot empty {}", dir.display()))?;
         }
         fs::create_dir_all(dir)?;
         let log = dir.join("server.log");
         let mut cmd = Command::new(bin);
-        cmd.args(["serve", "--addr", "127.0.0.1:0", "--data"])
-            .arg(dir)
+        cmd.args(["serve", "--addr", "127.0.0.1:0"]);
+        match storage {
+            Storage::Sqlite => cmd.arg("--data").arg(dir),
+            Storage::Postgres { url, bus } => {
+                cmd.args(["--database", url]);
+                cmd.args(bus.iter().flat_map(|bus| ["--bus", bus]))
+            }
+        };
+        cmd
             // Every bot is a guest on 127.0.0.1 and half of them seek: the
             // per-address limits are set for that crowd (the defaults are for
             // the open internet).
