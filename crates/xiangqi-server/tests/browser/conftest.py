@@ -3,6 +3,12 @@
 `cargo xtask test` starts `xiangqi serve` on 127.0.0.1 and passes its URL in
 XQ_SERVER_URL, the Chromium and chromedriver paths in XQ_CHROMIUM and
 XQ_CHROMEDRIVER, and the screenshot folder in XQ_SCREENSHOTS.
+
+They run against one process, not a cluster of nodes: a page talks to the
+one node its socket reached with the same protocol either way, and what a
+cluster adds (actions forwarded to a game's owner, events relayed, a node
+killed, a game played through the documented HAProxy in front of three
+nodes) is tested over real sockets in crates/xiangqi-cli/tests/serve_cluster.rs.
 """
 
 import os
