@@ -12,8 +12,8 @@ const COLORS = [["random", "color.random"], ["red", "color.red"], ["black", "col
 // mean to a player; the values stay the protocol's); "online" is the default.
 const RULES = [["online", "rules.online"], ["asian", "rules.asian"], ["pikafish", "rules.pikafish"], ["fairy", "rules.fairy"], ["plain", "rules.plain"]];
 
-function field(label, input) {
-  return h("label", { class: "field" }, h("span", {}, label), input);
+function field(label, input, extra = "") {
+  return h("label", { class: `field ${extra}`.trim() }, h("span", {}, label), input);
 }
 
 function select(id, options, value) {
@@ -134,7 +134,7 @@ export function mountLobby(main, _params, session) {
       h("section", { class: "panel" },
         h("h2", {}, t("lobby.create_game")),
         h("form", { id: "seek-form", class: "form-grid", onsubmit: createSeek },
-          field(t("lobby.minutes"), seekBase), field(t("lobby.increment"), seekInc), field(t("lobby.colour"), seekColor), field(t("lobby.rules"), seekRules),
+          field(t("lobby.minutes"), seekBase), field(t("lobby.increment"), seekInc), field(t("lobby.colour"), seekColor), field(t("lobby.rules"), seekRules, "full-row"),
           h("label", { class: "check" }, seekRated, h("span", {}, t("lobby.rated"))),
           h("button", { type: "submit", class: "primary", id: "seek-submit" }, t("lobby.create_seek")))),
       h("section", { class: "panel" },
