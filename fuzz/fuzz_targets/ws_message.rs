@@ -29,6 +29,13 @@ fn type_name(message: &ClientMessage) -> &'static str {
         ClientMessage::OfferDraw { .. } => "offer_draw",
         ClientMessage::AcceptDraw { .. } => "accept_draw",
         ClientMessage::DeclineDraw { .. } => "decline_draw",
+        ClientMessage::OfferTakeback { .. } => "offer_takeback",
+        ClientMessage::AcceptTakeback { .. } => "accept_takeback",
+        ClientMessage::DeclineTakeback { .. } => "decline_takeback",
+        ClientMessage::OfferRematch { .. } => "offer_rematch",
+        ClientMessage::AcceptRematch { .. } => "accept_rematch",
+        ClientMessage::DeclineRematch { .. } => "decline_rematch",
+        ClientMessage::Chat { .. } => "chat",
     }
 }
 
