@@ -2,7 +2,8 @@
 //!
 //! The data and the training of the NNUE evaluation (`xiangqi-nnue`):
 //! seeded self-play scored by our search at a fixed node count
-//! ([`generate()`]), written as fixed-size records that a stopped run
+//! ([`generate()`]), and recorded games relabelled by the same search
+//! ([`relabel()`]), written as fixed-size records that a stopped run
 //! resumes ([`data`]); shards of several seeds put together ([`merge()`]);
 //! our own CPU trainer of `xiangqi-nnue`'s network on that data
 //! ([`train`]). The CLI's `xiangqi nnue` commands compose it. File layouts,
@@ -22,10 +23,16 @@
 //! ```
 #![warn(missing_docs)]
 
+pub mod check;
 pub mod data;
 mod generate;
 mod merge;
+mod relabel;
 pub mod train;
 
 pub use generate::{game_seed, generate, GenConfig, GenError, GenEvent, GenProgress, GenReport};
 pub use merge::{merge, MergedShard};
+pub use relabel::{
+    collection_fingerprint, relabel, relabel_game, relabel_header, LeftOut, RelabelConfig,
+    RelabelError, RelabelEvent, RelabelReport,
+};

@@ -45,6 +45,7 @@ const LAYERS: &[(&str, &[&str])] = &[
         "xiangqi-nnue-train",
         &[
             "xiangqi-core",
+            "xiangqi-gamefile",
             "xiangqi-search",
             "xiangqi-nnue",
             "xiangqi-parallel",

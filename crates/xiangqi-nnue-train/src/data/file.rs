@@ -55,8 +55,9 @@ pub enum DataError {
         /// The run's value.
         requested: String,
     },
-    /// Only a self-play file of one seed can be resumed.
-    #[error("{path}: a {} file cannot be resumed (only self-play files of one seed can)", source_kind.name())]
+    /// Only a self-play file of one seed, or a relabelled file by a
+    /// relabelling run, can be resumed.
+    #[error("{path}: a {} file cannot be resumed here (self-play files are resumed by gen, relabelled files by relabel, merged files by neither)", source_kind.name())]
     NotResumable {
         /// The file.
         path: PathBuf,
@@ -276,14 +277,18 @@ fn read_record_at(file: &mut File, path: &Path, index: u64) -> Result<Record, Da
 
 /// The file's settings must be the run's, field by field.
 fn check_settings(path: &Path, found: &Header, wanted: &Header) -> Result<(), DataError> {
-    if found.source != Source::SelfPlay {
+    if found.source == Source::Merged || found.source != wanted.source {
         return Err(DataError::NotResumable {
             path: path.to_path_buf(),
             source_kind: found.source,
         });
     }
+    let seed = match found.source {
+        Source::Relabelled => "input games (fingerprint)",
+        _ => "--seed",
+    };
     let fields: [(&'static str, u64, u64); 5] = [
-        ("--seed", found.seed, wanted.seed),
+        (seed, found.seed, wanted.seed),
         ("--nodes", found.nodes.into(), wanted.nodes.into()),
         (
             "--opening-plies",

@@ -21,6 +21,11 @@ pub enum Source {
     /// Shards put together by `merge`: game numbers restart at each shard's
     /// records; no run resumes it.
     Merged,
+    /// Recorded games (a collection of game files) relabelled by our
+    /// search: a game's number is its place in the collection (games left
+    /// out count), and the seed field holds the collection's fingerprint,
+    /// so a run over the same collection may resume it.
+    Relabelled,
 }
 
 impl Source {
@@ -28,6 +33,7 @@ impl Source {
         match self {
             Source::SelfPlay => 1,
             Source::Merged => 2,
+            Source::Relabelled => 3,
         }
     }
 
@@ -35,6 +41,7 @@ impl Source {
         match code {
             1 => Some(Source::SelfPlay),
             2 => Some(Source::Merged),
+            3 => Some(Source::Relabelled),
             _ => None,
         }
     }
@@ -44,6 +51,7 @@ impl Source {
         match self {
             Source::SelfPlay => "self-play",
             Source::Merged => "merged",
+            Source::Relabelled => "relabelled",
         }
     }
 }
@@ -53,7 +61,8 @@ impl Source {
 pub struct Header {
     /// Where the records come from.
     pub source: Source,
-    /// The seed of the openings (0 in a merged file).
+    /// The seed of the openings (0 in a merged file); in a relabelled file,
+    /// the fingerprint of the game files read.
     pub seed: u64,
     /// Nodes searched per position (0 in a merged file of shards with
     /// different counts).
@@ -94,7 +103,7 @@ pub enum HeaderError {
         found: u16,
     },
     /// An unknown source code.
-    #[error("unknown source code {found} (1 self-play, 2 merged)")]
+    #[error("unknown source code {found} (1 self-play, 2 merged, 3 relabelled)")]
     Source {
         /// The code.
         found: u8,

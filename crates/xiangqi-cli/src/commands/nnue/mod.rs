@@ -1,8 +1,10 @@
-//! `xiangqi nnue gen|merge|train`: the NNUE evaluation's data and training,
+//! `xiangqi nnue gen|relabel|merge|train|check`: the NNUE evaluation's data and training,
 //! composing `xiangqi-nnue-train` (docs/engine.md, "NNUE").
 
+mod check;
 mod generate;
 mod merge;
+mod relabel;
 mod train;
 
 use anyhow::Result;
@@ -18,10 +20,14 @@ pub struct Args {
 enum Command {
     /// Self-play positions scored by our search, appended to a data file (resumed when it exists).
     Gen(generate::Args),
+    /// Recorded games (master games) scored by our search, appended to a data file (resumed when it exists).
+    Relabel(relabel::Args),
     /// Put the whole games of several data files (shards of several seeds) in one file.
     Merge(merge::Args),
     /// Train a network on data files and write it as a net file.
     Train(train::Args),
+    /// How well a net and the classical evaluation agree with the search's scores of held-out data.
+    Check(check::Args),
 }
 
 pub fn run(args: Args) -> Result<()> {
@@ -29,6 +35,8 @@ pub fn run(args: Args) -> Result<()> {
         Command::Gen(a) => generate::run(a),
         Command::Merge(a) => merge::run(a),
         Command::Train(a) => train::run(a),
+        Command::Relabel(a) => relabel::run(a),
+        Command::Check(a) => check::run(a),
     }
 }
 
