@@ -6,6 +6,7 @@ use std::path::PathBuf;
 
 use anyhow::Result;
 use serde_json::json;
+use xiangqi_core::Color;
 use xiangqi_nnue_train::check::{agreement, record_position, Agreement};
 use xiangqi_nnue_train::data::read_data_file;
 use xiangqi_search::Engine;
@@ -62,6 +63,19 @@ pub fn run(args: Args) -> Result<()> {
             "net".to_string(),
             agreement(&records, |pos| engine.static_evaluation(pos)),
         ));
+        // The side to move's view for each side: a perspective or sign
+        // slip would show as one side's agreement falling.
+        for side in [Color::Red, Color::Black] {
+            let of_side: Vec<_> = records
+                .iter()
+                .filter(|r| r.side_to_move == side)
+                .copied()
+                .collect();
+            rows.push((
+                format!("net, {side} to move"),
+                agreement(&of_side, |pos| engine.static_evaluation(pos)),
+            ));
+        }
         rows.push((
             "net in floating point".to_string(),
             agreement(&records, |pos| {
@@ -115,8 +129,12 @@ pub fn run(args: Args) -> Result<()> {
         );
     }
     if let (Some(mean), Some(max)) = (
-        facts.get("quantised_vs_float_mean_cp"),
-        facts.get("quantised_vs_float_max_cp"),
+        facts
+            .get("quantised_vs_float_mean_cp")
+            .and_then(|v| v.as_f64()),
+        facts
+            .get("quantised_vs_float_max_cp")
+            .and_then(|v| v.as_f64()),
     ) {
         println!("quantised against float: mean {mean:.2} cp, worst {max:.2} cp");
     }
