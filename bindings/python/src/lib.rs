@@ -19,6 +19,7 @@ mod explorer;
 mod game_tree;
 mod legal_moves;
 mod map_games;
+mod nnue;
 mod notation;
 mod pgn;
 mod pickle;
@@ -58,6 +59,8 @@ mod _xiangqi {
     use crate::legal_moves::PyLegalMoves;
     #[pymodule_export]
     use crate::map_games::{map_games, PyGameReport};
+    #[pymodule_export]
+    use crate::nnue::{nnue_generate, nnue_merge, nnue_relabel};
     #[pymodule_export]
     use crate::notation::detect_notation;
     #[pymodule_export]

@@ -121,3 +121,56 @@ fn data_made_in_two_runs_merged_and_trained_on() {
         "{stderr}"
     );
 }
+
+#[test]
+fn recorded_games_relabelled_resumed_and_checked() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("games.bin");
+    let examples = xiangqi_test_support::workspace_root().join("docs/examples");
+    let games = examples.join("games.pgn");
+    let relabel = |file: &Path| {
+        xiangqi(&[
+            "nnue",
+            "relabel",
+            path(&games),
+            "-o",
+            path(file),
+            "--nodes",
+            "120",
+            "--jobs",
+            "2",
+            "--json",
+        ])
+    };
+    let first = json(&relabel(&out));
+    assert_eq!(first["games"], 3);
+    assert_eq!(first["files"], 1);
+    assert!(first["positions"].as_u64().unwrap() > 50);
+    // Run again: everything is in the file already.
+    let again = json(&relabel(&out));
+    assert_eq!(
+        (again["games"].as_u64(), again["passed_over"].as_u64()),
+        (Some(0), Some(3))
+    );
+
+    let check = json(&xiangqi(&["nnue", "check", path(&out), "--json"]));
+    let rows = check["evaluations"].as_array().unwrap();
+    assert_eq!(rows[0]["evaluation"], "classical");
+    assert!(rows[0]["positions"].as_u64().unwrap() > 20);
+    assert!(rows[0]["correlation"].as_f64().unwrap() > 0.3, "{check}");
+
+    // A file that is no game file is named, exit status 2.
+    let bad = xiangqi(&[
+        "nnue",
+        "relabel",
+        path(&examples.join("none.pgn")),
+        "-o",
+        path(&out),
+    ]);
+    assert_eq!(
+        bad.status.code(),
+        Some(2),
+        "{}",
+        String::from_utf8_lossy(&bad.stderr)
+    );
+}

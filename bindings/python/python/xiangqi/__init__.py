@@ -52,7 +52,7 @@ from xiangqi._xiangqi import (
     rate,
     wdl,
 )
-from xiangqi import ecco, engine, pgn, svg
+from xiangqi import ecco, engine, nnue, pgn, svg
 from xiangqi._status import Status
 
 #: The guide to the module, shipped with it (the project's docs/python.md).
@@ -99,7 +99,7 @@ __all__ = [
     "Color", "EngineError", "IllegalMoveError", "InvalidFenError", "InvalidMoveError", "LegalMoves", "Move",
     "PgnError", "Piece", "PieceKind", "PlayerRating", "Ratings", "Score", "Square", "Verdict",
     "__version__", "decode_move", "detect_notation", "ecco", "encode_move", "engine", "expected_score",
-    "fens_to_numpy", "game_accuracy", "move_accuracy", "pgn", "rate", "svg", "wdl", "RED", "BLACK",
+    "fens_to_numpy", "game_accuracy", "move_accuracy", "nnue", "pgn", "rate", "svg", "wdl", "RED", "BLACK",
     "COLORS", "GENERAL", "ADVISOR", "ELEPHANT", "HORSE", "CHARIOT", "CANNON", "SOLDIER",
     "GUIDE", "PIECE_KINDS", "STATUS_VALID", "Status", "SQUARES", "FILE_NAMES", "RANK_NAMES",
     "A0", "B0", "C0", "D0", "E0", "F0", "G0", "H0", "I0",

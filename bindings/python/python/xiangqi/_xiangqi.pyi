@@ -26,6 +26,7 @@ __all__ = [
     "rate", "Shard", "shards", "GameReport", "map_games",
     "Explorer", "ExplorerError", "open_explorer", "build_explorer_file",
     "Opening", "ecco_classify", "ecco_codes",
+    "nnue_generate", "nnue_relabel", "nnue_merge",
     "wdl", "expected_score", "move_accuracy", "game_accuracy",
 ]
 
@@ -720,4 +721,28 @@ def build_explorer_file(
     jobs: int = 0,
     rules: str = "online",
     encoding: Optional[str] = None,
+) -> dict[str, Any]: ...
+
+def nnue_generate(
+    path: Union[str, os.PathLike[str]],
+    *,
+    games: int,
+    nodes: int = 2000,
+    seed: int = 1,
+    opening_plies: int = 8,
+    balanced_cp: int = 200,
+    max_plies: int = 400,
+    jobs: int = 1,
+    hash_mb: int = 4,
+) -> dict[str, Any]: ...
+def nnue_relabel(
+    path: Union[str, os.PathLike[str]],
+    inputs: Sequence[Union[str, os.PathLike[str]]],
+    *,
+    nodes: int = 2000,
+    jobs: int = 1,
+    hash_mb: int = 4,
+) -> dict[str, Any]: ...
+def nnue_merge(
+    output: Union[str, os.PathLike[str]], inputs: Sequence[Union[str, os.PathLike[str]]]
 ) -> dict[str, Any]: ...

@@ -6,10 +6,12 @@ use std::time::Instant;
 
 use anyhow::Result;
 use serde_json::json;
+use xiangqi_gamefile::corpus::{ReadOutcome, Summary};
 use xiangqi_nnue_train::{relabel, RelabelConfig, RelabelEvent};
 
 use super::{bar, say, tail_note};
 use crate::common::print_json;
+use crate::exit::Failed;
 use crate::options::JobsArg;
 
 #[derive(clap::Args)]
@@ -71,7 +73,7 @@ pub fn run(args: Args) -> Result<()> {
     let per_second = report.positions as f64 / seconds.max(1e-9);
     let left = report.left_out;
     if args.json {
-        return print_json(&json!({
+        print_json(&json!({
             "file": args.output,
             "games": report.games,
             "positions": report.positions,
@@ -86,7 +88,8 @@ pub fn run(args: Args) -> Result<()> {
             "seconds": seconds,
             "threads": threads,
             "positions_per_second": per_second,
-        }));
+        }))?;
+        return outcome(&report.summary);
     }
     println!(
         "{file}: {} games, {} positions in {seconds:.1} s ({per_second:.0} positions/s on {threads} threads, {:.0} per thread)",
@@ -109,5 +112,24 @@ pub fn run(args: Args) -> Result<()> {
         left.no_moves,
         report.summary.line()
     );
-    Ok(())
+    outcome(&report.summary)
+}
+
+/// The exit status of the reading, as every command that reads games
+/// says it: 1 when some files or games could not be read (what could be
+/// read is written), 2 when nothing could.
+fn outcome(summary: &Summary) -> Result<()> {
+    let failure = || {
+        format!(
+            "{} games and {} files or folders could not be read",
+            summary.broken_games, summary.unreadable
+        )
+    };
+    match summary.outcome() {
+        ReadOutcome::AllRead => Ok(()),
+        ReadOutcome::NothingRead => {
+            Err(Failed::new(2, format!("nothing read: {}", failure())).into())
+        }
+        ReadOutcome::SomeErrors => Err(Failed::new(1, failure()).into()),
+    }
 }
