@@ -26,6 +26,13 @@ pub struct Args {
     json: bool,
 }
 
+/// Game phases by the pieces on the board (generals included).
+const PHASES: [(&str, std::ops::RangeInclusive<usize>); 3] = [
+    ("24-32 pieces", 24..=32),
+    ("14-23 pieces", 14..=23),
+    ("2-13 pieces", 2..=13),
+];
+
 fn row(name: &str, a: &Agreement) -> serde_json::Value {
     json!({
         "evaluation": name,
@@ -76,6 +83,23 @@ pub fn run(args: Args) -> Result<()> {
                 agreement(&of_side, |pos| engine.static_evaluation(pos)),
             ));
         }
+        // By the pieces on the board: where the games the net learnt from
+        // seldom go (few pieces), its knowledge is thinnest.
+        for (name, range) in PHASES {
+            let of_phase: Vec<_> = records
+                .iter()
+                .filter(|r| range.contains(&r.board.pieces().count()))
+                .copied()
+                .collect();
+            rows.push((
+                format!("classical, {name}"),
+                agreement(&of_phase, |pos| classical.static_evaluation(pos)),
+            ));
+            rows.push((
+                format!("net, {name}"),
+                agreement(&of_phase, |pos| engine.static_evaluation(pos)),
+            ));
+        }
         rows.push((
             "net in floating point".to_string(),
             agreement(&records, |pos| {
@@ -113,12 +137,13 @@ pub fn run(args: Args) -> Result<()> {
         rows[0].1.positions
     );
     println!(
-        "{:<28} {:>7} {:>7} {:>6} {:>8} {:>9} {:>9} {:>9}",
-        "evaluation", "corr", "slope", "sign", "|diff|", "E mse", "|eval|", "|search|"
+        "{:<28} {:>7} {:>7} {:>7} {:>6} {:>8} {:>9} {:>9} {:>9}",
+        "evaluation", "n", "corr", "slope", "sign", "|diff|", "E mse", "|eval|", "|search|"
     );
     for (name, a) in &rows {
         println!(
-            "{name:<28} {:>7.3} {:>7.2} {:>5.1}% {:>8.1} {:>9.4} {:>9.1} {:>9.1}",
+            "{name:<28} {:>7} {:>7.3} {:>7.2} {:>5.1}% {:>8.1} {:>9.4} {:>9.1} {:>9.1}",
+            a.positions,
             a.correlation,
             a.slope,
             100.0 * a.sign_agreement,
