@@ -174,6 +174,8 @@ fn report(name: &str, imported: &Imported) -> Value {
         "errors": errors,
         "errors_unlisted": file.errors_unlisted,
         "not_imported": not_imported,
+        "notes": file.notes,
+        "headings_skipped": file.headings_skipped,
     })
 }
 

@@ -57,6 +57,13 @@ pub struct ReadFile {
     pub errors_unlisted: usize,
     /// Games read past `room`, not kept: their numbers, first and last.
     pub over_room: Option<(usize, usize)>,
+    /// What the file holds besides its games, which is not imported: text
+    /// after a PGN file's last game, a CCBridge library's records its index
+    /// does not list.
+    pub notes: Vec<String>,
+    /// A CCBridge library's section headings (records without a position),
+    /// which are no games.
+    pub headings_skipped: usize,
 }
 
 impl ReadFile {
@@ -113,6 +120,13 @@ pub fn read_file(bytes: &[u8], name: &str, room: usize) -> ReadFile {
         }
     }
     file.encoding = games.encoding().map(|e| e.to_string());
+    file.notes = games
+        .library_warnings()
+        .iter()
+        .take(MAX_LISTED_ERRORS)
+        .map(|w| w.to_string())
+        .collect();
+    file.headings_skipped = games.headings_skipped();
     file
 }
 
