@@ -85,12 +85,14 @@ export function mountImport(main, params, session) {
     const over = answer.not_imported;
     const overText = over && t(over.reason === "library_full" ? "import.not_imported_full" : "import.not_imported_cap",
       { first: over.first, last: over.last, limit: over.limit });
-    report.replaceChildren(
+    // replaceChildren would write a null as text: the parts that are there only.
+    report.replaceChildren(...[
       h("p", { class: "import-summary", id: "import-summary", dataset: { imported: answer.imported, failed: answer.failed } },
         h("strong", {}, t("import.summary", { imported: answer.imported, failed: answer.failed })), " ", read),
       overText ? h("p", { class: "notice", id: "import-over" }, overText) : null,
       lines.length ? h("ul", { class: "rows import-errors", id: "import-errors" }, lines) : null,
-      answer.imported ? h("p", {}, link(`/library?batch=${encodeURIComponent(answer.batch)}`, t("import.open_batch"))) : null);
+      answer.imported ? h("p", {}, link(`/library?batch=${encodeURIComponent(answer.batch)}`, t("import.open_batch"))) : null,
+    ].filter(Boolean));
   }
 
   return () => { gone = true; };
