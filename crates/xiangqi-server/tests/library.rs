@@ -300,6 +300,31 @@ async fn a_file_of_more_games_than_an_import_takes_says_which_were_left() {
     assert_eq!(library["size"], MAX_GAMES_PER_IMPORT);
 }
 
+#[tokio::test]
+async fn a_library_whose_index_claims_millions_of_games_is_read_within_its_bytes() {
+    let Some(cbl) = shared_testdata("corpus/games/1989年龙化杯象棋名师邀请赛35局.CBL")
+    else {
+        return;
+    };
+    let server = start().await;
+    let alice = server.account("alice").await;
+    let mut bytes = std::fs::read(cbl).unwrap();
+    // The library's capacity (the index entries it claims), at byte 60.
+    bytes[60..64].copy_from_slice(&i32::MAX.to_le_bytes());
+    let body = server.import_ok(&alice, "claims.CBL", bytes).await;
+    let (imported, failed) = (
+        body["imported"].as_u64().unwrap(),
+        body["failed"].as_u64().unwrap(),
+    );
+    assert!(imported + failed >= 1, "{body}");
+    assert!(
+        imported <= 38 && failed <= 38,
+        "no more than the file holds: {body}"
+    );
+    let (_, library) = server.get("/api/library", &alice).await;
+    assert_eq!(library["size"].as_u64().unwrap(), imported);
+}
+
 /// The first `n` bytes of a real file.
 fn cut(path: &Path, n: usize) -> Vec<u8> {
     let bytes = std::fs::read(path).unwrap();

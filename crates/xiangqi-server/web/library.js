@@ -90,8 +90,8 @@ export function mountLibrary(main, params, session) {
     return h("li", { dataset: { game: game.id } },
       h("span", { class: "who" }, link(`/library/${game.id}`, gameTitle(game))),
       h("span", { class: "tag" }, game.result),
-      h("span", { class: "details small" }, gameDetails(game)),
-      link(`/library/${game.id}`, t("player.open")), remove);
+      link(`/library/${game.id}`, t("player.open")), remove,
+      h("span", { class: "details small" }, gameDetails(game)));
   }
 
   async function askDelete(game, button) {

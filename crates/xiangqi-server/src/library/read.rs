@@ -9,7 +9,7 @@ use std::path::Path;
 
 use xiangqi_core::Position;
 use xiangqi_gamefile::pgn::{write_game, WriteOptions};
-use xiangqi_gamefile::{Format, Game, Games, ReaderOptions};
+use xiangqi_gamefile::{Format, Game, GameFileError, Games, Location, ReaderOptions};
 use xiangqi_notation::Notation;
 
 /// The errors an import report lists at most; more are counted.
@@ -107,16 +107,16 @@ pub fn read_file(bytes: &[u8], name: &str, room: usize) -> ReadFile {
     let mut games = match games {
         Ok(games) => games,
         Err(e) => {
-            file.fail(1, e.to_string());
+            file.fail(1, described(&e));
             return file;
         }
     };
     let mut index = 0;
-    while let Some(item) = games.next() {
+    for item in games.by_ref() {
         index += 1;
         match item {
             Ok(game) => keep(&mut file, index, game, room),
-            Err(e) => file.fail(index, e.to_string()),
+            Err(e) => file.fail(index, described(&e)),
         }
     }
     file.encoding = games.encoding().map(|e| e.to_string());
@@ -124,7 +124,7 @@ pub fn read_file(bytes: &[u8], name: &str, room: usize) -> ReadFile {
         .library_warnings()
         .iter()
         .take(MAX_LISTED_ERRORS)
-        .map(|w| w.to_string())
+        .map(described)
         .collect();
     file.headings_skipped = games.headings_skipped();
     file
@@ -160,8 +160,16 @@ fn read_game(index: usize, game: &Game) -> Result<ReadGame, String> {
         ecco,
         plies: game.plies(),
         pgn,
-        warning: game.errors.first().map(|e| e.to_string()),
+        warning: game.errors.first().map(described),
     })
+}
+
+/// Where in the file and what: the report names the game itself.
+fn described(error: &GameFileError) -> String {
+    match error.location {
+        Location::File => error.message(),
+        place => format!("{place}: {}", error.message()),
+    }
 }
 
 /// A text that is a FEN and nothing else, as a game without moves.
