@@ -26,6 +26,7 @@ struct TestServer {
     base: String,
     host: String,
     http: reqwest::Client,
+    clock: std::sync::Arc<ManualClock>,
 }
 
 async fn start() -> TestServer {
@@ -40,7 +41,7 @@ async fn start() -> TestServer {
     };
     let store = Store::open("sqlite::memory:").await.unwrap();
     let clock = ManualClock::new(1_700_000_000_000);
-    let server = Server::bind("127.0.0.1:0".parse().unwrap(), store, clock, 1)
+    let server = Server::bind("127.0.0.1:0".parse().unwrap(), store, clock.clone(), 1)
         .await
         .unwrap()
         .with_security(security);
@@ -50,6 +51,7 @@ async fn start() -> TestServer {
         base: format!("http://{host}"),
         host,
         http: reqwest::Client::new(),
+        clock,
     }
 }
 
@@ -481,6 +483,11 @@ async fn real_files_of_every_format_import_as_many_games_as_the_reader_reads() {
     assert_eq!(yang["black"], "李義庭");
     assert_eq!(yang["result"], "1-0");
     assert!(yang["ecco"].as_str().unwrap().starts_with('C'), "{yang}");
+    let opening = yang["opening"].as_str().unwrap();
+    assert!(
+        opening.is_ascii() && !opening.is_empty(),
+        "English beside coordinates: {yang}"
+    );
     let (status, viewer) = server
         .get(
             &format!("/api/library/{}/viewer", yang["id"].as_str().unwrap()),
@@ -505,6 +512,7 @@ async fn the_list_pages_filters_and_deletes() {
     let first = server
         .import_ok(&alice, "first.pgn", many_games(60).into_bytes())
         .await;
+    server.clock.advance(1_000);
     let second = server
         .import_ok(
             &alice,

@@ -17,6 +17,7 @@ use axum::http::header::CONTENT_LENGTH;
 use axum::http::{HeaderMap, StatusCode};
 use axum::Json;
 use serde_json::{json, Value};
+use xiangqi_ecco::Opening;
 use xiangqi_gamefile::pgn::read_str;
 use xiangqi_gamefile::Game;
 
@@ -26,6 +27,7 @@ use crate::http::extract::PathParams;
 use crate::http::review::{start_review, viewer_answer, ReviewState};
 use crate::library::import::{import, Imported};
 use crate::library::{GAMES_PER_PAGE, MAX_GAMES_PER_IMPORT, MAX_IMPORT_BYTES, MAX_LIBRARY_GAMES};
+use crate::notation_setting::NotationSetting;
 use crate::review::Reviewed;
 use crate::state::AppState;
 use crate::store::{LibraryFilter, LibraryGameRow, PlayerRow};
@@ -179,8 +181,29 @@ fn report(name: &str, imported: &Imported) -> Value {
     })
 }
 
-/// A game of the list.
-fn summary(game: &LibraryGameRow) -> Value {
+/// The name of ECCO code `code` for a reader of `notation` (as a played
+/// game's opening is named); the stored simplified name for a code this
+/// build does not know.
+fn opening_name(code: &str, stored: Option<&str>, notation: NotationSetting) -> Option<String> {
+    let Some(known) = xiangqi_ecco::code(code) else {
+        return stored.map(str::to_owned);
+    };
+    let opening = Opening {
+        code: known.code,
+        name: known.name,
+        name_traditional: known.name_traditional,
+        name_en: known.name_en,
+        ply: 0,
+    };
+    Some(notation.opening_name(&opening).to_owned())
+}
+
+/// A game of the list, its opening named for a reader of `notation`.
+fn summary(game: &LibraryGameRow, notation: NotationSetting) -> Value {
+    let opening = game
+        .ecco
+        .as_deref()
+        .and_then(|code| opening_name(code, game.opening.as_deref(), notation));
     json!({
         "id": game.id,
         "batch": game.batch,
@@ -193,7 +216,7 @@ fn summary(game: &LibraryGameRow) -> Value {
         "date": game.date,
         "result": game.result,
         "ecco": game.ecco,
-        "opening": game.opening,
+        "opening": opening,
         "plies": game.plies,
         "imported_at": game.created_at,
     })
@@ -243,13 +266,17 @@ pub async fn list(
         false => state.store.library_count(&player.id).await?,
     };
     Ok(Json(json!({
-        "games": games.iter().map(summary).collect::<Vec<_>>(),
+        "games": games.iter().map(|g| summary(g, notation_of(&player))).collect::<Vec<_>>(),
         "total": total,
         "page": page,
         "per_page": GAMES_PER_PAGE,
         "size": size,
         "limit": MAX_LIBRARY_GAMES,
     })))
+}
+
+fn notation_of(player: &PlayerRow) -> NotationSetting {
+    NotationSetting::parse(&player.notation).unwrap_or(NotationSetting::Coordinate)
 }
 
 fn no_such_game(id: &str) -> ApiError {
@@ -286,7 +313,7 @@ pub async fn viewer(
         None => ReviewState::None,
     };
     let mut answer = viewer_answer(record(&game)?, review)?;
-    answer["summary"] = summary(&game);
+    answer["summary"] = summary(&game, notation_of(&player));
     Ok(Json(answer))
 }
 
