@@ -4,6 +4,8 @@
 -- the file's name and format, its number in the file), the fields the list
 -- shows and filters on, and the engine's review of it (as `reviews` keeps
 -- one per played game). Deleting the account deletes its library.
+-- player_key: both names lower-cased by the server (SQLite's LOWER knows
+-- ASCII only), which the list's player filter matches.
 CREATE TABLE library_games (
     id            TEXT PRIMARY KEY,
     owner         TEXT NOT NULL REFERENCES players (id) ON DELETE CASCADE,
@@ -13,6 +15,7 @@ CREATE TABLE library_games (
     source_index  BIGINT NOT NULL,
     red           TEXT NOT NULL,
     black         TEXT NOT NULL,
+    player_key    TEXT NOT NULL,
     event         TEXT NOT NULL,
     game_date     TEXT NOT NULL,
     result        TEXT NOT NULL,

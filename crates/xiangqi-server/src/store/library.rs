@@ -79,6 +79,12 @@ fn library_row(row: &AnyRow) -> Result<LibraryGameRow, sqlx::Error> {
     })
 }
 
+/// Both players' names in lower case (Unicode's, which SQLite's `LOWER`
+/// lacks), one per line: what the player filter matches.
+fn player_key(game: &LibraryGameRow) -> String {
+    format!("{}\n{}", game.red.to_lowercase(), game.black.to_lowercase())
+}
+
 /// `text` as a LIKE pattern matching it anywhere, its wildcards escaped.
 fn contains_pattern(text: &str) -> String {
     let mut pattern = String::from("%");
@@ -109,8 +115,8 @@ impl Store {
         let mut tx = self.writer.begin().await.map_err(database)?;
         for game in games {
             sqlx::query(&format!(
-                "INSERT INTO library_games ({COLUMNS}) VALUES \
-                 ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)"
+                "INSERT INTO library_games ({COLUMNS}, player_key) VALUES \
+                 ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)"
             ))
             .bind(&game.id)
             .bind(&game.owner)
@@ -128,6 +134,7 @@ impl Store {
             .bind(game.plies)
             .bind(&game.pgn)
             .bind(game.created_at)
+            .bind(player_key(game))
             .execute(&mut *tx)
             .await
             .map_err(database)?;
@@ -150,9 +157,7 @@ impl Store {
         if let Some(player) = &filter.player {
             texts.push(contains_pattern(player));
             let place = texts.len() + 1;
-            conditions.push(format!(
-                "(LOWER(red) LIKE ${place} ESCAPE '\\' OR LOWER(black) LIKE ${place} ESCAPE '\\')"
-            ));
+            conditions.push(format!("player_key LIKE ${place} ESCAPE '\\'"));
         }
         if let Some(batch) = &filter.batch {
             texts.push(batch.clone());
