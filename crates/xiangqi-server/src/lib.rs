@@ -26,6 +26,7 @@ pub mod export;
 pub mod game;
 pub mod http;
 pub mod ids;
+pub mod library;
 pub mod notation_setting;
 pub mod puzzles;
 pub mod review;

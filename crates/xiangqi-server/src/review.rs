@@ -1,11 +1,14 @@
 //! The engine's review of a finished game, asked for from its page
-//! (`POST /api/games/{id}/annotate`): the game's export record (a value,
-//! never PGN text read back) annotated by
+//! (`POST /api/games/{id}/annotate`), or of an imported game of a player's
+//! library (`POST /api/library/{id}/annotate`): the game's record (a
+//! value: a played game's export, or an imported game as the gamefile crate
+//! reads it) annotated by
 //! `xiangqi-engine-client`'s `annotate` with our own search
 //! ([`BuiltinEngine`]) on a blocking thread, each position's search taking
 //! an engine slot like an engine opponent's move, so reviews never starve
-//! live games. The annotated PGN (or the failure) is stored; the page polls
-//! `GET /api/games/{id}/viewer` until it is there.
+//! live games. The annotated PGN (or the failure) is stored with the game
+//! reviewed ([`Reviewed`]); the page polls the game's viewer endpoint until
+//! it is there.
 
 use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
@@ -23,7 +26,7 @@ use xiangqi_notation::Notation;
 
 use crate::clock::Clock;
 use crate::engine_slots::{EngineSlots, SearchControl};
-use crate::store::{ReviewRow, Store};
+use crate::store::{LibraryReview, ReviewRow, Store, StoreError};
 
 /// Reviews running at once on the whole server; more are refused until one ends.
 pub const MAX_RUNNING_REVIEWS: usize = 2;
@@ -45,7 +48,55 @@ pub enum StartError {
     Busy(usize),
 }
 
-/// The reviews running now, by game id.
+/// What a review is of: a game played here, or an imported game of a
+/// player's library. Each keeps its review in its own table.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Reviewed {
+    /// A game played on this server, by id.
+    Game(String),
+    /// An imported game, by id.
+    Imported(String),
+}
+
+impl Reviewed {
+    /// Its key among the running reviews (the two kinds of ids apart).
+    fn key(&self) -> String {
+        match self {
+            Reviewed::Game(id) => format!("game {id}"),
+            Reviewed::Imported(id) => format!("imported {id}"),
+        }
+    }
+
+    /// Stores the outcome of its review, finished by player `by` at `at`.
+    async fn save(
+        &self,
+        store: &Store,
+        pgn: Option<String>,
+        error: Option<String>,
+        by: String,
+        at: i64,
+    ) -> Result<(), StoreError> {
+        match self {
+            Reviewed::Game(game) => {
+                let row = ReviewRow {
+                    game: game.clone(),
+                    pgn,
+                    error,
+                    requested_by: by,
+                    finished_at: at,
+                };
+                store.save_review(&row).await
+            }
+            Reviewed::Imported(id) => {
+                store
+                    .save_library_review(id, &LibraryReview { pgn, error }, at)
+                    .await
+            }
+        }
+    }
+}
+
+/// The reviews running now, by [`Reviewed::key`].
 #[derive(Debug, Default)]
 struct Running {
     games: Mutex<HashSet<String>>,
@@ -93,20 +144,27 @@ impl Reviews {
         }
     }
 
-    /// Whether `game`'s review is running.
-    pub fn is_running(&self, game: &str) -> bool {
-        self.running.games.lock().is_ok_and(|r| r.contains(game))
+    /// Whether the review of `what` is running.
+    pub fn is_running(&self, what: &Reviewed) -> bool {
+        let key = what.key();
+        self.running.games.lock().is_ok_and(|r| r.contains(&key))
     }
 }
 
-/// Starts the review of game `id` whose export is `record`, asked for by
+/// Starts the review of `what` whose record is `record`, asked for by
 /// player `by`; returns at once (a review already running is left to run).
-pub fn start(reviews: &Arc<Reviews>, id: &str, record: Game, by: &str) -> Result<(), StartError> {
-    if !reviews.running.claim(id)? {
+pub fn start(
+    reviews: &Arc<Reviews>,
+    what: Reviewed,
+    record: Game,
+    by: &str,
+) -> Result<(), StartError> {
+    let key = what.key();
+    if !reviews.running.claim(&key)? {
         return Ok(());
     }
     let reviews = reviews.clone();
-    let (game, by) = (id.to_owned(), by.to_owned());
+    let by = by.to_owned();
     tokio::spawn(async move {
         let slots = reviews.slots.clone();
         let by_owner = by.clone();
@@ -135,17 +193,11 @@ pub fn start(reviews: &Arc<Reviews>, id: &str, record: Game, by: &str) -> Result
             Ok(pgn) => (Some(pgn), None),
             Err(error) => (None, Some(error)),
         };
-        let row = ReviewRow {
-            game: game.clone(),
-            pgn,
-            error,
-            requested_by: by,
-            finished_at: reviews.clock.now_ms() as i64,
-        };
-        if let Err(e) = reviews.store.save_review(&row).await {
-            tracing::error!("game {game}: the review cannot be stored: {e}");
+        let at = reviews.clock.unix_ms();
+        if let Err(e) = what.save(&reviews.store, pgn, error, by, at).await {
+            tracing::error!("{key}: the review cannot be stored: {e}");
         }
-        reviews.running.release(&game);
+        reviews.running.release(&key);
     });
     Ok(())
 }

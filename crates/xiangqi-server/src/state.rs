@@ -43,6 +43,8 @@ pub struct AppState {
     pub guards: Arc<Guards>,
     /// Chat readers, chat and report limits, accounts deleted while online.
     pub social: Arc<Social>,
+    /// The limits of imports into players' libraries.
+    pub library: Arc<crate::library::Library>,
     /// The puzzle set and its ratings (the built-in set unless `--puzzles`).
     pub puzzles: Arc<crate::puzzles::Puzzles>,
     /// This process as a node of a cluster (`--bus`); `None` alone.
@@ -86,6 +88,7 @@ impl AppState {
             explorer: None,
             guards: Arc::new(Guards::default()),
             social: Arc::new(Social::default()),
+            library: Arc::new(crate::library::Library::default()),
             puzzles: Arc::new(crate::puzzles::Puzzles::built_in()),
             cluster: None,
         }

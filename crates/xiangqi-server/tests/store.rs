@@ -9,8 +9,9 @@ use xiangqi_adjudication::{
 };
 use xiangqi_core::{Color, Position, START_FEN};
 use xiangqi_server::store::{
-    deleted_name, ChatRow, CodePrefix, Ending, EventRow, GameFilter, GameRow, NewReport, PlayerRow,
-    RatingChangeRow, ResultFilter, Store, StoreError, StoredGame,
+    deleted_name, ChatRow, CodePrefix, Ending, EventRow, GameFilter, GameRow, LibraryFilter,
+    LibraryGameRow, LibraryReview, NewReport, PlayerRow, RatingChangeRow, ResultFilter, Store,
+    StoreError, StoredGame,
 };
 use xiangqi_server::time_control::parse_time_control;
 
@@ -130,6 +131,7 @@ on_both_databases!(
     a_password_change_ends_the_other_sessions,
     a_deleted_account_keeps_its_games_under_a_placeholder,
     a_game_lease_has_one_holder_until_it_lapses,
+    a_library_is_its_owners_only,
 );
 
 // ---------------------------------------------------------------- data
@@ -1362,4 +1364,92 @@ async fn a_game_lease_has_one_holder_until_it_lapses(store: Store) {
     );
     store.release_lease("g_1", "n_b").await.unwrap();
     assert_eq!(store.lease_holder("g_1", 8_000).await.unwrap(), None);
+}
+
+fn library_game(id: &str, owner: &str, batch: &str, index: i64, red: &str) -> LibraryGameRow {
+    LibraryGameRow {
+        id: id.into(),
+        owner: owner.into(),
+        batch: batch.into(),
+        source_name: "games.pgn".into(),
+        source_format: "pgn".into(),
+        source_index: index,
+        red: red.into(),
+        black: "黑方".into(),
+        event: "".into(),
+        date: "".into(),
+        result: "*".into(),
+        ecco: Some("B05".into()),
+        opening: Some("中炮对进左马".into()),
+        plies: 2,
+        pgn: "1. h2e2 h9g7 *\n".into(),
+        // One time per import; the second import comes later.
+        created_at: 1_733_280_000_000 + if batch == "b_2" { 10 } else { 0 },
+    }
+}
+
+async fn a_library_is_its_owners_only(store: Store) {
+    store
+        .insert_player(&account("p_a", "alice", 1500))
+        .await
+        .unwrap();
+    store
+        .insert_player(&account("p_m", "mallory", 1500))
+        .await
+        .unwrap();
+    let games = [
+        library_game("l_1", "p_a", "b_1", 1, "Hu 50%_x"),
+        library_game("l_2", "p_a", "b_1", 2, "LÜ Qin"),
+        library_game("l_3", "p_a", "b_2", 1, "胡荣华"),
+    ];
+    store.add_library_games(&games).await.unwrap();
+    store
+        .add_library_games(&[library_game("l_9", "p_m", "b_9", 1, "Hu")])
+        .await
+        .unwrap();
+    assert_eq!(store.library_count("p_a").await.unwrap(), 3);
+    let all = LibraryFilter::default();
+    let (total, page) = store.library_page("p_a", &all, 2, 0).await.unwrap();
+    let ids: Vec<&str> = page.iter().map(|g| g.id.as_str()).collect();
+    assert_eq!((total, ids), (3, vec!["l_3", "l_1"]), "newest first");
+    assert_eq!(page[1], games[0], "every field read back");
+    let filter = |player: &str, batch: Option<&str>| LibraryFilter {
+        player: (!player.is_empty()).then(|| player.to_string()),
+        batch: batch.map(str::to_string),
+    };
+    for (player, batch, expected) in [
+        ("hu", None, vec!["l_1"]),
+        ("50%_", None, vec!["l_1"]),
+        ("%", None, vec!["l_1"]),
+        ("_", None, vec!["l_1"]),
+        ("lü", None, vec!["l_2"]),
+        ("荣", None, vec!["l_3"]),
+        ("黑方", Some("b_1"), vec!["l_1", "l_2"]),
+        ("", Some("b_9"), vec![]),
+    ] {
+        let (_, page) = store
+            .library_page("p_a", &filter(player, batch), 50, 0)
+            .await
+            .unwrap();
+        let ids: Vec<&str> = page.iter().map(|g| g.id.as_str()).collect();
+        assert_eq!(ids, expected, "{player:?} {batch:?}");
+    }
+    assert!(store.library_game("p_m", "l_1").await.unwrap().is_none());
+    assert!(!store.delete_library_game("p_m", "l_1").await.unwrap());
+    let review = LibraryReview {
+        pgn: Some("1. h2e2 {[%eval 0.30,6]} *\n".into()),
+        error: None,
+    };
+    store.save_library_review("l_1", &review, 5).await.unwrap();
+    let (game, stored) = store.library_game("p_a", "l_1").await.unwrap().unwrap();
+    assert_eq!((game, stored), (games[0].clone(), Some(review)));
+    assert!(store.delete_library_game("p_a", "l_1").await.unwrap());
+    assert_eq!(store.library_count("p_a").await.unwrap(), 2);
+    store.delete_account("p_a", 10).await.unwrap();
+    assert_eq!(
+        store.library_count("p_a").await.unwrap(),
+        0,
+        "deleted with the account"
+    );
+    assert_eq!(store.library_count("p_m").await.unwrap(), 1);
 }

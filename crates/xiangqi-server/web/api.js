@@ -10,9 +10,12 @@ export class ApiError extends Error {
   }
 }
 
-async function request(method, path, body) {
+async function request(method, path, body, raw) {
   const init = { method, headers: {}, credentials: "same-origin" };
-  if (body !== undefined) {
+  if (raw !== undefined) {
+    init.headers["Content-Type"] = "application/octet-stream";
+    init.body = raw;
+  } else if (body !== undefined) {
     init.headers["Content-Type"] = "application/json";
     init.body = JSON.stringify(body);
   }
@@ -57,6 +60,17 @@ export const api = {
   puzzleNext: () => request("POST", "/api/puzzles/next"),
   puzzleMove: (attempt, move) => request("POST", `/api/puzzles/attempts/${encodeURIComponent(attempt)}/move`, { move }),
   puzzleSolution: (attempt) => request("POST", `/api/puzzles/attempts/${encodeURIComponent(attempt)}/solution`),
+  // The library of imported games: a file (a File, Blob or text) as the body, its name in the query.
+  importFile: (name, file) => request("POST", `/api/library/import?name=${encodeURIComponent(name)}`, undefined, file),
+  library: (filters = {}) => {
+    const query = new URLSearchParams();
+    for (const [key, value] of Object.entries(filters)) if (value) query.set(key, value);
+    const text = query.toString();
+    return request("GET", `/api/library${text ? `?${text}` : ""}`);
+  },
+  libraryViewer: (id) => request("GET", `/api/library/${encodeURIComponent(id)}/viewer`),
+  libraryAnnotate: (id) => request("POST", `/api/library/${encodeURIComponent(id)}/annotate`),
+  libraryDelete: (id) => request("DELETE", `/api/library/${encodeURIComponent(id)}`),
   // The opening explorer's table (`xiangqi serve --explorer`); null when the server has none.
   explorer: async (fen) => {
     try {

@@ -13,6 +13,9 @@ import { mountPlayer } from "./player.js";
 import { startConnectionBanner } from "./connection.js";
 import { mountHowTo } from "./howto.js";
 import { mountPuzzles } from "./puzzles.js";
+import { mountImport } from "./import.js";
+import { mountLibrary } from "./library.js";
+import { mountLibraryGame } from "./library_game.js";
 
 const routes = [
   [/^\/$/, mountLobby],
@@ -22,6 +25,9 @@ const routes = [
   [/^\/login$/, mountAuth],
   [/^\/how-to-play$/, mountHowTo],
   [/^\/puzzles$/, mountPuzzles],
+  [/^\/import$/, mountImport],
+  [/^\/library$/, mountLibrary],
+  [/^\/library\/([A-Za-z0-9_-]+)$/, mountLibraryGame],
 ];
 
 const main = document.getElementById("app");
@@ -65,7 +71,7 @@ function renderHeader() {
     : h("button", { class: "linkish", id: "logout", onclick: logout }, t("nav.sign_out"));
   header.replaceChildren(
     link("/", h("span", { class: "brand" }, h("span", { class: "brand-mark" }, "象"), h("span", { class: "brand-name" }, "Xiangqi"))),
-    h("nav", {}, h("a", { href: "/", "data-link": true, class: "nav-play" }, t("nav.play")), link("/puzzles", t("nav.puzzles")), link("/how-to-play", t("nav.how_to_play")), link("/settings", t("nav.settings")), account, who),
+    h("nav", {}, h("a", { href: "/", "data-link": true, class: "nav-play" }, t("nav.play")), link("/puzzles", t("nav.puzzles")), link("/library", t("nav.library")), link("/how-to-play", t("nav.how_to_play")), link("/settings", t("nav.settings")), account, who),
     // Rebuilt on every header render, so it takes the socket's state now.
     h("span", { class: socket.ready ? "conn online" : "conn", id: "conn", title: t("nav.connection") }),
   );

@@ -2,7 +2,9 @@
 // one is the game viewer (the `xiangqi-viewer` crate's viewer.js, on the
 // shared board) in the player's notation, with the PGN, the server's opening
 // explorer beside the board when it has one, and a button that has the
-// engine annotate the game (the page polls until the work is done).
+// engine annotate the game (the page polls until the work is done). The
+// viewer with the review is shared with an imported game's page
+// (library_game.js).
 
 import { api } from "./api.js";
 import { h, link, playerLink } from "./dom.js";
@@ -52,8 +54,6 @@ function finalNode(game) {
 
 function mountReview(main, summary, session) {
   const id = summary.id;
-  let timer = null;
-  let viewer = null;
   const notice = h("p", { class: "notice", id: "review-message", hidden: true });
   const box = h("div", { id: "viewer" });
   // The game's chat as this viewer may read it (docs/web.md): kept with the game.
@@ -61,13 +61,30 @@ function mountReview(main, summary, session) {
   const me = session.player && session.player.id;
   const plays = Boolean(me && (summary.red.id === me || summary.black.id === me));
   const chat = createChatPanel(chatBox, id, session, () => ({ player: plays, over: true }), { readOnly: true });
-  const annotateButton = h("button", { type: "button", id: "annotate", class: "primary", onclick: annotate }, t("review.annotate"));
   const pgnLink = h("a", { href: `/games/${id}.pgn`, download: `${id}.pgn`, class: "button" }, t("game.download_pgn"));
   const reason = summary.reason ? ` · ${reasonLabel(summary.reason)}` : "";
   main.append(h("section", { class: "review", id: "review", dataset: { game: id } },
     h("p", { class: "review-head" }, playerLink(summary.red), h("span", { class: "vs" }, ` ${t("game.vs")} `), playerLink(summary.black),
       h("span", { class: "tag" }, `${summary.result}${reason}`)),
     notice, box, chatBox));
+  const review = mountReviewViewer(box, notice, session, { load: () => api.viewer(id), annotate: () => api.annotate(id), actions: [pgnLink] });
+  return () => {
+    review.destroy();
+    chat.destroy();
+  };
+}
+
+/**
+ * The game viewer of a stored game with the engine's review, for a played
+ * game and an imported one alike: `load()` answers `{game, annotation}`,
+ * `annotate()` starts the review; the page polls while it runs and says in
+ * `notice` what went wrong. `actions` go beside the review button.
+ */
+export function mountReviewViewer(box, notice, session, { load, annotate, actions = [], onData = () => {} }) {
+  let timer = null;
+  let viewer = null;
+  let stopped = false;
+  const annotateButton = h("button", { type: "button", id: "annotate", class: "primary", onclick: start }, t("review.annotate"));
 
   function say(text) {
     notice.textContent = text || "";
@@ -75,6 +92,7 @@ function mountReview(main, summary, session) {
   }
 
   function show(data) {
+    onData(data);
     const annotation = data.annotation || { status: "none" };
     annotateButton.disabled = annotation.status === "running";
     annotateButton.textContent = annotation.status === "running" ? t("review.annotating")
@@ -86,38 +104,41 @@ function mountReview(main, summary, session) {
     if (viewer) viewer.show(games, 0, viewer.node);
     else {
       viewer = mountViewer(box, games, {
-        notation: session.player ? session.player.notation : "coordinate", actions: () => [annotateButton, pgnLink], explorer: api.explorer,
+        notation: session.player ? session.player.notation : "coordinate", actions: () => [annotateButton, ...actions], explorer: api.explorer,
         pieces: pieceSet(session), boardLabel: t("game.board"), words: viewerWords,
       });
       // The review opens on the final position: where the game ended.
       viewer.goto(finalNode(data.game));
     }
     clearTimeout(timer);
-    if (annotation.status === "running") timer = setTimeout(load, POLL_MS);
+    if (annotation.status === "running") timer = setTimeout(reload, POLL_MS);
   }
 
-  async function load() {
+  async function reload() {
     try {
-      show(await api.viewer(id));
+      const data = await load();
+      if (!stopped) show(data);
     } catch (error) {
-      say(errorText(error));
+      if (!stopped) say(errorText(error));
     }
   }
 
-  async function annotate() {
+  async function start() {
     say("");
     try {
-      await api.annotate(id);
+      await annotate();
     } catch (error) {
       say(errorText(error));
     }
-    await load();
+    await reload();
   }
 
-  load();
-  return () => {
-    clearTimeout(timer);
-    chat.destroy();
-    if (viewer) viewer.destroy();
+  reload();
+  return {
+    destroy() {
+      stopped = true;
+      clearTimeout(timer);
+      if (viewer) viewer.destroy();
+    },
   };
 }

@@ -9,6 +9,7 @@ pub mod explorer;
 pub mod extract;
 pub mod games;
 pub mod guard;
+pub mod library;
 pub mod players;
 pub mod puzzles;
 pub mod review;
@@ -16,13 +17,15 @@ pub mod social;
 
 use axum::extract::DefaultBodyLimit;
 use axum::middleware;
-use axum::routing::{any, get, post, put};
+use axum::routing::{any, delete, get, post, put};
 use axum::Router;
 
 use crate::error::ApiError;
 use crate::state::AppState;
 
-/// Request bodies are small JSON objects.
+/// Request bodies are small JSON objects; the one larger body, an
+/// imported file, is read with its own limit
+/// ([`crate::library::MAX_IMPORT_BYTES`]).
 const MAX_BODY_BYTES: usize = 16 * 1024;
 
 async fn unknown_endpoint() -> ApiError {
@@ -46,6 +49,11 @@ pub fn router(state: AppState) -> Router {
         .route("/games/{id}/viewer", get(review::viewer))
         .route("/games/{id}/annotate", post(review::annotate))
         .route("/explorer", get(explorer::explorer))
+        .route("/library", get(library::list))
+        .route("/library/import", post(library::import_file))
+        .route("/library/{id}", delete(library::delete))
+        .route("/library/{id}/viewer", get(library::viewer))
+        .route("/library/{id}/annotate", post(library::annotate))
         .route("/puzzles", get(puzzles::overview))
         .route("/puzzles/next", post(puzzles::next))
         .route("/puzzles/attempts/{id}/move", post(puzzles::play))

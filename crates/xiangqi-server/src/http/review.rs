@@ -1,4 +1,5 @@
-//! A stored game for the game viewer (`xiangqi-viewer`):
+//! A stored game for the game viewer (`xiangqi-viewer`), shared by played
+//! games and imported ones ([`viewer_answer`], [`start_review`]):
 //! `GET /api/games/{id}/viewer`, the viewer's data of its PGN export (or of
 //! the engine's review once there is one) with the review's status, and
 //! `POST /api/games/{id}/annotate`, which starts the review
@@ -15,7 +16,7 @@ use crate::error::ApiError;
 use crate::http::auth::current_player;
 use crate::http::extract::PathParams;
 use crate::http::games::stored_game_record;
-use crate::review::StartError;
+use crate::review::{Reviewed, StartError};
 use crate::state::AppState;
 use xiangqi_server_protocol::echo::quoted;
 
@@ -33,26 +34,67 @@ fn stored_review(pgn: &str) -> Result<Game, ApiError> {
         .map_err(|e| ApiError::Internal(format!("the stored review cannot be read: {e}")))
 }
 
-/// `GET /api/games/{id}/viewer`: `{game, annotation: {status, error?}}`,
-/// status `none`, `running`, `done` (the game is the annotated one) or
-/// `failed`.
+/// Where a game's review stands: running now, or its stored outcome (the
+/// annotated PGN or the error), or none.
+pub enum ReviewState {
+    Running,
+    Stored {
+        pgn: Option<String>,
+        error: Option<String>,
+    },
+    None,
+}
+
+/// The viewer's answer for a game whose record is `record`:
+/// `{game, annotation: {status, error?}}`, status `none`, `running`,
+/// `done` (the game is the annotated one) or `failed`.
+pub fn viewer_answer(record: Game, review: ReviewState) -> Result<Value, ApiError> {
+    let (game, annotation) = match review {
+        ReviewState::Running => (record, json!({ "status": "running" })),
+        ReviewState::Stored {
+            pgn: Some(pgn),
+            error: _,
+        } => (stored_review(&pgn)?, json!({ "status": "done" })),
+        ReviewState::Stored { pgn: None, error } => {
+            (record, json!({ "status": "failed", "error": error }))
+        }
+        ReviewState::None => (record, json!({ "status": "none" })),
+    };
+    Ok(json!({ "game": viewer_data(&game)?, "annotation": annotation }))
+}
+
+/// Starts the review of `what` (record `record`) for `player`: `202
+/// {annotation: {status: "running"}}`, or `409 busy`.
+pub fn start_review(
+    state: &AppState,
+    what: Reviewed,
+    record: Game,
+    player: &str,
+) -> Result<(StatusCode, Json<Value>), ApiError> {
+    crate::review::start(&state.reviews, what, record, player).map_err(|e| match e {
+        StartError::Busy(_) => ApiError::Conflict("busy", e.to_string()),
+    })?;
+    Ok((
+        StatusCode::ACCEPTED,
+        Json(json!({ "annotation": { "status": "running" } })),
+    ))
+}
+
+/// `GET /api/games/{id}/viewer`: [`viewer_answer`] of the game's export.
 pub async fn viewer(
     State(state): State<AppState>,
     PathParams(id): PathParams<String>,
 ) -> Result<Json<Value>, ApiError> {
     let export = stored_game_record(&state, &id).await?;
-    let review = state.store.review(&id).await?;
-    let (game, annotation) = match review {
-        _ if state.reviews.is_running(&id) => (export, json!({ "status": "running" })),
-        Some(row) => match (row.pgn, row.error) {
-            (Some(pgn), _) => (stored_review(&pgn)?, json!({ "status": "done" })),
-            (None, error) => (export, json!({ "status": "failed", "error": error })),
+    let review = match state.store.review(&id).await? {
+        _ if state.reviews.is_running(&Reviewed::Game(id.clone())) => ReviewState::Running,
+        Some(row) => ReviewState::Stored {
+            pgn: row.pgn,
+            error: row.error,
         },
-        None => (export, json!({ "status": "none" })),
+        None => ReviewState::None,
     };
-    Ok(Json(
-        json!({ "game": viewer_data(&game)?, "annotation": annotation }),
-    ))
+    Ok(Json(viewer_answer(export, review)?))
 }
 
 /// `POST /api/games/{id}/annotate`: starts the engine's review of a
@@ -76,11 +118,5 @@ pub async fn annotate(
         ));
     }
     let record = stored_game_record(&state, &id).await?;
-    crate::review::start(&state.reviews, &id, record, &player.id).map_err(|e| match e {
-        StartError::Busy(_) => ApiError::Conflict("busy", e.to_string()),
-    })?;
-    Ok((
-        StatusCode::ACCEPTED,
-        Json(json!({ "annotation": { "status": "running" } })),
-    ))
+    start_review(&state, Reviewed::Game(id), record, &player.id)
 }

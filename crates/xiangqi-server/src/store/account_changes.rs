@@ -45,7 +45,8 @@ impl Store {
 
     /// Deletes account `id` at `at` (unix ms): its name becomes
     /// [`deleted_name`] (the old one is free for anyone), its password and
-    /// every session go; its games, rating changes, chat and reports stay.
+    /// every session and its library of imported games go; its games, rating
+    /// changes, chat and reports stay.
     /// Returns the placeholder.
     pub async fn delete_account(&self, id: &str, at: i64) -> Result<String, StoreError> {
         let placeholder = deleted_name(id);
@@ -64,11 +65,13 @@ impl Store {
         .await
         .map_err(database)?;
         super::expect_one(done.rows_affected(), "account", id)?;
-        sqlx::query("DELETE FROM sessions WHERE player = $1")
-            .bind(id)
-            .execute(&mut *tx)
-            .await
-            .map_err(database)?;
+        for table in ["sessions WHERE player", "library_games WHERE owner"] {
+            sqlx::query(&format!("DELETE FROM {table} = $1"))
+                .bind(id)
+                .execute(&mut *tx)
+                .await
+                .map_err(database)?;
+        }
         tx.commit().await.map_err(database)?;
         Ok(placeholder)
     }

@@ -50,6 +50,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         "puzzles",
         include_str!("../../migrations/0008_puzzles.sql"),
     ),
+    (
+        9,
+        "library",
+        include_str!("../../migrations/0009_library.sql"),
+    ),
 ];
 
 /// The migrations above as a source for sqlx's migrator.

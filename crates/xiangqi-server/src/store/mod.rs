@@ -17,6 +17,7 @@ mod connect;
 mod events;
 mod game_filters;
 mod leases;
+mod library;
 mod migrations;
 mod openings;
 mod puzzles;
@@ -26,6 +27,7 @@ mod social;
 
 pub use account_changes::deleted_name;
 pub use game_filters::{GameFilter, ResultFilter};
+pub use library::{LibraryFilter, LibraryGameRow, LibraryReview};
 pub use reviews::ReviewRow;
 pub use social::{ChatRow, GameSides, NewReport, ReportRow};
 mod rows;
