@@ -10,6 +10,7 @@
 
 use serde::{Deserialize, Serialize};
 
+pub mod bot;
 pub mod echo;
 pub mod server;
 mod session;
