@@ -438,7 +438,10 @@ mod tests {
         let canceled = BotEvent::ChallengeCanceled {
             challenge: challenge(),
         };
-        round_trip(&canceled, &to_line(&canceled).trim_end().to_string());
+        round_trip(
+            &canceled,
+            r#"{"type":"challenge_canceled","challenge":{"id":"c_1","challenger":{"name":"ana","rating":1500,"bot":false},"dest":{"name":"engine1","rating":1500,"bot":true},"tc":"5+3","rated":true,"rules":"online","color":"random"}}"#,
+        );
     }
 
     #[test]
@@ -559,11 +562,7 @@ mod tests {
             &ChallengeCreated {
                 challenge: challenge(),
             },
-            &to_line(&ChallengeCreated {
-                challenge: challenge(),
-            })
-            .trim_end()
-            .to_string(),
+            r#"{"challenge":{"id":"c_1","challenger":{"name":"ana","rating":1500,"bot":false},"dest":{"name":"engine1","rating":1500,"bot":true},"tc":"5+3","rated":true,"rules":"online","color":"random"}}"#,
         );
         round_trip(&OkAnswer { ok: true }, r#"{"ok":true}"#);
         round_trip(
