@@ -29,6 +29,11 @@ use super::player_info;
 /// and a cluster's synthetic ones (from 2^62).
 static NEXT_STREAM_CONN: AtomicU64 = AtomicU64::new(1 << 61);
 
+/// A watcher number of the bot API's own.
+pub fn stream_conn() -> ConnId {
+    NEXT_STREAM_CONN.fetch_add(1, Ordering::Relaxed)
+}
+
 fn side(color: Color) -> Side {
     match color {
         Color::Red => Side::Red,
@@ -221,7 +226,7 @@ pub fn lines(
     social: Arc<Social>,
     revoked: broadcast::Receiver<String>,
 ) -> impl futures_util::Stream<Item = String> + Send + 'static {
-    let conn = NEXT_STREAM_CONN.fetch_add(1, Ordering::Relaxed);
+    let conn = stream_conn();
     let (out, inbox) = mpsc::unbounded_channel();
     social.readers.join(&room.id, conn, player, out.clone());
     let _ = room.send(RoomCommand::Watch {

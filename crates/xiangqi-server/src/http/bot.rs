@@ -20,7 +20,7 @@ use crate::error::ApiError;
 use crate::game::lobby::{seat_colors, start_game};
 use crate::game::room::{Action, ActionError, RoomCommand};
 use crate::game::view::Seat;
-use crate::game::RoomHandle;
+use crate::game::{RoomGone, RoomHandle};
 use crate::http::auth::current_player;
 use crate::http::extract::{JsonBody, PathParams};
 use crate::ids::{new_id, token_hash};
@@ -507,15 +507,51 @@ async fn act(
 ) -> Result<Json<OkAnswer>, ApiError> {
     single_node(state)?;
     let bot = bearer.bot()?;
-    let room = bots_room(state, id, &bot.id).await?;
-    let gone = || ApiError::Internal(format!("game {id}: the room stopped"));
+    // A finished game's room stops once nobody watches: the second try
+    // loads it again.
+    for _ in 0..2 {
+        let room = bots_room(state, id, &bot.id).await?;
+        if let Ok(answer) = act_in(&room, &bot.id, action.clone()).await {
+            answer.map_err(refused)?;
+            return Ok(ok());
+        }
+    }
+    Err(ApiError::Internal(format!("game {id}: the room stopped")))
+}
+
+/// `player`'s action in `room`; `Err` when the room stopped meanwhile.
+async fn act_in(
+    room: &RoomHandle,
+    player: &str,
+    action: Action,
+) -> Result<Result<(), ActionError>, RoomGone> {
+    // Watching (as nobody's side: no presence changes) keeps a finished
+    // game's room running until the answer, so a late move hears
+    // `game_over` rather than finding the room gone.
+    let conn = crate::bots::game_stream::stream_conn();
+    let (out, _ignored) = tokio::sync::mpsc::unbounded_channel();
+    room.send(RoomCommand::Watch {
+        conn,
+        player: String::new(),
+        out,
+        since: None,
+    })?;
+    let answer = act_watching(room, player, action).await;
+    let _ = room.send(RoomCommand::Unwatch { conn });
+    answer
+}
+
+async fn act_watching(
+    room: &RoomHandle,
+    player: &str,
+    action: Action,
+) -> Result<Result<(), ActionError>, RoomGone> {
     let action = match action {
         // The API names no ply: the move is for the position now.
         Action::Move { mv, .. } => {
             let (reply, answer) = oneshot::channel();
-            room.send(RoomCommand::Summary { reply })
-                .map_err(|_| gone())?;
-            let (_, moves, _) = answer.await.map_err(|_| gone())?;
+            room.send(RoomCommand::Summary { reply })?;
+            let (_, moves, _) = answer.await.map_err(|_| RoomGone)?;
             Action::Move {
                 ply: moves.len() as u32,
                 mv,
@@ -523,11 +559,7 @@ async fn act(
         }
         other => other,
     };
-    room.act(&bot.id, action)
-        .await
-        .map_err(|_| gone())?
-        .map_err(refused)?;
-    Ok(ok())
+    room.act(player, action).await
 }
 
 /// `POST /api/bot/game/{id}/move/{iccs}`.
