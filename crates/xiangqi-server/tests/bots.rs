@@ -402,6 +402,24 @@ async fn two_bots_play_a_whole_rated_game_over_http_in_the_bot_pool() {
     let summary = summary.get("summary").cloned().unwrap_or(summary);
     assert_eq!(summary["bot"], true, "{summary}");
     assert_eq!(summary["red"]["bot"], true, "{summary}");
+    // The PGN export marks both sides as bots, with their bot-pool ratings.
+    let pgn = server
+        .http
+        .get(format!("{}/games/{game}.pgn", server.base))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    for tag in [
+        "[RedType \"bot\"]",
+        "[BlackType \"bot\"]",
+        "[RedElo \"1500\"]",
+        "[Rated \"yes\"]",
+    ] {
+        assert!(pgn.contains(tag), "{tag} in {pgn}");
+    }
     // A move after the end is refused with the room's own code.
     let (status, body) = server
         .post(
