@@ -929,3 +929,29 @@ async fn a_bot_is_at_the_board_while_its_game_stream_is_open() {
         (Some("1-0"), Some("abandonment"))
     );
 }
+
+#[tokio::test]
+async fn a_deleted_accounts_tokens_stop_working_and_their_streams_end() {
+    let server = start().await;
+    let (cookie, _) = server.account("gonebot").await;
+    let (token, _) = server.token(&cookie).await;
+    let (status, _) = server
+        .post("/api/bot/account/upgrade", Auth::Token(&token), json!({}))
+        .await;
+    assert_eq!(status, 200);
+    let mut events = server.stream("/api/stream/event", &token).await;
+    let (status, body) = server
+        .post(
+            "/api/account/delete",
+            Auth::Cookie(&cookie),
+            json!({"password": PASSWORD}),
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    assert!(events.ends().await, "the stream ends with the account");
+    let (status, body) = server.get("/api/stream/event", Auth::Token(&token)).await;
+    assert_eq!(
+        (status, body["error"]["code"].as_str()),
+        (401, Some("bad_token"))
+    );
+}
