@@ -71,6 +71,13 @@ export const api = {
   libraryViewer: (id) => request("GET", `/api/library/${encodeURIComponent(id)}/viewer`),
   libraryAnnotate: (id) => request("POST", `/api/library/${encodeURIComponent(id)}/annotate`),
   libraryDelete: (id) => request("DELETE", `/api/library/${encodeURIComponent(id)}`),
+  // Bots: those online, a challenge to one (by the session), its withdrawal; the account's API tokens.
+  botsOnline: () => request("GET", "/api/bots/online"),
+  challenge: (name, terms) => request("POST", `/api/challenge/${encodeURIComponent(name)}`, terms),
+  cancelChallenge: (id) => request("POST", `/api/challenge/${encodeURIComponent(id)}/cancel`),
+  tokens: () => request("GET", "/api/account/tokens"),
+  createToken: (description) => request("POST", "/api/account/tokens", { description }),
+  revokeToken: (id) => request("DELETE", `/api/account/tokens/${encodeURIComponent(id)}`),
   // The opening explorer's table (`xiangqi serve --explorer`); null when the server has none.
   explorer: async (fen) => {
     try {

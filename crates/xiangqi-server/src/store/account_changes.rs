@@ -65,7 +65,12 @@ impl Store {
         .await
         .map_err(database)?;
         super::expect_one(done.rows_affected(), "account", id)?;
-        for table in ["sessions WHERE player", "library_games WHERE owner"] {
+        // The account's sessions, its imported games and a bot's API tokens go with it.
+        for table in [
+            "sessions WHERE player",
+            "library_games WHERE owner",
+            "api_tokens WHERE player",
+        ] {
             sqlx::query(&format!("DELETE FROM {table} = $1"))
                 .bind(id)
                 .execute(&mut *tx)

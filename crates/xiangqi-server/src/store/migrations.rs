@@ -55,6 +55,7 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         "library",
         include_str!("../../migrations/0009_library.sql"),
     ),
+    (10, "bots", include_str!("../../migrations/0010_bots.sql")),
 ];
 
 /// The migrations above as a source for sqlx's migrator.
