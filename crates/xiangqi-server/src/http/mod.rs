@@ -10,6 +10,7 @@ pub mod extract;
 pub mod games;
 pub mod guard;
 pub mod players;
+pub mod position;
 pub mod puzzles;
 pub mod review;
 pub mod social;
@@ -46,6 +47,7 @@ pub fn router(state: AppState) -> Router {
         .route("/games/{id}/viewer", get(review::viewer))
         .route("/games/{id}/annotate", post(review::annotate))
         .route("/explorer", get(explorer::explorer))
+        .route("/position", post(position::position))
         .route("/puzzles", get(puzzles::overview))
         .route("/puzzles/next", post(puzzles::next))
         .route("/puzzles/attempts/{id}/move", post(puzzles::play))
