@@ -57,6 +57,8 @@ export const api = {
   puzzleNext: () => request("POST", "/api/puzzles/next"),
   puzzleMove: (attempt, move) => request("POST", `/api/puzzles/attempts/${encodeURIComponent(attempt)}/move`, { move }),
   puzzleSolution: (attempt) => request("POST", `/api/puzzles/attempts/${encodeURIComponent(attempt)}/solution`),
+  // The analysis board's rules: a position checked, the moves played from it, its legal moves.
+  position: (fen, moves = []) => request("POST", "/api/position", { fen, moves }),
   // The opening explorer's table (`xiangqi serve --explorer`); null when the server has none.
   explorer: async (fen) => {
     try {

@@ -13,6 +13,7 @@ import { mountPlayer } from "./player.js";
 import { startConnectionBanner } from "./connection.js";
 import { mountHowTo } from "./howto.js";
 import { mountPuzzles } from "./puzzles.js";
+import { mountAnalysis } from "./analysis.js";
 
 const routes = [
   [/^\/$/, mountLobby],
@@ -22,6 +23,7 @@ const routes = [
   [/^\/login$/, mountAuth],
   [/^\/how-to-play$/, mountHowTo],
   [/^\/puzzles$/, mountPuzzles],
+  [/^\/analysis$/, mountAnalysis],
 ];
 
 const main = document.getElementById("app");
@@ -65,7 +67,7 @@ function renderHeader() {
     : h("button", { class: "linkish", id: "logout", onclick: logout }, t("nav.sign_out"));
   header.replaceChildren(
     link("/", h("span", { class: "brand" }, h("span", { class: "brand-mark" }, "象"), h("span", { class: "brand-name" }, "Xiangqi"))),
-    h("nav", {}, h("a", { href: "/", "data-link": true, class: "nav-play" }, t("nav.play")), link("/puzzles", t("nav.puzzles")), link("/how-to-play", t("nav.how_to_play")), link("/settings", t("nav.settings")), account, who),
+    h("nav", {}, h("a", { href: "/", "data-link": true, class: "nav-play" }, t("nav.play")), link("/puzzles", t("nav.puzzles")), link("/analysis", t("nav.analysis")), link("/how-to-play", t("nav.how_to_play")), link("/settings", t("nav.settings")), account, who),
     // Rebuilt on every header render, so it takes the socket's state now.
     h("span", { class: socket.ready ? "conn online" : "conn", id: "conn", title: t("nav.connection") }),
   );

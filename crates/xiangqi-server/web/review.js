@@ -63,6 +63,12 @@ function mountReview(main, summary, session) {
   const chat = createChatPanel(chatBox, id, session, () => ({ player: plays, over: true }), { readOnly: true });
   const annotateButton = h("button", { type: "button", id: "annotate", class: "primary", onclick: annotate }, t("review.annotate"));
   const pgnLink = h("a", { href: `/games/${id}.pgn`, download: `${id}.pgn`, class: "button" }, t("game.download_pgn"));
+  // The analysis board, on the position the viewer shows.
+  const analyseButton = h("button", { type: "button", id: "analyse", onclick: () => {
+    const shown = box.querySelector("[data-fen]");
+    const fen = shown ? shown.dataset.fen : "";
+    session.navigate(fen ? `/analysis?fen=${encodeURIComponent(fen)}` : "/analysis");
+  } }, t("analysis.analyse"));
   const reason = summary.reason ? ` · ${reasonLabel(summary.reason)}` : "";
   main.append(h("section", { class: "review", id: "review", dataset: { game: id } },
     h("p", { class: "review-head" }, playerLink(summary.red), h("span", { class: "vs" }, ` ${t("game.vs")} `), playerLink(summary.black),
@@ -86,7 +92,7 @@ function mountReview(main, summary, session) {
     if (viewer) viewer.show(games, 0, viewer.node);
     else {
       viewer = mountViewer(box, games, {
-        notation: session.player ? session.player.notation : "coordinate", actions: () => [annotateButton, pgnLink], explorer: api.explorer,
+        notation: session.player ? session.player.notation : "coordinate", actions: () => [annotateButton, analyseButton, pgnLink], explorer: api.explorer,
         pieces: pieceSet(session), boardLabel: t("game.board"), words: viewerWords,
       });
       // The review opens on the final position: where the game ended.
