@@ -80,9 +80,11 @@ def test_a_position_set_up_by_dragging_is_analysed_with_lines_and_arrows(open_cl
 
     # Play: moves come from the server, the line reads in the notation set.
     client.click("#mode-play")
-    client.find("#board [data-square='h0']").click()
+    # The board is redrawn when the server's answer comes: then it takes moves.
+    client.wait_text("#position-status", lambda t: t == "Red to move")
+    client.click("#board [data-square='h0']")
     client.find("#board [data-dest='g2']")
-    client.find("#board [data-square='g2']").click()
+    client.click("#board [data-square='g2']")
     client.wait().until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#line-moves li[data-move]")) == 1, "h0g2 not played")
     client.wait_text("#position-status", lambda t: t == "Black to move")
     client.click("#back")
@@ -144,4 +146,29 @@ def test_a_forced_mate_in_chinese_at_phone_width(open_client):
     client.wait().until(lambda d: problems(client) == ["unreachable_square"], "a black soldier on e7 was accepted")
     client.driver.execute_script("window.scrollTo(0, 0)")
     client.shot("analysis-setup-zh-phone")
+    assert not client.console_errors()
+
+
+def test_a_finished_games_review_opens_its_position_on_the_analysis_board(open_client):
+    client = open_client()
+    client.play_engine(0, 5, "red")
+    client.wait_game_page()
+    client.wait_my_turn()
+    client.move("h2e2")
+    client.wait().until(lambda d: client.ply_count() >= 2, "the engine did not answer")
+    client.click("#resign")
+    client.wait_text("#resign", lambda t: t == "Confirm resign")
+    client.click("#resign")
+    client.wait_result()
+    client.driver.refresh()
+    client.find("#viewer [data-fen]")
+    final = client.wait().until(
+        lambda d: (lambda fen: fen if fen and " b " not in fen else False)(
+            d.find_element(By.CSS_SELECTOR, "#viewer [data-fen]").get_attribute("data-fen")),
+        "the review did not open on the final position")
+    client.click("#analyse")
+    client.wait().until(lambda d: "/analysis?fen=" in d.current_url, "the analysis board did not open")
+    client.wait_text("#position-status", lambda t: t == "Red to move")
+    assert fen_out(client) == final
+    assert client.find("#mode-edit").is_displayed()
     assert not client.console_errors()
