@@ -73,8 +73,10 @@ export function createEnginePanel({ onArrows, onPlay, onNotice }) {
       h("button", { type: "button", class: "linkish line-play", title: t("analysis.play_line"), onclick: () => line.pv[0] && onPlay(line.pv[0]) },
         h("span", { class: "score" }, scoreText(line.score)), " ", h("span", { class: "pv" }, line.pv_text.join(" "))))));
     if (report) {
-      const speed = Math.round(report.nps / 1000);
-      info.textContent = t("analysis.depth", { depth: report.depth, knps: speed });
+      // A search of a few milliseconds (a mate found at once) has no speed worth showing.
+      info.textContent = report.time_ms >= 100
+        ? t("analysis.depth", { depth: report.depth, knps: Math.round(report.nps / 1000) })
+        : t("analysis.depth_only", { depth: report.depth });
       if (report.done) info.textContent += ` · ${t(report.lines.length ? "analysis.finished" : "analysis.no_moves")}`;
     }
     drawArrows();

@@ -21,6 +21,8 @@ use crate::engine_slots::{EngineSlots, SearchControl};
 use crate::game::hub::Hub;
 use crate::game::{ConnId, Outbound, Outbox};
 use crate::ids::new_id;
+use crate::security::throttle::Throttle;
+use crate::security::{AddressKey, Rate};
 use crate::ws::protocol::ServerMessage;
 use position::Checked;
 
@@ -32,6 +34,17 @@ pub const TIME_CAP: Duration = Duration::from_secs(30);
 /// Reports go out at most this often (a deepening search completes many
 /// shallow iterations within a few milliseconds).
 pub const REPORT_EVERY: Duration = Duration::from_millis(250);
+
+/// Position checks (`POST /api/position`) an address may make: a burst of
+/// 600, then ten a second. A person setting up a board never comes near it;
+/// a client replaying long move lists in a loop does.
+pub const POSITION_CHECKS: Rate = Rate::new(
+    match std::num::NonZeroU32::new(600) {
+        Some(n) => n,
+        None => unreachable!(),
+    },
+    Duration::from_secs(60),
+);
 
 /// The running analysis of one player.
 struct Current {
@@ -69,6 +82,8 @@ pub struct NoSuchAnalysis(pub String);
 
 /// The analyses running now, one per player.
 pub struct Analyses {
+    /// The limit of `POST /api/position` per address ([`POSITION_CHECKS`]).
+    pub checks: Throttle<AddressKey>,
     current: Mutex<HashMap<String, Current>>,
     slots: Arc<EngineSlots>,
     hub: Arc<Hub>,
@@ -78,6 +93,7 @@ impl Analyses {
     /// Analyses on `slots`, rendered in the notation `hub` knows for each player.
     pub fn new(slots: Arc<EngineSlots>, hub: Arc<Hub>) -> Arc<Analyses> {
         Arc::new(Analyses {
+            checks: Throttle::new(POSITION_CHECKS),
             current: Mutex::new(HashMap::new()),
             slots,
             hub,

@@ -3,6 +3,7 @@
 //! that is no position is a normal state of a board being set up, so it is
 //! answered `200` with `valid: false` and what is wrong; moves that cannot
 //! be played (the board sends only moves it was given as legal) are `400`.
+//! Each address is limited to [`POSITION_CHECKS`](crate::analysis::POSITION_CHECKS).
 
 use axum::extract::State;
 use axum::http::HeaderMap;
@@ -17,6 +18,7 @@ use crate::error::ApiError;
 use crate::http::auth::current_player;
 use crate::http::extract::JsonBody;
 use crate::notation_setting::NotationSetting;
+use crate::security::Client;
 use crate::state::AppState;
 
 #[derive(Deserialize)]
@@ -52,9 +54,21 @@ fn refused(refusal: Refusal) -> ApiError {
 
 pub async fn position(
     State(state): State<AppState>,
+    client: Client,
     headers: HeaderMap,
     JsonBody(body): JsonBody<PositionBody>,
 ) -> Result<Json<Value>, ApiError> {
+    if let Err(wait) = state.analyses.checks.check(&client.address) {
+        let seconds = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
+        return Err(ApiError::TooMany(
+            "rate_limited",
+            format!(
+                "too many position checks; try again in {} s",
+                seconds.max(1)
+            ),
+            wait,
+        ));
+    }
     let notation = current_player(&state, &headers)
         .await?
         .and_then(|p| NotationSetting::parse(&p.notation))

@@ -105,3 +105,29 @@ async fn forged_ids_and_other_players_cannot_stop_an_analysis() {
     assert_eq!(end["reason"], "stopped");
     assert!(server.engine_idle_within(PROMPTLY).await);
 }
+
+#[tokio::test]
+async fn a_flood_of_position_checks_is_limited_per_address() {
+    let server = TestServer::start().await;
+    let alice = server.guest().await;
+    let body = json!({"fen": START, "moves": ["h2e2", "h9g7"]});
+    let burst = xiangqi_server::analysis::POSITION_CHECKS.count.get();
+    // The burst passes; then, as the limit refills at ten a second while
+    // the requests come much faster, a refusal comes well within a second burst.
+    let mut accepted = 0;
+    let answer = loop {
+        let (status, answer) = alice.post_json("/api/position", &body).await;
+        if status != 200 {
+            assert_eq!(status, 429, "{answer}");
+            break answer;
+        }
+        accepted += 1;
+        assert!(accepted < 2 * burst, "no limit after {accepted} checks");
+    };
+    assert!(accepted >= burst, "refused after {accepted}");
+    assert_eq!(answer["error"]["code"], "rate_limited");
+    assert!(
+        answer["error"]["args"]["seconds"].as_u64() >= Some(1),
+        "{answer}"
+    );
+}
