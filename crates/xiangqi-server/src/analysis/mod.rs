@@ -26,10 +26,10 @@ use crate::security::{AddressKey, Rate};
 use crate::ws::protocol::ServerMessage;
 use position::Checked;
 
-/// Search time an analysis gets, at most, for one position: about depth
-/// 14-18 with our engine on one core, more than a player reads while
-/// looking at a position, and a bound on one player's share of the slots
-/// when nobody else waits. Time spent waiting for a slot does not count.
+/// Search time an analysis gets, at most, for one position: more than a
+/// player spends reading one position's lines (past a few seconds the lines
+/// change little), and a bound on one player's share of the slots when
+/// nobody else waits. Time spent waiting for a slot does not count.
 pub const TIME_CAP: Duration = Duration::from_secs(30);
 /// Reports go out at most this often (a deepening search completes many
 /// shallow iterations within a few milliseconds).

@@ -208,3 +208,33 @@ async fn the_position_endpoint_checks_positions_and_plays_moves() {
         (400, Some("illegal_move"))
     );
 }
+
+#[tokio::test]
+async fn reports_come_at_most_four_a_second() {
+    let server = TestServer::start().await;
+    let mut tab = server.guest().await.connect().await;
+    // A deepening search completes many iterations in its first moments,
+    // each with five lines: one report per line would be dozens, one per
+    // iteration as many as the depth reached. Throttled to one per 250 ms,
+    // the first report already comes several iterations deep.
+    tab.send(json!({"t": "analyse", "fen": START, "multipv": 5}))
+        .await;
+    let window = Duration::from_secs(2);
+    let deadline = tokio::time::Instant::now() + window;
+    let (mut frames, mut depth) = (0, 0);
+    loop {
+        let left = deadline.saturating_duration_since(tokio::time::Instant::now());
+        let next = tab.expect_within("analysis", left + Duration::from_secs(1));
+        match tokio::time::timeout(left, next).await {
+            Ok(frame) => {
+                frames += 1;
+                depth = frame["depth"].as_u64().unwrap_or_default();
+            }
+            Err(_) => break,
+        }
+    }
+    assert!(frames <= 9, "{frames} reports in {window:?}");
+    assert!(frames < depth, "{frames} reports for {depth} iterations");
+    tab.send(json!({"t": "stop_analysis"})).await;
+    tab.expect("analysis_end").await;
+}
