@@ -36,6 +36,8 @@ fn type_name(message: &ClientMessage) -> &'static str {
         ClientMessage::AcceptRematch { .. } => "accept_rematch",
         ClientMessage::DeclineRematch { .. } => "decline_rematch",
         ClientMessage::Chat { .. } => "chat",
+        ClientMessage::Analyse(_) => "analyse",
+        ClientMessage::StopAnalysis { .. } => "stop_analysis",
     }
 }
 

@@ -218,6 +218,38 @@ pub enum ClientMessage {
         /// Plain text, at most 300 characters.
         text: String,
     },
+    /// Analyse a position with the engine, live (added within version 1):
+    /// replaces the player's running analysis.
+    Analyse(AnalyseRequest),
+    /// Stop the player's analysis (added within version 1).
+    StopAnalysis {
+        /// The analysis (`a_…`); absent: whichever runs.
+        #[serde(default)]
+        id: Option<String>,
+    },
+}
+
+/// The most lines an `analyse` may ask for.
+pub const MAX_MULTI_PV: u32 = 5;
+
+fn default_multipv() -> u32 {
+    1
+}
+
+/// An `analyse` message's fields: a start position, moves from it, and
+/// how many lines. Unknown fields are refused (`bad_message`), so a
+/// misspelt `multipv` is not silently one line.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AnalyseRequest {
+    /// The start position's FEN.
+    pub fen: String,
+    /// Moves played from it (ICCS), the position analysed being the last.
+    #[serde(default)]
+    pub moves: Vec<String>,
+    /// Lines wanted, 1 to [`MAX_MULTI_PV`].
+    #[serde(default = "default_multipv")]
+    pub multipv: u32,
 }
 
 /// The message types a client may send.
@@ -245,6 +277,8 @@ const CLIENT_TYPES: &[&str] = &[
     "accept_rematch",
     "decline_rematch",
     "chat",
+    "analyse",
+    "stop_analysis",
 ];
 
 /// Why a frame is not a client message.
@@ -342,6 +376,24 @@ mod tests {
                 .unwrap_err()
                 .code(),
             "bad_message"
+        );
+        assert_eq!(
+            decode(r#"{"t":"analyse","fen":"9/9/9/9/9/9/9/9/9/9 w","multipv":3}"#),
+            Ok(ClientMessage::Analyse(AnalyseRequest {
+                fen: "9/9/9/9/9/9/9/9/9/9 w".into(),
+                moves: Vec::new(),
+                multipv: 3
+            }))
+        );
+        assert_eq!(
+            decode(r#"{"t":"analyse","fen":"x","multi_pv":3}"#)
+                .unwrap_err()
+                .code(),
+            "bad_message"
+        );
+        assert_eq!(
+            decode(r#"{"t":"stop_analysis"}"#),
+            Ok(ClientMessage::StopAnalysis { id: None })
         );
         assert_eq!(
             decode(r#"{"t":"watch","game":"g_1","since":4}"#),

@@ -102,6 +102,18 @@ pub enum ServerMessage {
         /// The message.
         message: ChatLine,
     },
+    /// The engine's analysis of an `analyse`, as its search deepens (added
+    /// within version 1).
+    Analysis(Box<AnalysisReport>),
+    /// An analysis is over (added within version 1).
+    AnalysisEnd {
+        /// The analysis.
+        id: String,
+        /// `finished` (the search ended: time cap, proven mate, no move),
+        /// `stopped` (`stop_analysis`), `replaced` (a newer `analyse` of
+        /// the player, from any socket).
+        reason: String,
+    },
 }
 
 impl ServerMessage {
@@ -123,6 +135,10 @@ pub struct ErrorFrame {
     /// What the error is about; absent for errors about the frame itself.
     #[serde(rename = "ref", default, skip_serializing_if = "Option::is_none")]
     pub reference: Option<ErrorRef>,
+    /// What a client's sentence for the code needs beyond the code (added
+    /// within version 1; absent when nothing).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub args: Option<serde_json::Value>,
 }
 
 /// What an error refers to: a seek, a game, or a move of a game.
@@ -339,6 +355,52 @@ pub struct GameResult {
     pub aborted_by: Option<String>,
 }
 
+/// The `analysis` frame's fields.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct AnalysisReport {
+    /// `a_…`, what `stop_analysis` names.
+    pub id: String,
+    /// The position analysed (after the request's moves).
+    pub fen: String,
+    /// The deepest completed iteration.
+    pub depth: u32,
+    /// Nodes searched so far.
+    pub nodes: u64,
+    /// Nodes per second.
+    pub nps: u64,
+    /// Search time so far, ms.
+    pub time_ms: u64,
+    /// The lines, best first.
+    pub lines: Vec<AnalysisLine>,
+    /// True on the last report of the analysis.
+    pub done: bool,
+}
+
+/// One line of an analysis.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AnalysisLine {
+    /// 1 for the best line.
+    pub multipv: u32,
+    /// The score from the view of the side to move.
+    pub score: LineScore,
+    /// The line's moves, ICCS.
+    pub pv: Vec<String>,
+    /// The same moves in the recipient's notation.
+    pub pv_text: Vec<String>,
+}
+
+/// A score: centipawns or moves to mate (negative: the side to move is
+/// mated), one of the two fields present.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LineScore {
+    /// Centipawns.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cp: Option<i32>,
+    /// Moves to mate.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mate: Option<i32>,
+}
+
 /// The `state` frame's fields.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct GameState {
@@ -514,6 +576,7 @@ mod tests {
             code: "flood".into(),
             message: "slow down".into(),
             reference: None,
+            args: None,
         });
         assert_eq!(
             error.to_text(),
@@ -523,6 +586,7 @@ mod tests {
             code: "stale_ply".into(),
             message: "m".into(),
             reference: Some(ErrorRef::game_move("g_1", 3)),
+            args: None,
         });
         assert_eq!(
             error.to_text(),

@@ -80,6 +80,8 @@ fn every_server_example_reads_into_the_types_and_back() {
         "event",
         "ack",
         "chat",
+        "analysis",
+        "analysis_end",
     ]
     .into_iter()
     .map(String::from)

@@ -33,6 +33,8 @@ pub struct SearchControl {
 struct ControlState {
     cancelled: bool,
     running: Option<SearchRemote>,
+    /// The slots stopped the running search for a waiter.
+    cut_short: bool,
 }
 
 impl SearchControl {
@@ -56,9 +58,17 @@ impl SearchControl {
 
     /// Stops the running search early (it answers with its best move so far).
     fn cut_short(&self) {
-        if let Some(stop) = &self.lock().running {
+        let mut state = self.lock();
+        if let Some(stop) = &state.running {
             stop.stop();
+            state.cut_short = true;
         }
+    }
+
+    /// Whether the slots stopped the last search for a waiter (an analysis
+    /// then queues again for the rest of its time).
+    pub fn was_cut_short(&self) -> bool {
+        self.lock().cut_short
     }
 
     /// The search of `stop` has started: false if it was cancelled (the
@@ -69,6 +79,7 @@ impl SearchControl {
             return false;
         }
         state.running = Some(stop);
+        state.cut_short = false;
         true
     }
 

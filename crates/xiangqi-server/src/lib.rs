@@ -17,6 +17,7 @@
 //! # Ok(()) }
 //! ```
 
+pub mod analysis;
 pub mod bots;
 pub mod clock;
 pub mod cluster;

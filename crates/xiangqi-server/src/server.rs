@@ -160,6 +160,7 @@ impl Server {
         shutdown: impl std::future::Future<Output = ()> + Send + 'static,
     ) -> Result<(), ServeError> {
         let sweeps = tokio::spawn(crate::security::sweep::run(self.state.clone()));
+        let analyses = self.state.analyses.clone();
         let app = crate::http::router(self.state);
         // Nagle's algorithm would hold a move's `ack` (written right after
         // its `event`) until the client's delayed ACK of the event, 40 ms on
@@ -176,6 +177,8 @@ impl Server {
             .await
             .map_err(ServeError::Io);
         sweeps.abort();
+        // A search thread would hold the runtime's end for the rest of its time.
+        analyses.stop_all();
         served
     }
 }

@@ -35,6 +35,8 @@ pub struct AppState {
     /// What a room may reach (built from the fields above): rooms see
     /// this, never the whole state.
     pub room_ports: RoomPorts,
+    /// The analysis board's analyses running now, one per player.
+    pub analyses: Arc<crate::analysis::Analyses>,
     /// The engine's reviews running now.
     pub reviews: Arc<Reviews>,
     /// The opening explorer behind `GET /api/explorer`, when one was given.
@@ -79,12 +81,15 @@ impl AppState {
             store.clone(),
             clock.clone(),
         ));
+        let hub = Arc::new(Hub::default());
+        let analyses = crate::analysis::Analyses::new(engine_slots.clone(), hub.clone());
         AppState {
             store,
             clock,
             rooms,
             lobby,
-            hub: Arc::new(Hub::default()),
+            hub,
+            analyses,
             engine_slots,
             engine_games,
             room_ports,

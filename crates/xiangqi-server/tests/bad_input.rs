@@ -354,6 +354,7 @@ async fn unknown_message_types_get_unknown_type_with_the_type_cut_short() {
 
 #[tokio::test]
 async fn well_formed_messages_with_bad_values_are_refused_by_code() {
+    const START: &str = xiangqi_core::START_FEN;
     let server = start_server().await;
     let mut client = server.greeted_socket().await;
     let cases = [
@@ -381,6 +382,33 @@ async fn well_formed_messages_with_bad_values_are_refused_by_code() {
             "unknown_game",
         ),
         (json!({"t": "resign", "game": "g_nothing"}), "unknown_game"),
+        (json!({"t": "analyse", "fen": "rnbakabnr/9/9 w"}), "bad_fen"),
+        (
+            json!({"t": "analyse", "fen": "4k4/9/9/9/9/9/9/9/9/4K4 w"}),
+            "illegal_position",
+        ),
+        (
+            json!({"t": "analyse", "fen": START, "multipv": 9}),
+            "bad_multipv",
+        ),
+        (
+            json!({"t": "analyse", "fen": START, "multipv": 0}),
+            "bad_multipv",
+        ),
+        (
+            json!({"t": "analyse", "fen": START, "moves": ["h2"]}),
+            "bad_move",
+        ),
+        (
+            json!({"t": "analyse", "fen": START, "moves": ["h2e2", "h2e2"]}),
+            "illegal_move",
+        ),
+        (
+            json!({"t": "analyse", "fen": START, "depth": 30}),
+            "bad_message",
+        ),
+        (json!({"t": "analyse", "fen": 5}), "bad_message"),
+        (json!({"t": "stop_analysis"}), "unknown_analysis"),
     ];
     for (message, code) in cases {
         client.send_json(message).await;

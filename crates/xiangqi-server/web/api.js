@@ -78,6 +78,8 @@ export const api = {
   tokens: () => request("GET", "/api/account/tokens"),
   createToken: (description) => request("POST", "/api/account/tokens", { description }),
   revokeToken: (id) => request("DELETE", `/api/account/tokens/${encodeURIComponent(id)}`),
+  // The analysis board's rules: a position checked, the moves played from it, its legal moves.
+  position: (fen, moves = []) => request("POST", "/api/position", { fen, moves }),
   // The opening explorer's table (`xiangqi serve --explorer`); null when the server has none.
   explorer: async (fen) => {
     try {

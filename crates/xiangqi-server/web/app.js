@@ -16,6 +16,7 @@ import { mountPuzzles } from "./puzzles.js";
 import { mountImport } from "./import.js";
 import { mountLibrary } from "./library.js";
 import { mountLibraryGame } from "./library_game.js";
+import { mountAnalysis } from "./analysis.js";
 
 const routes = [
   [/^\/$/, mountLobby],
@@ -28,6 +29,7 @@ const routes = [
   [/^\/import$/, mountImport],
   [/^\/library$/, mountLibrary],
   [/^\/library\/([A-Za-z0-9_-]+)$/, mountLibraryGame],
+  [/^\/analysis$/, mountAnalysis],
 ];
 
 const main = document.getElementById("app");
@@ -71,7 +73,7 @@ function renderHeader() {
     : h("button", { class: "linkish", id: "logout", onclick: logout }, t("nav.sign_out"));
   header.replaceChildren(
     link("/", h("span", { class: "brand" }, h("span", { class: "brand-mark" }, "象"), h("span", { class: "brand-name" }, "Xiangqi"))),
-    h("nav", {}, h("a", { href: "/", "data-link": true, class: "nav-play" }, t("nav.play")), link("/puzzles", t("nav.puzzles")), link("/library", t("nav.library")), link("/how-to-play", t("nav.how_to_play")), link("/settings", t("nav.settings")), account, who),
+    h("nav", {}, h("a", { href: "/", "data-link": true, class: "nav-play" }, t("nav.play")), link("/puzzles", t("nav.puzzles")), link("/analysis", t("nav.analysis")), link("/library", t("nav.library")), link("/how-to-play", t("nav.how_to_play")), link("/settings", t("nav.settings")), account, who),
     // Rebuilt on every header render, so it takes the socket's state now.
     h("span", { class: socket.ready ? "conn online" : "conn", id: "conn", title: t("nav.connection") }),
   );

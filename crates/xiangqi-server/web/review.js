@@ -62,12 +62,18 @@ function mountReview(main, summary, session) {
   const plays = Boolean(me && (summary.red.id === me || summary.black.id === me));
   const chat = createChatPanel(chatBox, id, session, () => ({ player: plays, over: true }), { readOnly: true });
   const pgnLink = h("a", { href: `/games/${id}.pgn`, download: `${id}.pgn`, class: "button" }, t("game.download_pgn"));
+  // The analysis board, on the position the viewer shows.
+  const analyseButton = h("button", { type: "button", id: "analyse", onclick: () => {
+    const shown = box.querySelector("[data-fen]");
+    const fen = shown ? shown.dataset.fen : "";
+    session.navigate(fen ? `/analysis?fen=${encodeURIComponent(fen)}` : "/analysis");
+  } }, t("analysis.analyse"));
   const reason = summary.reason ? ` · ${reasonLabel(summary.reason)}` : "";
   main.append(h("section", { class: "review", id: "review", dataset: { game: id } },
     h("p", { class: "review-head" }, playerLink(summary.red), h("span", { class: "vs" }, ` ${t("game.vs")} `), playerLink(summary.black),
       h("span", { class: "tag" }, `${summary.result}${reason}`)),
     notice, box, chatBox));
-  const review = mountReviewViewer(box, notice, session, { load: () => api.viewer(id), annotate: () => api.annotate(id), actions: [pgnLink] });
+  const review = mountReviewViewer(box, notice, session, { load: () => api.viewer(id), annotate: () => api.annotate(id), actions: [analyseButton, pgnLink] });
   return () => {
     review.destroy();
     chat.destroy();

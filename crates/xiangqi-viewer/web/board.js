@@ -7,13 +7,14 @@
 //       dests: {e2: ["e6", ...]} | Map, lastMove: ["h2", "e2"] | null,
 //       viewOnly: false, pieces: "traditional" | "pictogram", onMove(from, to) {},
 //       hints: ["e5", ...] (points shown as a piece's moves, for diagrams),
-//       label: "Xiangqi board" (its accessible name, in the page's language)});
+//       label: "Xiangqi board" (its accessible name, in the page's language),
+//       arrows: [{from: "h2", to: "e2", rank: 1}, ...] (an engine's moves, rank 1 drawn strongest)});
 //   board.set({fen, dests, ...});  board.move(from, to);  board.destroy();
 //
 // Every intersection has `data-square="e2"` (ICCS files a-i, ranks 0-9 from
 // Red's side) on a transparent target drawn above the pieces; pieces carry
 // `data-piece`, the shown destinations `data-dest`, the last move's squares
-// `data-last` (for tests and tools).
+// `data-last`, the arrows `data-arrow="h2e2"` and `data-rank` (for tests and tools).
 
 const SVG = "http://www.w3.org/2000/svg";
 const FILES = "abcdefghi";
@@ -180,6 +181,7 @@ export function createBoard(element, options = {}) {
     onMove: null,
     pieceSet: "traditional",
     hints: [],
+    arrows: [],
     pieces: new Map(),
     selected: null,
     drag: null,
@@ -197,6 +199,7 @@ export function createBoard(element, options = {}) {
   const gridLayer = el("g", { class: "xq-grid" }, svg);
   const markLayer = el("g", { class: "xq-marks" }, svg);
   const pieceLayer = el("g", { class: "xq-pieces" }, svg);
+  const arrowLayer = el("g", { class: "xq-arrows" }, svg);
   const hintLayer = el("g", { class: "xq-hints" }, svg);
   const dragLayer = el("g", { class: "xq-drag" }, svg);
   const targetLayer = el("g", { class: "xq-targets" }, svg);
@@ -314,10 +317,41 @@ export function createBoard(element, options = {}) {
     }
   }
 
+  /** An arrow from one point to another: a shaft and a head, as one polygon. */
+  function drawArrows() {
+    arrowLayer.replaceChildren();
+    // The weakest first, so the best line's arrow lies on top.
+    const arrows = [...state.arrows].sort((a, b) => (b.rank || 1) - (a.rank || 1));
+    for (const arrow of arrows) {
+      const [x1, y1] = point(arrow.from);
+      const [x2, y2] = point(arrow.to);
+      const length = Math.hypot(x2 - x1, y2 - y1);
+      if (!length) continue;
+      const best = (arrow.rank || 1) === 1;
+      const [ux, uy] = [(x2 - x1) / length, (y2 - y1) / length];
+      const [nx, ny] = [-uy, ux];
+      const shaft = best ? 1.5 : 1.0;
+      const head = best ? 4.2 : 3.2;
+      const headLength = Math.min(best ? 3.8 : 3.0, length * 0.6);
+      const [sx, sy] = [x1 + ux * 1.5, y1 + uy * 1.5];
+      const [tx, ty] = [x2 - ux * 0.8, y2 - uy * 0.8];
+      const [hx, hy] = [tx - ux * headLength, ty - uy * headLength];
+      const at = (x, y, side) => `${(x + nx * side).toFixed(2)},${(y + ny * side).toFixed(2)}`;
+      el("polygon", {
+        points: [at(sx, sy, shaft / 2), at(hx, hy, shaft / 2), at(hx, hy, head / 2), at(tx, ty, 0),
+          at(hx, hy, -head / 2), at(hx, hy, -shaft / 2), at(sx, sy, -shaft / 2)].join(" "),
+        class: best ? "xq-arrow xq-arrow-best" : "xq-arrow",
+        "data-arrow": arrow.from + arrow.to,
+        "data-rank": arrow.rank || 1,
+      }, arrowLayer);
+    }
+  }
+
   function redraw() {
     drawGrid();
     drawMarks();
     drawPieces();
+    drawArrows();
     drawHints();
     drawTargets();
   }
@@ -349,6 +383,7 @@ export function createBoard(element, options = {}) {
     state.pieces.set(to, letter);
     state.lastMove = [from, to];
     state.dests = new Map();
+    state.arrows = [];
     redraw();
   }
 
@@ -449,6 +484,7 @@ export function createBoard(element, options = {}) {
     if ("onMove" in changes) state.onMove = changes.onMove;
     if ("pieces" in changes && PIECE_SETS.includes(changes.pieces)) state.pieceSet = changes.pieces;
     if ("hints" in changes) state.hints = changes.hints || [];
+    if ("arrows" in changes) state.arrows = changes.arrows || [];
     if (state.selected && !canMoveFrom(state.selected)) state.selected = null;
     svg.classList.toggle("xq-flipped", state.orientation === "black");
     redraw();

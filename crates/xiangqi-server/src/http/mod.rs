@@ -12,6 +12,7 @@ pub mod games;
 pub mod guard;
 pub mod library;
 pub mod players;
+pub mod position;
 pub mod puzzles;
 pub mod review;
 pub mod social;
@@ -55,6 +56,7 @@ pub fn router(state: AppState) -> Router {
         .route("/library/{id}", delete(library::delete))
         .route("/library/{id}/viewer", get(library::viewer))
         .route("/library/{id}/annotate", post(library::annotate))
+        .route("/position", post(position::position))
         .route("/puzzles", get(puzzles::overview))
         .route("/puzzles/next", post(puzzles::next))
         .route("/puzzles/attempts/{id}/move", post(puzzles::play))

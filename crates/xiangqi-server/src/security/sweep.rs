@@ -38,6 +38,7 @@ pub async fn run(state: AppState) {
                 state.guards.forget_idle();
                 state.social.forget_idle();
                 state.puzzles.throttle.forget_idle();
+                state.analyses.checks.forget_idle();
             }
             _ = sweep.tick() => match expire_guests(&state).await {
                 Ok(0) => {}

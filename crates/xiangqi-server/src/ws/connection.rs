@@ -64,6 +64,16 @@ pub struct Session {
 /// [`MAX_MESSAGE_CHARS`](crate::ws::protocol::echo::MAX_MESSAGE_CHARS) and
 /// each text in `ref` (ids the client sent) to a few dozen characters.
 pub fn error_frame(code: &str, message: &str, reference: Option<ErrorRef>) -> String {
+    error_frame_with_args(code, message, reference, None)
+}
+
+/// An `error` frame with `args`, what the client's words for the code need.
+pub fn error_frame_with_args(
+    code: &str,
+    message: &str,
+    reference: Option<ErrorRef>,
+    args: Option<serde_json::Value>,
+) -> String {
     let cut = |id: Option<String>| id.map(|id| id.chars().take(MAX_ECHO_CHARS).collect());
     let reference = reference.map(|r| ErrorRef {
         seek: cut(r.seek),
@@ -74,6 +84,7 @@ pub fn error_frame(code: &str, message: &str, reference: Option<ErrorRef>) -> St
         code: code.to_string(),
         message: cut_message(message),
         reference,
+        args,
     })
     .to_text()
 }
@@ -333,6 +344,9 @@ async fn goodbye(state: &AppState, session: &Session) {
         }
     }
     state.lobby.unsubscribe(session.conn);
+    state
+        .analyses
+        .socket_closed(&session.player.id, session.conn);
     if state.hub.leave(&session.player.id, session.conn) {
         state.lobby.remove_seeks_of(&session.player.id);
     }

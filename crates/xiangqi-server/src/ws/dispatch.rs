@@ -10,6 +10,7 @@ use crate::ids::new_id;
 use crate::rules::{seek_preset, DEFAULT_RULES};
 use crate::state::AppState;
 use crate::time_control::offered_time_control;
+use crate::ws::analysis;
 use crate::ws::connection::{error_frame, Session};
 use crate::ws::protocol::echo::quoted;
 use crate::ws::protocol::server::ErrorRef;
@@ -24,7 +25,7 @@ const MAX_WATCHED: usize = 32;
 /// The frames that go back to the socket that sent the message.
 pub type Replies = Vec<String>;
 
-pub(super) fn refuse(code: &str, message: impl AsRef<str>, reference: Option<ErrorRef>) -> Replies {
+pub(crate) fn refuse(code: &str, message: impl AsRef<str>, reference: Option<ErrorRef>) -> Replies {
     vec![error_frame(code, message.as_ref(), reference)]
 }
 
@@ -194,6 +195,8 @@ pub async fn handle(state: &AppState, session: &mut Session, message: ClientMess
         ClientMessage::DeclineRematch { game } => {
             rematch(state, session, game, RematchAnswer::Decline).await
         }
+        ClientMessage::Analyse(request) => analysis::analyse(state, session, request),
+        ClientMessage::StopAnalysis { id } => analysis::stop(state, session, id),
     }
 }
 

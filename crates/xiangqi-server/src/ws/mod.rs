@@ -3,6 +3,7 @@
 //! lobby and the game rooms, and writes what they answer in the player's
 //! own notation. The socket holds no game rules: rooms decide.
 
+pub mod analysis;
 pub mod connection;
 pub mod dispatch;
 pub mod flood;

@@ -4,6 +4,8 @@
 //! checks the frames the players see and what the server stored.
 
 mod abort;
+mod analysis;
+mod analysis_attacks;
 mod assets;
 mod display_settings;
 mod endings;
