@@ -14,6 +14,7 @@ pub mod bot;
 pub mod echo;
 pub mod server;
 mod session;
+pub mod time_control;
 
 pub use server::ServerMessage;
 
