@@ -83,6 +83,18 @@ pub enum ServerMessage {
         /// The ply the move was for.
         ply: u32,
     },
+    /// To every socket of a person: their challenge to a bot was declined,
+    /// withdrawn or lapsed (added within version 1; `docs/server.md`, "Bots").
+    ChallengeClosed {
+        /// The challenge's id (`c_…`).
+        id: String,
+        /// `declined`, `canceled` or `lapsed`.
+        why: String,
+        /// The bot's reason when declined (`generic`, `later`, `tc`,
+        /// `rated`, `casual`, `rules`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        reason: Option<String>,
+    },
     /// To the readers of a game's chat: a message (added within version 1).
     Chat {
         /// The game.
@@ -192,6 +204,13 @@ pub struct PublicPlayer {
     /// The engine's level (the engine only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub engine_level: Option<u8>,
+    /// True for a bot account (added within version 1: absent when false).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub bot: bool,
+}
+
+fn is_false(flag: &bool) -> bool {
+    !*flag
 }
 
 /// `Seek`: an open seek.
@@ -236,6 +255,10 @@ pub struct GameSummary {
     pub started_at: i64,
     /// Plies played.
     pub ply: u32,
+    /// A game with a bot on either side, rated in the bot pool (added
+    /// within version 1: absent when false).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub bot: bool,
 }
 
 /// `ChatLine`: one message of a game's chat.

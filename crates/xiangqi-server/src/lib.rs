@@ -17,6 +17,7 @@
 //! # Ok(()) }
 //! ```
 
+pub mod bots;
 pub mod clock;
 pub mod cluster;
 pub mod engine_player;

@@ -45,6 +45,8 @@ pub struct AppState {
     pub social: Arc<Social>,
     /// The puzzle set and its ratings (the built-in set unless `--puzzles`).
     pub puzzles: Arc<crate::puzzles::Puzzles>,
+    /// Bots' event streams and open challenges.
+    pub bots: Arc<crate::bots::Bots>,
     /// This process as a node of a cluster (`--bus`); `None` alone.
     pub cluster: Option<Arc<crate::cluster::Node>>,
 }
@@ -56,12 +58,14 @@ impl AppState {
         let lobby = Arc::new(Lobby::default());
         let engine_slots = EngineSlots::new(engine_threads);
         let engine_games = Arc::new(EngineGames::default());
+        let bots = Arc::new(crate::bots::Bots::default());
         let room_ports = RoomPorts {
             store: store.clone(),
             clock: clock.clone(),
             notices: Arc::new(GameNotices {
                 lobby: lobby.clone(),
                 rooms: rooms.clone(),
+                bots: bots.clone(),
             }),
             engine: EngineDesk {
                 slots: engine_slots.clone(),
@@ -87,6 +91,7 @@ impl AppState {
             guards: Arc::new(Guards::default()),
             social: Arc::new(Social::default()),
             puzzles: Arc::new(crate::puzzles::Puzzles::built_in()),
+            bots,
             cluster: None,
         }
     }

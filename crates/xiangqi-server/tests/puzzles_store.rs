@@ -97,6 +97,8 @@ async fn player(store: &Store, id: &str, guest: bool) -> PlayerRow {
         created_at: 1,
         language: None,
         pieces: None,
+        bot: false,
+        bot_rating: None,
     };
     store.insert_player(&row).await.unwrap();
     row

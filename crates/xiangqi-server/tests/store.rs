@@ -145,6 +145,8 @@ fn guest(id: &str, name: &str) -> PlayerRow {
         created_at: 1_733_280_000_000,
         language: None,
         pieces: None,
+        bot: false,
+        bot_rating: None,
     }
 }
 

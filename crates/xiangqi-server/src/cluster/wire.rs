@@ -43,6 +43,9 @@ pub enum WireSeat {
         guest: bool,
         /// Rating at the start.
         rating: Option<i32>,
+        /// A bot account.
+        #[serde(default)]
+        bot: bool,
     },
     /// The engine.
     Engine {
@@ -59,11 +62,13 @@ impl From<&Seat> for WireSeat {
                 name,
                 guest,
                 rating,
+                bot,
             } => WireSeat::Player {
                 id,
                 name,
                 guest,
                 rating,
+                bot,
             },
             Seat::Engine { level } => WireSeat::Engine { level },
         }
@@ -78,11 +83,13 @@ impl From<WireSeat> for Seat {
                 name,
                 guest,
                 rating,
+                bot,
             } => Seat::Player {
                 id,
                 name,
                 guest,
                 rating,
+                bot,
             },
             WireSeat::Engine { level } => Seat::Engine { level },
         }

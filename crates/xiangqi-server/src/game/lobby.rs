@@ -305,6 +305,23 @@ impl Lobby {
         });
     }
 
+    /// The game in progress `id`, if listed.
+    pub fn game(&self, id: &str) -> Option<GameSummary> {
+        self.with(|inner| inner.games.iter().find(|g| g.id == id).cloned())
+    }
+
+    /// The games in progress `player` plays.
+    pub fn games_of(&self, player: &str) -> Vec<GameSummary> {
+        self.with(|inner| {
+            inner
+                .games
+                .iter()
+                .filter(|g| g.red.id == player || g.black.id == player)
+                .cloned()
+                .collect()
+        })
+    }
+
     /// A game is over.
     pub fn remove_game(&self, id: &str) {
         self.with(|inner| {
@@ -395,6 +412,7 @@ mod tests {
                 name: format!("player{n}"),
                 guest: false,
                 rating: Some(1500),
+                bot: false,
             },
             tc: parse_time_control("5+3").unwrap(),
             rated: false,

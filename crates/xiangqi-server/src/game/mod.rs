@@ -211,10 +211,15 @@ pub struct GameNotices {
     pub lobby: Arc<Lobby>,
     /// The live rooms.
     pub rooms: Arc<Rooms>,
+    /// The bots' event streams, which hear of their games' ends.
+    pub bots: Arc<crate::bots::Bots>,
 }
 
 impl RoomNotices for GameNotices {
     fn game_ended(&self, id: &str) {
+        if let Some(game) = self.lobby.game(id) {
+            crate::bots::announce_finish(&self.bots, &game);
+        }
         self.lobby.remove_game(id);
     }
 

@@ -27,8 +27,11 @@ pub enum Seat {
         name: String,
         /// True for guests.
         guest: bool,
-        /// Rating at the start (accounts only).
+        /// Rating at the start (accounts only; a bot game's seats carry the
+        /// bot pool's).
         rating: Option<i32>,
+        /// A bot account.
+        bot: bool,
     },
     /// The built-in engine.
     Engine {
@@ -43,7 +46,13 @@ impl From<PlayerRow> for Seat {
             id: p.id,
             name: p.name,
             guest: p.guest,
-            rating: p.rating,
+            // A bot is shown with the pool it plays in.
+            rating: if p.bot {
+                Some(p.bot_rating.unwrap_or(xiangqi_rating::online::START_RATING))
+            } else {
+                p.rating
+            },
+            bot: p.bot,
         }
     }
 }
@@ -73,6 +82,7 @@ impl Seat {
                 name: stored_id.to_string(),
                 guest: true,
                 rating: None,
+                bot: false,
             },
         }
     }
@@ -95,6 +105,11 @@ impl Seat {
         matches!(self, Seat::Player { guest: false, .. })
     }
 
+    /// A bot account.
+    pub fn is_bot(&self) -> bool {
+        matches!(self, Seat::Player { bot: true, .. })
+    }
+
     /// `PublicPlayer` or `EnginePlayer`.
     pub fn to_public(&self) -> PublicPlayer {
         match self {
@@ -103,12 +118,14 @@ impl Seat {
                 name,
                 guest,
                 rating,
+                bot,
             } => PublicPlayer {
                 id: id.clone(),
                 name: name.clone(),
                 guest: *guest,
                 rating: *rating,
                 engine_level: None,
+                bot: *bot,
             },
             Seat::Engine { level } => PublicPlayer {
                 id: self.id(),
@@ -116,6 +133,7 @@ impl Seat {
                 guest: false,
                 rating: None,
                 engine_level: Some(*level),
+                bot: false,
             },
         }
     }
@@ -153,6 +171,11 @@ impl GameFacts {
         }
     }
 
+    /// A game with a bot on either side: rated in the bot pool.
+    pub fn is_bot_game(&self) -> bool {
+        self.red.is_bot() || self.black.is_bot()
+    }
+
     /// The side `player` plays, if any.
     pub fn side_of(&self, player: &str) -> Option<Color> {
         Color::ALL.into_iter().find(|&c| self.seat(c).is(player))
@@ -176,6 +199,7 @@ impl GameFacts {
             reason: reason.map(str::to_string),
             started_at: self.started_at,
             ply,
+            bot: self.is_bot_game(),
         }
     }
 }

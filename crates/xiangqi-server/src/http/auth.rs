@@ -153,6 +153,8 @@ async fn new_guest_named(
             created_at: state.clock.unix_ms(),
             language: None,
             pieces: None,
+            bot: false,
+            bot_rating: None,
         };
         match state.store.insert_player(&guest).await {
             Ok(()) => return Ok(guest),

@@ -86,10 +86,13 @@ pub async fn stored_summary(
         ),
         None => ("playing", "*", None, moves),
     };
+    let red = Seat::stored(&row.red, players.get(&row.red));
+    let black = Seat::stored(&row.black, players.get(&row.black));
     Ok(GameSummary {
+        bot: red.is_bot() || black.is_bot(),
         id: row.id.clone(),
-        red: Seat::stored(&row.red, players.get(&row.red)).to_public(),
-        black: Seat::stored(&row.black, players.get(&row.black)).to_public(),
+        red: red.to_public(),
+        black: black.to_public(),
         tc: row.time_control.clone(),
         rated: row.rated,
         rules: row.rules.clone(),

@@ -5,6 +5,7 @@
 pub mod account;
 pub mod assets;
 pub mod auth;
+pub mod bot;
 pub mod explorer;
 pub mod extract;
 pub mod games;
@@ -16,7 +17,7 @@ pub mod social;
 
 use axum::extract::DefaultBodyLimit;
 use axum::middleware;
-use axum::routing::{any, get, post, put};
+use axum::routing::{any, delete, get, post, put};
 use axum::Router;
 
 use crate::error::ApiError;
@@ -50,6 +51,32 @@ pub fn router(state: AppState) -> Router {
         .route("/puzzles/next", post(puzzles::next))
         .route("/puzzles/attempts/{id}/move", post(puzzles::play))
         .route("/puzzles/attempts/{id}/solution", post(puzzles::solution))
+        .route(
+            "/account/tokens",
+            get(bot::list_tokens).post(bot::create_token),
+        )
+        .route("/account/tokens/{id}", delete(bot::revoke_token))
+        .route("/bot/account/upgrade", post(bot::upgrade))
+        .route("/bots/online", get(bot::online))
+        .route("/stream/event", get(bot::event_stream))
+        .route("/challenge/{name}", post(bot::challenge))
+        .route("/challenge/{id}/accept", post(bot::accept))
+        .route("/challenge/{id}/decline", post(bot::decline))
+        .route("/challenge/{id}/cancel", post(bot::cancel))
+        .route("/bot/game/stream/{id}", get(bot::game_stream))
+        .route("/bot/game/{id}/move/{mv}", post(bot::play))
+        .route("/bot/game/{id}/resign", post(bot::resign))
+        .route("/bot/game/{id}/abort", post(bot::abort))
+        .route("/bot/game/{id}/draw/offer", post(bot::offer_draw))
+        .route("/bot/game/{id}/draw/accept", post(bot::accept_draw))
+        .route("/bot/game/{id}/draw/decline", post(bot::decline_draw))
+        .route("/bot/game/{id}/takeback/offer", post(bot::offer_takeback))
+        .route("/bot/game/{id}/takeback/accept", post(bot::accept_takeback))
+        .route(
+            "/bot/game/{id}/takeback/decline",
+            post(bot::decline_takeback),
+        )
+        .route("/bot/game/{id}/chat", post(bot::chat))
         .fallback(any(unknown_endpoint))
         .method_not_allowed_fallback(|| async { ApiError::MethodNotAllowed });
     Router::new()

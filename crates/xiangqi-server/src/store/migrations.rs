@@ -50,6 +50,7 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         "puzzles",
         include_str!("../../migrations/0008_puzzles.sql"),
     ),
+    (10, "bots", include_str!("../../migrations/0010_bots.sql")),
 ];
 
 /// The migrations above as a source for sqlx's migrator.

@@ -13,6 +13,7 @@ use serde::{Deserialize, Serialize};
 
 mod account_changes;
 mod accounts;
+mod bots;
 mod connect;
 mod events;
 mod game_filters;
@@ -23,6 +24,7 @@ mod puzzles;
 mod replay;
 mod reviews;
 mod social;
+pub use bots::{RatingPool, TokenRow};
 
 pub use account_changes::deleted_name;
 pub use game_filters::{GameFilter, ResultFilter};
@@ -71,6 +73,10 @@ pub struct PlayerRow {
     pub language: Option<String>,
     /// The web client's piece set (`traditional`, `pictogram`); `None` until chosen.
     pub pieces: Option<String>,
+    /// A bot account (played through the bot API only; for good).
+    pub bot: bool,
+    /// The bot pool's rating; `None` before the first rated bot game.
+    pub bot_rating: Option<i32>,
 }
 
 /// A game's fixed facts, written when it starts.
@@ -153,7 +159,7 @@ pub struct Store {
 
 /// Columns of `players`, in the order [`rows::player`] reads them.
 const PLAYER_COLUMNS: &str =
-    "id, name, guest, password_hash, rating, notation, created_at, language, pieces";
+    "id, name, guest, password_hash, rating, notation, created_at, language, pieces, bot, bot_rating";
 
 /// Columns of a game and its ending (left-joined as `e`), in the order
 /// [`rows::game_with_ending`] reads them.
@@ -335,8 +341,11 @@ impl Store {
 
     pub async fn insert_game(&self, game: &GameRow) -> Result<(), StoreError> {
         sqlx::query(
-            "INSERT INTO games (id, red, black, time_control, rated, rules, start_fen, started_at) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+            // A game with a bot on either side is a bot game, for good
+            // (a player's bot flag never changes once they have played).
+            "INSERT INTO games (id, red, black, time_control, rated, rules, start_fen, started_at, bot) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, CASE WHEN EXISTS \
+             (SELECT 1 FROM players WHERE id IN ($2, $3) AND bot = 1) THEN 1 ELSE 0 END)",
         )
         .bind(&game.id)
         .bind(&game.red)
@@ -379,6 +388,21 @@ impl Store {
         ending: &Ending,
         changes: &[RatingChangeRow],
     ) -> Result<(), StoreError> {
+        self.finish_game_in(game, ending, changes, RatingPool::Normal)
+            .await
+    }
+
+    /// [`Store::finish_game`] with the changes in `pool`: a bot game's go
+    /// to the bot pool (`bot_rating_changes`, `players.bot_rating`) and
+    /// never touch the normal rating.
+    pub async fn finish_game_in(
+        &self,
+        game: &str,
+        ending: &Ending,
+        changes: &[RatingChangeRow],
+        pool: RatingPool,
+    ) -> Result<(), StoreError> {
+        let (table, column) = pool.table_and_column();
         let mut tx = self.writer.begin().await.map_err(database)?;
         sqlx::query(
             "INSERT INTO endings (game, status, result, reason, ply, red_clock, black_clock, ended_at, ecco) \
@@ -397,10 +421,10 @@ impl Store {
         .await
         .map_err(database)?;
         for change in changes {
-            sqlx::query(
-                "INSERT INTO rating_changes (player, game, rating_before, rating_after, at_ms) \
-                 VALUES ($1, $2, $3, $4, $5)",
-            )
+            sqlx::query(&format!(
+                "INSERT INTO {table} (player, game, rating_before, rating_after, at_ms) \
+                 VALUES ($1, $2, $3, $4, $5)"
+            ))
             .bind(&change.player)
             .bind(&change.game)
             .bind(i64::from(change.before))
@@ -409,12 +433,14 @@ impl Store {
             .execute(&mut *tx)
             .await
             .map_err(database)?;
-            let done = sqlx::query("UPDATE players SET rating = $2 WHERE id = $1 AND guest = 0")
-                .bind(&change.player)
-                .bind(i64::from(change.after))
-                .execute(&mut *tx)
-                .await
-                .map_err(database)?;
+            let done = sqlx::query(&format!(
+                "UPDATE players SET {column} = $2 WHERE id = $1 AND guest = 0"
+            ))
+            .bind(&change.player)
+            .bind(i64::from(change.after))
+            .execute(&mut *tx)
+            .await
+            .map_err(database)?;
             expect_one(done.rows_affected(), "rated player", &change.player)?;
         }
         // Dropping `tx` on any error above rolls everything back.

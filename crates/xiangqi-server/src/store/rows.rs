@@ -42,6 +42,10 @@ pub(super) fn player(row: &AnyRow) -> Result<PlayerRow, StoreError> {
         created_at: get(row, 6)?,
         language: get(row, 7)?,
         pieces: get(row, 8)?,
+        bot: flag(get(row, 9)?, "bot")?,
+        bot_rating: get::<Option<i64>>(row, 10)?
+            .map(|r| narrow(r, "bot rating"))
+            .transpose()?,
     })
 }
 

@@ -48,6 +48,12 @@ pub async fn upgrade(
     let Some(player) = current_player(&state, &headers).await? else {
         return Err(ApiError::NotSignedIn);
     };
+    if player.bot {
+        // A bot plays through the bot API only (docs/server.md, "Bots").
+        return Err(ApiError::Forbidden(
+            "a bot account plays through the bot API only, not the WebSocket".into(),
+        ));
+    }
     Ok(ws
         .max_message_size(MAX_SOCKET_MESSAGE_BYTES)
         .max_frame_size(MAX_READ_FRAME_BYTES)

@@ -9,7 +9,7 @@ use xiangqi_core::Color;
 
 use crate::game::room::Room;
 use crate::game::view::{opening_of, reason_code, EventKind, ResultView};
-use crate::store::{Ending, RatingChangeRow, StoreError};
+use crate::store::{Ending, RatingChangeRow, RatingPool, StoreError};
 
 impl Room {
     /// The result of the game as it stands (over), with `ratings`.
@@ -53,11 +53,11 @@ impl Room {
         }
         let mut pair = [(0, 0); 2];
         for side in Color::ALL {
-            let history = self
-                .ports
-                .store
-                .rating_history(&self.facts.seat(side).id())
-                .await?;
+            let id = self.facts.seat(side).id();
+            let history = match self.pool() {
+                RatingPool::Normal => self.ports.store.rating_history(&id).await?,
+                RatingPool::Bot => self.ports.store.bot_rating_history(&id).await?,
+            };
             let Some(change) = history.iter().find(|c| c.game == self.facts.id) else {
                 return Ok(None);
             };
@@ -66,7 +66,18 @@ impl Room {
         Ok(Some(pair))
     }
 
-    /// Rating changes for the ending, read from the players' current ratings.
+    /// The pool a rated game changes: a bot on either side makes it the
+    /// bot pool, and the normal rating never changes through it.
+    fn pool(&self) -> RatingPool {
+        if self.facts.is_bot_game() {
+            RatingPool::Bot
+        } else {
+            RatingPool::Normal
+        }
+    }
+
+    /// Rating changes for the ending, read from the players' current
+    /// ratings in the game's pool.
     async fn rating_changes(&self) -> Result<Vec<RatingChangeRow>, StoreError> {
         if !(self.facts.rated && self.facts.red.is_account() && self.facts.black.is_account()) {
             return Ok(Vec::new());
@@ -77,7 +88,12 @@ impl Room {
         let mut before = [xiangqi_rating::online::START_RATING; 2];
         for side in Color::ALL {
             let id = self.facts.seat(side).id();
-            if let Some(rating) = self.ports.store.player(&id).await?.and_then(|p| p.rating) {
+            let player = self.ports.store.player(&id).await?;
+            let rating = match self.pool() {
+                RatingPool::Normal => player.and_then(|p| p.rating),
+                RatingPool::Bot => player.and_then(|p| p.bot_rating),
+            };
+            if let Some(rating) = rating {
                 before[side.index()] = rating;
             }
         }
@@ -125,7 +141,7 @@ impl Room {
         if let Err(error) = self
             .ports
             .store
-            .finish_game(&self.facts.id, &ending, &changes)
+            .finish_game_in(&self.facts.id, &ending, &changes, self.pool())
             .await
         {
             tracing::error!("game {}: storing the ending failed: {error}", self.facts.id);
