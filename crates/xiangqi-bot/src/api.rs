@@ -83,7 +83,7 @@ impl Api {
     ) -> Result<reqwest::Response, BotError> {
         let response = request.send().await.map_err(|e| BotError::Network {
             what: what.to_string(),
-            message: e.without_url().to_string(),
+            message: with_causes(&e.without_url()),
         })?;
         if response.status().is_success() {
             return Ok(response);
@@ -129,6 +129,16 @@ impl Api {
     }
 }
 
+impl Api {
+    /// `POST /api/bot/account/upgrade`: the token's account becomes a bot,
+    /// for good (refused, `bot_upgrade_refused`, once it has played a game).
+    pub async fn upgrade_to_bot(&self) -> Result<(), BotError> {
+        self.post::<(), xiangqi_server_protocol::bot::OkAnswer>("/api/bot/account/upgrade", None)
+            .await
+            .map(|_| ())
+    }
+}
+
 /// The answer's body as `T`, at most 1 MiB of it.
 async fn read_json<T: DeserializeOwned>(
     what: &str,
@@ -142,7 +152,7 @@ async fn read_json<T: DeserializeOwned>(
         })?
         .map_err(|e| BotError::Network {
             what: what.to_string(),
-            message: e.without_url().to_string(),
+            message: with_causes(&e.without_url()),
         })?;
     let text = String::from_utf8_lossy(&bytes[..bytes.len().min(1 << 20)]);
     serde_json::from_str(&text).map_err(|e| BotError::BadLine {
@@ -208,3 +218,19 @@ async fn error_of(what: &str, response: reqwest::Response) -> BotError {
 
 /// Characters of a server's code or message kept.
 const MAX_SERVER_TEXT: usize = 240;
+
+/// An error and its causes, `: `-joined (reqwest's own message is only
+/// "error sending request"; the cause says "connection refused").
+pub(crate) fn with_causes(error: &dyn std::error::Error) -> String {
+    let mut text = error.to_string();
+    let mut cause = error.source();
+    while let Some(inner) = cause {
+        let said = inner.to_string();
+        if !text.contains(&said) {
+            text.push_str(": ");
+            text.push_str(&said);
+        }
+        cause = inner.source();
+    }
+    text
+}

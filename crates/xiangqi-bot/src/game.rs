@@ -89,7 +89,7 @@ impl Board {
     }
 
     /// The moves of `state`, each legal, and the side to move after them.
-    fn replay(&self, state: &StreamState) -> Result<(Vec<Move>, Color), BotError> {
+    fn replay(&self, state: &StreamState) -> Result<(Vec<Move>, Position), BotError> {
         let mut position = self.start.clone();
         let mut moves = Vec::new();
         for text in state.moves.split_ascii_whitespace() {
@@ -106,7 +106,7 @@ impl Board {
             })?;
             moves.push(mv);
         }
-        Ok((moves, position.side_to_move()))
+        Ok((moves, position))
     }
 
     fn clock(&self, state: &StreamState, overhead: Duration) -> Clock {
@@ -241,7 +241,7 @@ async fn on_state(
     if board.moved_after.as_deref() != Some(state.moves.as_str()) {
         board.moved_after = None;
     }
-    let (moves, to_move) = match board.replay(state) {
+    let (moves, position) = match board.replay(state) {
         Ok(replayed) => replayed,
         Err(e) => {
             warn(settings, &board.id, e.to_string());
@@ -264,7 +264,11 @@ async fn on_state(
             return Ok(false);
         }
     }
-    if to_move != board.color || board.moved_after.is_some() {
+    if position.side_to_move() != board.color || board.moved_after.is_some() {
+        return Ok(false);
+    }
+    if position.legal_move_vec().is_empty() {
+        // Mated or stalemated: the server's verdict is on its way.
         return Ok(false);
     }
     let clock = board.clock(state, settings.move_overhead);

@@ -67,7 +67,7 @@ impl LineStream {
                 Ok(Err(e)) => {
                     return Err(BotError::Network {
                         what: self.what.clone(),
-                        message: e.to_string(),
+                        message: crate::api::with_causes(&e),
                     })
                 }
                 Ok(Ok(None)) => self.ended = true,
