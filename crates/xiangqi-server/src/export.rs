@@ -124,6 +124,12 @@ pub fn export_game(
         game.set_tag("RedElo", &red_rating.to_string());
         game.set_tag("BlackElo", &black_rating.to_string());
     }
+    // A bot's side is marked, as chess servers mark theirs.
+    for (tag, player) in [("RedType", red), ("BlackType", black)] {
+        if player.is_some_and(|p| p.bot) {
+            game.set_tag(tag, "bot");
+        }
+    }
     if let Some(ending) = &stored.ending {
         game.set_tag("Termination", &ending.reason);
     }

@@ -402,6 +402,24 @@ async fn two_bots_play_a_whole_rated_game_over_http_in_the_bot_pool() {
     let summary = summary.get("summary").cloned().unwrap_or(summary);
     assert_eq!(summary["bot"], true, "{summary}");
     assert_eq!(summary["red"]["bot"], true, "{summary}");
+    // The PGN export marks both sides as bots, with their bot-pool ratings.
+    let pgn = server
+        .http
+        .get(format!("{}/games/{game}.pgn", server.base))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    for tag in [
+        "[RedType \"bot\"]",
+        "[BlackType \"bot\"]",
+        "[RedElo \"1500\"]",
+        "[Rated \"yes\"]",
+    ] {
+        assert!(pgn.contains(tag), "{tag} in {pgn}");
+    }
     // A move after the end is refused with the room's own code.
     let (status, body) = server
         .post(
@@ -839,4 +857,101 @@ async fn attacks_on_the_bot_api_are_refused() {
         .headers_mut()
         .insert("cookie", HeaderValue::from_str(&cookie_b).unwrap());
     assert!(tokio_tungstenite::connect_async(request).await.is_err());
+}
+
+#[tokio::test]
+async fn a_bot_is_at_the_board_while_its_game_stream_is_open() {
+    let server = start().await;
+    let (red_token, _) = server.bot("staybot").await;
+    let (black_token, _) = server.bot("leavebot").await;
+    let mut red_events = server.stream("/api/stream/event", &red_token).await;
+    let mut black_events = server.stream("/api/stream/event", &black_token).await;
+    let _ = server
+        .post(
+            "/api/challenge/leavebot",
+            Auth::Token(&red_token),
+            json!({"tc": "5+0", "color": "red"}),
+        )
+        .await;
+    let id = challenge_id(&black_events.event().await);
+    let _ = server
+        .post(
+            &format!("/api/challenge/{id}/accept"),
+            Auth::Token(&black_token),
+            json!({}),
+        )
+        .await;
+    let (game, _) = game_of(&red_events.event().await);
+    let path = format!("/api/bot/game/stream/{game}");
+    let mut red_stream = server.stream(&path, &red_token).await;
+    let black_stream = server.stream(&path, &black_token).await;
+    assert!(matches!(
+        red_stream.game_line().await,
+        GameStreamLine::GameFull(_)
+    ));
+    for (mv, token) in [("h2e2", &red_token), ("h9g7", &black_token)] {
+        let (status, _) = server
+            .post(
+                &format!("/api/bot/game/{game}/move/{mv}"),
+                Auth::Token(token),
+                json!({}),
+            )
+            .await;
+        assert_eq!(status, 200);
+        assert!(matches!(
+            red_stream.game_line().await,
+            GameStreamLine::GameState(_)
+        ));
+    }
+    // With its stream open, black is at the board however long red thinks.
+    server.clock.advance(50_000);
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let (status, _) = server
+        .post(
+            &format!("/api/bot/game/{game}/move/h0g2"),
+            Auth::Token(&red_token),
+            json!({}),
+        )
+        .await;
+    assert_eq!(status, 200);
+    assert!(
+        matches!(red_stream.game_line().await, GameStreamLine::GameState(s) if s.status == GameStatus::Started)
+    );
+    // Black hangs up: 45 s later it has abandoned the game.
+    drop(black_stream);
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    server.clock.advance(46_000);
+    let GameStreamLine::GameState(last) = red_stream.game_line().await else {
+        panic!("the end");
+    };
+    assert_eq!(
+        (last.result.as_deref(), last.reason.as_deref()),
+        (Some("1-0"), Some("abandonment"))
+    );
+}
+
+#[tokio::test]
+async fn a_deleted_accounts_tokens_stop_working_and_their_streams_end() {
+    let server = start().await;
+    let (cookie, _) = server.account("gonebot").await;
+    let (token, _) = server.token(&cookie).await;
+    let (status, _) = server
+        .post("/api/bot/account/upgrade", Auth::Token(&token), json!({}))
+        .await;
+    assert_eq!(status, 200);
+    let mut events = server.stream("/api/stream/event", &token).await;
+    let (status, body) = server
+        .post(
+            "/api/account/delete",
+            Auth::Cookie(&cookie),
+            json!({"password": PASSWORD}),
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    assert!(events.ends().await, "the stream ends with the account");
+    let (status, body) = server.get("/api/stream/event", Auth::Token(&token)).await;
+    assert_eq!(
+        (status, body["error"]["code"].as_str()),
+        (401, Some("bad_token"))
+    );
 }

@@ -6,6 +6,7 @@ import { api } from "./api.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { errorText } from "./errors.js";
+import { tokenSettings } from "./tokens.js";
 
 function passwordField(id, label, autocomplete) {
   const input = h("input", { id, type: "password", required: true, autocomplete });
@@ -60,5 +61,6 @@ export function accountSettings(session, onDeleted) {
     h("form", { id: "delete-form", class: "stack", onsubmit: remove },
       confirmField, deleteMessage,
       h("button", { type: "submit", class: "danger", id: "delete-submit" }, t("account.delete_submit"))),
+    ...tokenSettings(),
   ];
 }

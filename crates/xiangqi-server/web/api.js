@@ -57,6 +57,13 @@ export const api = {
   puzzleNext: () => request("POST", "/api/puzzles/next"),
   puzzleMove: (attempt, move) => request("POST", `/api/puzzles/attempts/${encodeURIComponent(attempt)}/move`, { move }),
   puzzleSolution: (attempt) => request("POST", `/api/puzzles/attempts/${encodeURIComponent(attempt)}/solution`),
+  // Bots: those online, a challenge to one (by the session), its withdrawal; the account's API tokens.
+  botsOnline: () => request("GET", "/api/bots/online"),
+  challenge: (name, terms) => request("POST", `/api/challenge/${encodeURIComponent(name)}`, terms),
+  cancelChallenge: (id) => request("POST", `/api/challenge/${encodeURIComponent(id)}/cancel`),
+  tokens: () => request("GET", "/api/account/tokens"),
+  createToken: (description) => request("POST", "/api/account/tokens", { description }),
+  revokeToken: (id) => request("DELETE", `/api/account/tokens/${encodeURIComponent(id)}`),
   // The opening explorer's table (`xiangqi serve --explorer`); null when the server has none.
   explorer: async (fen) => {
     try {

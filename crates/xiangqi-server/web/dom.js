@@ -1,3 +1,5 @@
+import { t } from "./i18n.js";
+
 // A tiny element builder for the pages: h("div", {class: "x"}, "text", child).
 
 export function h(tag, attrs = {}, ...children) {
@@ -36,5 +38,11 @@ export function playerLink(player) {
   if (!player) return "?";
   const label = player.rating ? `${player.name} (${player.rating})` : player.name;
   if (player.engine_level !== undefined || player.guest) return h("span", { class: "player-name" }, label);
-  return link(`/players/${encodeURIComponent(player.name)}`, label);
+  const named = link(`/players/${encodeURIComponent(player.name)}`, label);
+  return player.bot ? h("span", { class: "player-name" }, botBadge(), named) : named;
+}
+
+/** The badge before a bot's name. */
+export function botBadge() {
+  return h("span", { class: "badge-bot", title: t("bots.badge_title") }, t("bots.badge"));
 }

@@ -6,6 +6,7 @@ import { h, link, playerLink } from "./dom.js";
 import { t } from "./i18n.js";
 import { errorText } from "./errors.js";
 import { createSeekFilter } from "./lobby_filter.js";
+import { botsPanel } from "./bots.js";
 
 const COLORS = [["random", "color.random"], ["red", "color.red"], ["black", "color.black"]];
 // The rule sets a game may use (the server's presets, named by what they
@@ -42,6 +43,7 @@ export function mountLobby(main, _params, session) {
   const seekList = h("ul", { class: "rows", id: "seeks" });
   const gameList = h("ul", { class: "rows", id: "games" });
   const seekFilter = createSeekFilter(() => renderSeeks());
+  const [bots, closeBots] = botsPanel(session);
 
   const seekBase = number("seek-base", 5, 0.5, 180, 0.5);
   const seekInc = number("seek-inc", 3, 0, 60);
@@ -145,9 +147,10 @@ export function mountLobby(main, _params, session) {
           h("button", { type: "submit", class: "primary", id: "engine-submit" }, t("lobby.play")))),
       message,
       h("section", { class: "panel wide" }, h("h2", {}, t("lobby.open_seeks")), seekFilter.form, seekList, seekFilter.pager),
+      bots,
       h("section", { class: "panel wide" }, h("h2", {}, t("lobby.games_in_progress")), gameList)));
   renderSeeks();
   renderGames();
 
-  return () => offs.forEach((off) => off());
+  return () => { offs.forEach((off) => off()); closeBots(); };
 }

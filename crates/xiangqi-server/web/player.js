@@ -5,7 +5,7 @@
 // `?ecco=C2&result=win&rated=true&opponent=bob&page=2`).
 
 import { api } from "./api.js";
-import { h, link, playerLink } from "./dom.js";
+import { botBadge, h, link, playerLink } from "./dom.js";
 import { language, t } from "./i18n.js";
 import { errorText } from "./errors.js";
 import { reasonLabel } from "./results.js";
@@ -182,7 +182,7 @@ export function mountPlayer(main, [name]) {
         link(`/games/${change.game}`, t("player.game"))));
     showGames(data);
     section.replaceChildren(
-      h("h1", {}, player.name, player.guest ? h("span", { class: "tag" }, t("player.guest")) : null),
+      h("h1", {}, player.bot ? botBadge() : null, player.name, player.guest ? h("span", { class: "tag" }, t("player.guest")) : null),
       h("p", { class: "big-rating", id: "player-rating" }, player.rating ? t("player.rating", { rating: player.rating }) : t("player.not_rated")),
       ratingChart(history) || "",
       h("h2", {}, t("player.rating_history")),

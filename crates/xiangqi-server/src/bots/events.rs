@@ -83,7 +83,7 @@ impl EventStreams {
             .filter(|(_, l)| !l.tx.is_closed())
             .map(|(id, l)| (id.clone(), l.name.clone()))
             .collect();
-        bots.sort_by(|a, b| a.1.to_lowercase().cmp(&b.1.to_lowercase()));
+        bots.sort_by_key(|(_, name)| name.to_lowercase());
         bots
     }
 }

@@ -83,7 +83,7 @@ impl Bearer {
         let now = state.clock.unix_ms();
         if token
             .last_used_at
-            .is_none_or(|used| now - used >= TOUCH_EVERY_MS)
+            .map_or(true, |used| now - used >= TOUCH_EVERY_MS)
         {
             state.store.touch_token(&token.id, now).await?;
         }

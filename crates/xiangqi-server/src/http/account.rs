@@ -102,12 +102,17 @@ pub async fn delete_account(
     JsonBody(deletion): JsonBody<Deletion>,
 ) -> Result<Response, ApiError> {
     let player = verified_account(&state, &client, &headers, deletion.password).await?;
+    let tokens = state.store.tokens_of(&player.id).await?;
     let placeholder = state
         .store
         .delete_account(&player.id, state.clock.unix_ms())
         .await?;
     state.social.closed.close(&player.id);
     state.lobby.remove_seeks_of(&player.id);
+    // Its API tokens are gone: their streams end.
+    for token in tokens {
+        state.bots.revoke(&token.id);
+    }
     Ok(with_cookie(
         cookie_header("", 0, &client),
         json!({"deleted": placeholder}),

@@ -175,8 +175,17 @@ impl ExportParts {
                     .find(|c| c.game == row.id)
                     .map(|c| c.before)
             };
-            let red_before = of(state.store.rating_history(&row.red).await?);
-            let black_before = of(state.store.rating_history(&row.black).await?);
+            // A bot game was rated in the bot pool.
+            let bot_game = state.store.is_bot_game(&row.id).await? == Some(true);
+            let history = |id: String| async move {
+                if bot_game {
+                    state.store.bot_rating_history(&id).await
+                } else {
+                    state.store.rating_history(&id).await
+                }
+            };
+            let red_before = of(history(row.red.clone()).await?);
+            let black_before = of(history(row.black.clone()).await?);
             ratings_before = red_before.zip(black_before);
         }
         Ok(ExportParts {

@@ -115,10 +115,13 @@ pub async fn player(
     let Some(player) = state.store.player_by_name(&name).await? else {
         return Err(ApiError::NotFound(format!("player {}", quoted(&name))));
     };
-    let history: Vec<Value> = state
-        .store
-        .rating_history(&player.id)
-        .await?
+    // A bot's rating is the bot pool's, and so is its history.
+    let changes = if player.bot {
+        state.store.bot_rating_history(&player.id).await?
+    } else {
+        state.store.rating_history(&player.id).await?
+    };
+    let history: Vec<Value> = changes
         .into_iter()
         .take(HISTORY_LISTED)
         .map(|c| json!({"game": c.game, "at": c.at, "before": c.before, "after": c.after}))

@@ -69,6 +69,12 @@ impl Store {
             .execute(&mut *tx)
             .await
             .map_err(database)?;
+        // A bot's API tokens go with the account.
+        sqlx::query("DELETE FROM api_tokens WHERE player = $1")
+            .bind(id)
+            .execute(&mut *tx)
+            .await
+            .map_err(database)?;
         tx.commit().await.map_err(database)?;
         Ok(placeholder)
     }

@@ -56,6 +56,8 @@ pub async fn restore(ports: RoomPorts, stored: StoredGame) -> Result<RoomHandle,
     // A finished game shows its sides as they stood when it was played (the
     // rating before it, as its live room did), not their ratings of today.
     let finished = stored.ending.is_some();
+    // A bot game's seats show the bot pool's ratings.
+    let bot_game = ports.store.is_bot_game(&row.id).await?.unwrap_or(false);
     let seat = |id: &str| {
         let store = ports.store.clone();
         let (id, game) = (id.to_string(), row.id.clone());
@@ -64,10 +66,21 @@ pub async fn restore(ports: RoomPorts, stored: StoredGame) -> Result<RoomHandle,
                 Some(_) => None,
                 None => store.player(&id).await?,
             };
+            if let Some(player) = player.as_mut().filter(|p| bot_game && !p.guest) {
+                let pool = player
+                    .bot_rating
+                    .unwrap_or(xiangqi_rating::online::START_RATING);
+                player.rating = Some(pool);
+            }
             if let Some(player) = player.as_mut().filter(|_| finished) {
-                let history = store.rating_history(&id).await?;
+                let history = if bot_game {
+                    store.bot_rating_history(&id).await?
+                } else {
+                    store.rating_history(&id).await?
+                };
                 if let Some(change) = history.iter().find(|c| c.game == game) {
                     player.rating = Some(change.before);
+                    player.bot_rating = player.bot.then_some(change.before);
                 }
             }
             Ok::<Seat, StoreError>(Seat::stored(&id, player.as_ref()))
