@@ -4,7 +4,7 @@
 
 use std::collections::HashSet;
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use tokio::sync::watch;
 use tokio::task::JoinSet;
@@ -93,6 +93,9 @@ pub(crate) async fn stopped(mut shutdown: watch::Receiver<bool>) {
     }
 }
 
+/// How long an accepted challenge counts as a game about to start.
+const ACCEPTED_GAME_WAIT: Duration = Duration::from_secs(30);
+
 /// How often and how long the bot waits for an opponent's bot to come
 /// online before challenging it fails.
 const MAX_OFFLINE_WAITS: usize = 20;
@@ -109,8 +112,9 @@ struct Bot {
     stop_games: watch::Sender<bool>,
     games: JoinSet<(String, Result<GameEnd, BotError>)>,
     playing: HashSet<String>,
-    /// Challenges accepted whose game has not started yet.
-    accepted: usize,
+    /// Challenges accepted whose game has not started yet, and when (a
+    /// game starts on the accept; one that never came stops counting).
+    accepted: Vec<(String, Instant)>,
     finished: usize,
     /// The bot's own open challenge.
     sent: Option<String>,
@@ -155,7 +159,7 @@ pub async fn run(
         stop_games: watch::channel(false).0,
         games: JoinSet::new(),
         playing: HashSet::new(),
-        accepted: 0,
+        accepted: Vec::new(),
         finished: 0,
         sent: None,
         lapsed: 0,
@@ -253,6 +257,7 @@ impl Bot {
                 }
             }
             BotEvent::ChallengeCanceled { challenge } => {
+                self.accepted.retain(|(id, _)| *id != challenge.id);
                 if self.sent.as_deref() == Some(challenge.id.as_str()) {
                     self.sent = None;
                     self.lapsed += 1;
@@ -294,7 +299,9 @@ impl Bot {
 
     /// Accepts or declines a challenge to the bot.
     async fn answer(&mut self, challenge: Challenge) -> Result<(), BotError> {
-        let busy = self.playing.len() + self.accepted + usize::from(self.sent.is_some());
+        self.accepted
+            .retain(|(_, when)| when.elapsed() < ACCEPTED_GAME_WAIT);
+        let busy = self.playing.len() + self.accepted.len() + usize::from(self.sent.is_some());
         let verdict = if self.draining() {
             Err(xiangqi_server_protocol::bot::DeclineReason::Later)
         } else {
@@ -317,7 +324,7 @@ impl Bot {
         match answered {
             Ok(()) => {
                 if verdict.is_ok() {
-                    self.accepted += 1;
+                    self.accepted.push((challenge.id.clone(), Instant::now()));
                 }
                 (self.report)(Report::Challenge {
                     id: challenge.id,
@@ -356,7 +363,9 @@ impl Bot {
         if !self.playing.insert(game.id.clone()) {
             return;
         }
-        self.accepted = self.accepted.saturating_sub(1);
+        if !self.accepted.is_empty() {
+            self.accepted.remove(0);
+        }
         if self.sent.is_some() && game.opponent.name == self.outgoing_opponent() {
             self.sent = None;
             self.lapsed = 0;

@@ -716,3 +716,49 @@ async fn an_engine_writing_garbage_resigns_the_resumed_game() {
     let _ = std::fs::remove_dir_all(&dir);
     assert!(resigned.is_ok(), "requests: {:?}", fake.requests());
 }
+
+/// A challenge accepted and then withdrawn before its game started frees
+/// its place: the next challenge is accepted, not declined `later`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_withdrawn_accepted_challenge_frees_its_place() {
+    let fake = Fake::new(
+        vec![Script::Lines(vec![
+            to_line(&BotEvent::Challenge {
+                challenge: challenge("c_9", "5+3", false),
+            }),
+            to_line(&BotEvent::ChallengeCanceled {
+                challenge: challenge("c_9", "5+3", false),
+            }),
+            to_line(&BotEvent::Challenge {
+                challenge: challenge("c_10", "5+3", false),
+            }),
+        ])],
+        Vec::new(),
+        Side::Red,
+    );
+    let addr = serve(fake.clone()).await;
+    let reports = Reports::new();
+    let (stop, shutdown) = watch::channel(false);
+    let bot = tokio::spawn(xiangqi_bot::run(
+        config(addr, builtin()),
+        reports.reporter(),
+        shutdown,
+    ));
+    reports
+        .wait_for(
+            "the second challenge",
+            |r| matches!(r, Report::Challenge { id, .. } if id == "c_10"),
+        )
+        .await;
+    stop.send_replace(true);
+    tokio::time::timeout(TEST_BOUND, bot)
+        .await
+        .unwrap()
+        .unwrap()
+        .unwrap();
+    let requests = fake.requests();
+    assert!(
+        requests.contains(&"POST /api/challenge/c_10/accept".to_string()),
+        "{requests:?}"
+    );
+}
