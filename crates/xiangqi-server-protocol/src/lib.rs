@@ -7,6 +7,9 @@
 //! that clients, bots and the fuzzer take both without the server's
 //! dependencies. The protocol is written down in `docs/server.md`; a test
 //! reads every example there into these types.
+//!
+//! [`bot`] holds the bot API's HTTP bodies and NDJSON stream lines
+//! (`docs/server.md`, "Bots"), which the server and `xiangqi bot` share.
 
 use serde::{Deserialize, Serialize};
 

@@ -10,7 +10,7 @@ use xiangqi_adjudication::{
 use xiangqi_core::{Color, Position, START_FEN};
 use xiangqi_server::store::{
     deleted_name, ChatRow, CodePrefix, Ending, EventRow, GameFilter, GameRow, NewReport, PlayerRow,
-    RatingChangeRow, ResultFilter, Store, StoreError, StoredGame,
+    RatingChangeRow, RatingPool, ResultFilter, Store, StoreError, StoredGame, TokenRow,
 };
 use xiangqi_server::time_control::parse_time_control;
 
@@ -130,6 +130,7 @@ on_both_databases!(
     a_password_change_ends_the_other_sessions,
     a_deleted_account_keeps_its_games_under_a_placeholder,
     a_game_lease_has_one_holder_until_it_lapses,
+    bot_tokens_upgrade_and_pool,
 );
 
 // ---------------------------------------------------------------- data
@@ -1364,4 +1365,76 @@ async fn a_game_lease_has_one_holder_until_it_lapses(store: Store) {
     );
     store.release_lease("g_1", "n_b").await.unwrap();
     assert_eq!(store.lease_holder("g_1", 8_000).await.unwrap(), None);
+}
+
+async fn bot_tokens_upgrade_and_pool(store: Store) {
+    store
+        .insert_player(&account("p_bot", "engine", 1500))
+        .await
+        .unwrap();
+    store
+        .insert_player(&account("p_ana", "ana", 1500))
+        .await
+        .unwrap();
+    store
+        .insert_player(&account("p_old", "played", 1500))
+        .await
+        .unwrap();
+    // Tokens: stored by hash, at most `max`, found, touched, revoked by their owner only.
+    let token = |id: &str| TokenRow {
+        id: id.into(),
+        player: "p_bot".into(),
+        description: "engine".into(),
+        created_at: 1_000,
+        last_used_at: None,
+    };
+    assert!(store.insert_token(&token("t_1"), "hash1", 2).await.unwrap());
+    assert!(store.insert_token(&token("t_2"), "hash2", 2).await.unwrap());
+    assert!(!store.insert_token(&token("t_3"), "hash3", 2).await.unwrap());
+    assert_eq!(store.tokens_of("p_bot").await.unwrap().len(), 2);
+    store.touch_token("t_1", 5_000).await.unwrap();
+    let found = store.token_by_hash("hash1").await.unwrap().unwrap();
+    assert_eq!(
+        (found.id.as_str(), found.last_used_at),
+        ("t_1", Some(5_000))
+    );
+    assert!(matches!(
+        store.delete_token("p_ana", "t_1").await,
+        Err(StoreError::NotFound { .. })
+    ));
+    store.delete_token("p_bot", "t_1").await.unwrap();
+    assert!(store.token_by_hash("hash1").await.unwrap().is_none());
+    assert!(!store.token_exists("t_1").await.unwrap());
+    // The upgrade: refused once the account has played.
+    store
+        .insert_game(&game_row("g_old", "p_old", "p_ana", 500))
+        .await
+        .unwrap();
+    assert!(!store.make_bot("p_old").await.unwrap());
+    assert!(store.make_bot("p_bot").await.unwrap());
+    assert!(store.player("p_bot").await.unwrap().unwrap().bot);
+    assert_eq!(store.is_bot_game("g_old").await.unwrap(), Some(false));
+    // A bot game: flagged at its start, rated in the bot pool only.
+    store
+        .insert_game(&game_row("g_bot", "p_ana", "p_bot", 2_000))
+        .await
+        .unwrap();
+    assert_eq!(store.is_bot_game("g_bot").await.unwrap(), Some(true));
+    store
+        .finish_game_in(
+            "g_bot",
+            &ending("1-0", "resignation", 10),
+            &[
+                change("p_ana", "g_bot", 1500, 1516, 9_000),
+                change("p_bot", "g_bot", 1500, 1484, 9_000),
+            ],
+            RatingPool::Bot,
+        )
+        .await
+        .unwrap();
+    let ana = store.player("p_ana").await.unwrap().unwrap();
+    assert_eq!((ana.rating, ana.bot_rating), (Some(1500), Some(1516)));
+    assert!(store.rating_history("p_ana").await.unwrap().is_empty());
+    let history = store.bot_rating_history("p_bot").await.unwrap();
+    assert_eq!((history.len(), history[0].after), (1, 1484));
 }
