@@ -28,3 +28,20 @@ pub fn install(package: &str, instead: &str) -> Result<()> {
     }
     Ok(())
 }
+
+/// Debian's Fairy-Stockfish, the engine the bot, match and browser tests
+/// play against (`/usr/games/fairy-stockfish`).
+pub const FAIRY_STOCKFISH: &str = "/usr/games/fairy-stockfish";
+
+/// Installs Debian's `fairy-stockfish` when it is missing and this is root
+/// (the tests that want it skip with a message otherwise, and fail under
+/// `CI=true`).
+pub fn ensure_fairy_stockfish() -> Result<()> {
+    if std::path::Path::new(FAIRY_STOCKFISH).is_file() || !is_root() {
+        return Ok(());
+    }
+    install(
+        "fairy-stockfish",
+        "`apt-get install fairy-stockfish`, or let the tests that need it skip",
+    )
+}

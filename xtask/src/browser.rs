@@ -49,6 +49,8 @@ pub fn test() -> Result<Option<String>> {
         }
         Err(why) => return Ok(Some(why)),
     };
+    // A person plays Fairy-Stockfish run as a bot (test_fairy_bot.py).
+    crate::apt::ensure_fairy_stockfish()?;
     let root = project_root();
     let venv = Venv::ensure()?;
     venv.pip_install(&["-r", &root.join(REQUIREMENTS).to_string_lossy()])?;

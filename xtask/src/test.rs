@@ -74,6 +74,8 @@ pub fn run_all(args: &Args, steps: &mut Steps) -> Result<()> {
             if !std::path::Path::new("/usr/sbin/haproxy").is_file() && is_root() {
                 apt::install("haproxy", "`apt-get install haproxy`")?;
             }
+            // The engine the bot and match tests play against.
+            apt::ensure_fairy_stockfish()?;
             exec(&mut test)?;
             Ok(None)
         },

@@ -67,6 +67,8 @@ enum Command {
     Nnue(commands::nnue::Args),
     /// The game server and its web client: play in a browser, against people or the engine.
     Serve(commands::serve::Args),
+    /// Play on a `xiangqi serve` server as a bot: any UCI or UCCI engine, or the built-in one.
+    Bot(commands::bot::Args),
 }
 
 /// Behave like other Unix filters when the reader goes away (`xiangqi moves | head`):
@@ -86,7 +88,7 @@ fn main() -> ExitCode {
     }));
     let cli = Cli::parse();
     let Some(command) = cli.command else {
-        eprintln!("error: a subcommand is required (perft, moves, convert, game, adjudicate, analyze, play, uci, ucci, match, bench, rate, tune, explore, puzzles, nnue, serve); try 'xiangqi --help'");
+        eprintln!("error: a subcommand is required (perft, moves, convert, game, adjudicate, analyze, play, uci, ucci, match, bench, rate, tune, explore, puzzles, nnue, serve, bot); try 'xiangqi --help'");
         return ExitCode::from(2);
     };
     let result = match command {
@@ -107,6 +109,7 @@ fn main() -> ExitCode {
         Command::Puzzles(a) => commands::puzzles::run(a),
         Command::Nnue(a) => commands::nnue::run(a),
         Command::Serve(a) => commands::serve::run(a),
+        Command::Bot(a) => commands::bot::run(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -9,7 +9,9 @@
 //! reads every example there into these types.
 //!
 //! [`bot`] holds the bot API's HTTP bodies and NDJSON stream lines
-//! (`docs/server.md`, "Bots"), which the server and `xiangqi bot` share.
+//! (`docs/server.md`, "Bots"), which the server and `xiangqi bot` share;
+//! [`time_control`] reads the protocol's `MIN+INC` time controls, for both
+//! too.
 
 use serde::{Deserialize, Serialize};
 
@@ -17,6 +19,7 @@ pub mod bot;
 pub mod echo;
 pub mod server;
 mod session;
+pub mod time_control;
 
 pub use server::ServerMessage;
 

@@ -101,6 +101,14 @@ const LAYERS: &[(&str, &[&str])] = &[
     ),
     ("xiangqi-server-protocol", &[]),
     (
+        "xiangqi-bot",
+        &[
+            "xiangqi-core",
+            "xiangqi-engine-client",
+            "xiangqi-server-protocol",
+        ],
+    ),
+    (
         "xiangqi-viewer",
         &[
             "xiangqi-core",

@@ -4,6 +4,7 @@ pub mod adjudicate;
 pub mod analyze;
 mod analyze_pgn;
 pub mod bench;
+pub mod bot;
 pub mod convert;
 pub mod engine;
 /// The engine side of UCI and UCCI: shared by `uci` and `ucci`.
