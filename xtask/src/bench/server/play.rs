@@ -613,7 +613,7 @@ impl Side {
                 outcome.round_trips_us.push(micros(at.elapsed()));
                 self.own_moves += 1;
                 if let Some(Writes::EveryMoves(every, _)) = voice.writes {
-                    if self.own_moves % u64::from(every) == 0 {
+                    if self.own_moves.is_multiple_of(u64::from(every)) {
                         let earliest = self.last_chat.map_or(now, |at| at + CHAT_GAP);
                         self.chat_due = Some(earliest.max(now));
                     }
