@@ -30,7 +30,9 @@ pub enum Outgoing {
     },
 }
 
-/// The game's two chats (docs/server.md, "Chat and reports").
+/// The game's two chats (docs/server.md, "Chat and reports"). xtask
+/// depends on no workspace crate (ARCHITECTURE.md), so this is not the
+/// protocol crate's `ChatChannel`; the bots' tests pin the names.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ChatChannel {
     /// Its two players write and read it.

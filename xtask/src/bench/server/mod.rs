@@ -330,24 +330,19 @@ fn bus_hop_line(hop: &Value) -> String {
 
 /// The figures of a level's games.
 fn summarize(connections: usize, play: &LevelPlay) -> Value {
-    let mut round_trips: Vec<u32> = play
-        .games
-        .iter()
-        .flat_map(|g| g.round_trips_us.iter().copied())
-        .collect();
-    round_trips.sort_unstable();
-    let mut seekers: Vec<u32> = play
-        .games
-        .iter()
-        .flat_map(|g| g.seeker_round_trips_us.iter().copied())
-        .collect();
-    seekers.sort_unstable();
-    let mut chats: Vec<u32> = play
-        .games
-        .iter()
-        .flat_map(|g| g.chat_round_trips_us.iter().copied())
-        .collect();
-    chats.sort_unstable();
+    // One kind of round trip of every game, sorted.
+    let sorted = |of: fn(&GameOutcome) -> &Vec<u32>| {
+        let mut all: Vec<u32> = play
+            .games
+            .iter()
+            .flat_map(|g| of(g).iter().copied())
+            .collect();
+        all.sort_unstable();
+        all
+    };
+    let round_trips = sorted(|g| &g.round_trips_us);
+    let seekers = sorted(|g| &g.seeker_round_trips_us);
+    let chats = sorted(|g| &g.chat_round_trips_us);
     let sum = |f: fn(&GameOutcome) -> u64| play.games.iter().map(f).sum::<u64>();
     let lost: Vec<_> = play
         .games
