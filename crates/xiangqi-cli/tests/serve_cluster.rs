@@ -198,21 +198,9 @@ impl Table {
     ) -> Table {
         let mut red = Client::open(red_node, red_cookie).await;
         let mut black = Client::open(black_node, black_cookie).await;
-        red.send(json!({"t": "seek", "tc": "10+5", "rated": true, "color": "red"}))
-            .await;
-        let seek = red.expect("seek_created").await["seek"]["id"].clone();
+        let seek = red.seek_as_red().await;
         black.sees_seek(&seek).await;
-        black.send(json!({"t": "accept", "id": seek})).await;
-        let game = black.expect("started").await["game"]
-            .as_str()
-            .unwrap()
-            .to_owned();
-        // The seeker hears of the game on its own node.
-        assert_eq!(red.expect("started").await["game"], game);
-        for (client, side) in [(&mut red, "red"), (&mut black, "black")] {
-            client.send(json!({"t": "watch", "game": game})).await;
-            assert_eq!(client.expect("state").await["you"], side);
-        }
+        let game = Client::accept_and_watch(&mut red, &mut black, &seek).await;
         let mut spectator = Client::open(spectator_node, spectator_cookie).await;
         // The spectator's node lists the game among those in progress.
         spectator.send(json!({"t": "lobby"})).await;

@@ -41,19 +41,8 @@ impl Table {
     async fn start(base: &str, red_cookie: &str, black_cookie: &str) -> Table {
         let mut red = Client::open(base, red_cookie).await;
         let mut black = Client::open(base, black_cookie).await;
-        red.send(json!({"t": "seek", "tc": "10+5", "rated": true, "color": "red"}))
-            .await;
-        let seek = red.expect("seek_created").await["seek"]["id"].clone();
-        black.send(json!({"t": "accept", "id": seek})).await;
-        let game = black.expect("started").await["game"]
-            .as_str()
-            .unwrap()
-            .to_owned();
-        red.expect("started").await;
-        for (client, side) in [(&mut red, "red"), (&mut black, "black")] {
-            client.send(json!({"t": "watch", "game": game})).await;
-            assert_eq!(client.expect("state").await["you"], side);
-        }
+        let seek = red.seek_as_red().await;
+        let game = Client::accept_and_watch(&mut red, &mut black, &seek).await;
         Table {
             game,
             red,

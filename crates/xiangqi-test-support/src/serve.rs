@@ -292,6 +292,30 @@ impl Client {
         }
     }
 
+    /// Seeks a rated 10+5 game as Red: the seek's id.
+    pub async fn seek_as_red(&mut self) -> Value {
+        self.send(json!({"t": "seek", "tc": "10+5", "rated": true, "color": "red"}))
+            .await;
+        self.expect("seek_created").await["seek"]["id"].clone()
+    }
+
+    /// `black` accepts `red`'s `seek`; both are told of the same game and
+    /// watch it, each as its side: the game's id.
+    pub async fn accept_and_watch(red: &mut Client, black: &mut Client, seek: &Value) -> String {
+        black.send(json!({"t": "accept", "id": seek})).await;
+        let game = black.expect("started").await["game"]
+            .as_str()
+            .unwrap()
+            .to_owned();
+        // The seeker hears of the game too (on its own node in a cluster).
+        assert_eq!(red.expect("started").await["game"], game);
+        for (client, side) in [(red, "red"), (black, "black")] {
+            client.send(json!({"t": "watch", "game": game})).await;
+            assert_eq!(client.expect("state").await["you"], side);
+        }
+        game
+    }
+
     /// Up to the first `event` of kind `kind`.
     pub async fn expect_event(&mut self, kind: &str) -> Value {
         loop {
