@@ -24,22 +24,15 @@
 //! under `CI=true`. The tests run one at a time: one restarts the shared
 //! PostgreSQL.
 
-use std::io::{BufRead, BufReader};
-use std::process::{Child, ChildStdout, Command, Stdio};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use futures_util::{SinkExt, StreamExt};
 use serde_json::{json, Value};
-use tokio::net::TcpStream;
-use tokio_tungstenite::tungstenite::client::IntoClientRequest;
-use tokio_tungstenite::tungstenite::http::header::{HeaderValue, COOKIE, SET_COOKIE};
-use tokio_tungstenite::tungstenite::Message;
-use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 use xiangqi_server::ws::protocol::session_cookie_pair;
+use xiangqi_test_support::databases::{PgSchema, POSTGRES_URL_VAR};
+use xiangqi_test_support::serve::{get_json, get_text, Client, ServeProcess, WAIT};
 
-/// How long the test waits for any one frame or for a node to start.
-const WAIT: Duration = Duration::from_secs(30);
-const POSTGRES_URL_VAR: &str = "XIANGQI_TEST_POSTGRES_URL";
 const NATS_URL_VAR: &str = "XIANGQI_TEST_NATS_URL";
 const NATS_PROGRAM_VAR: &str = "XIANGQI_TEST_NATS_SERVER";
 const PG_CTL_VAR: &str = "XIANGQI_TEST_POSTGRES_PG_CTL";
@@ -65,187 +58,50 @@ fn server_from(var: &str) -> Option<String> {
 
 /// A fresh schema of the test PostgreSQL, as a URL every node opens.
 async fn fresh_database(url: &str, name: &str) -> String {
-    use sqlx::Connection;
-    let schema = format!("c_{name}_{}", std::process::id());
-    let mut admin = sqlx::PgConnection::connect(url).await.unwrap();
-    sqlx::Executor::execute(
-        &mut admin,
-        format!("DROP SCHEMA IF EXISTS {schema} CASCADE; CREATE SCHEMA {schema}").as_str(),
-    )
-    .await
-    .unwrap();
-    let separator = if url.contains('?') { '&' } else { '?' };
-    format!("{url}{separator}options=-c%20search_path%3D{schema}")
+    PgSchema::fresh(url, &format!("c_{name}")).await.url
 }
 
 // ---------------------------------------------------------------- the nodes
 
 /// A running node, killed when dropped.
-struct Node {
-    child: Child,
-    base: String,
-    _stdout: BufReader<ChildStdout>,
+type Node = ServeProcess;
+
+/// A node of the cluster on `database` and `bus`.
+fn node(database: &str, bus: &str) -> Node {
+    spawn(database, Some(bus))
 }
 
-impl Node {
-    fn start(database: &str, bus: &str) -> Node {
-        Node::spawn(database, Some(bus))
-    }
-
-    /// A single process (no `--bus`) on the cluster's database.
-    fn single(database: &str) -> Node {
-        Node::spawn(database, None)
-    }
-
-    fn spawn(database: &str, bus: Option<&str>) -> Node {
-        let mut command = Command::new(env!("CARGO_BIN_EXE_xiangqi"));
-        command
-            .args(["serve", "--addr", "127.0.0.1:0", "--engine-threads", "1"])
-            .args(["--database", database]);
-        if let Some(bus) = bus {
-            command.args(["--bus", bus]);
-        }
-        let mut child = command
-            .env("RUST_LOG", "warn,xiangqi_server::cluster=info")
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("xiangqi serve starts");
-        let mut stdout = BufReader::new(child.stdout.take().unwrap());
-        let mut line = String::new();
-        stdout
-            .read_line(&mut line)
-            .expect("the node prints its URL");
-        let url = line
-            .trim()
-            .strip_prefix("xiangqi serve: open ")
-            .unwrap_or_else(|| panic!("unexpected first line {line:?}"));
-        Node {
-            child,
-            base: url.trim_end_matches('/').to_owned(),
-            _stdout: stdout,
-        }
-    }
-
-    /// SIGKILL: no shutdown code runs.
-    fn kill(mut self) {
-        self.child.kill().unwrap();
-        self.child.wait().unwrap();
-    }
+/// A single process (no `--bus`) on the cluster's database.
+fn single(database: &str) -> Node {
+    spawn(database, None)
 }
 
-impl Drop for Node {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+fn spawn(database: &str, bus: Option<&str>) -> Node {
+    let mut args = vec!["--database", database];
+    if let Some(bus) = bus {
+        args.extend(["--bus", bus]);
     }
+    let program = Path::new(env!("CARGO_BIN_EXE_xiangqi"));
+    ServeProcess::start(program, args, "warn,xiangqi_server::cluster=info")
 }
 
 // ---------------------------------------------------------------- HTTP
 
 async fn register(http: &reqwest::Client, base: &str, name: &str) -> String {
-    let response = http
-        .post(format!("{base}/api/register"))
-        .json(&json!({"name": name, "password": "a long enough password"}))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(response.status(), 200, "registering {name}");
-    let set_cookie = response.headers().get_all(SET_COOKIE);
-    session_cookie_pair(set_cookie.iter().filter_map(|v| v.to_str().ok()))
-        .expect("register sets the session cookie")
-        .to_owned()
-}
-
-async fn get_text(http: &reqwest::Client, url: String) -> String {
-    let response = http.get(&url).send().await.unwrap();
-    assert_eq!(response.status(), 200, "GET {url}");
-    response.text().await.unwrap()
-}
-
-async fn get_json(http: &reqwest::Client, url: String) -> Value {
-    serde_json::from_str(&get_text(http, url).await).unwrap()
+    let pick =
+        |set_cookie: &[&str]| session_cookie_pair(set_cookie.iter().copied()).map(str::to_owned);
+    xiangqi_test_support::serve::register(http, base, name, pick).await
 }
 
 // ---------------------------------------------------------------- WebSocket
 
-struct Client {
-    ws: WebSocketStream<MaybeTlsStream<TcpStream>>,
+/// What this test asks of a socket besides the shared client's calls.
+trait ClusterClient {
+    /// Follows the lobby until it lists seek `id`.
+    async fn sees_seek(&mut self, id: &Value);
 }
 
-impl Client {
-    async fn open(base: &str, cookie: &str) -> Client {
-        let url = format!("{}/ws", base.replacen("http://", "ws://", 1));
-        let mut request = url.as_str().into_client_request().unwrap();
-        request
-            .headers_mut()
-            .insert(COOKIE, HeaderValue::from_str(cookie).unwrap());
-        let (ws, _) = tokio_tungstenite::connect_async(request).await.unwrap();
-        let mut client = Client { ws };
-        client.send(json!({"t": "hello", "v": 1})).await;
-        client.expect("welcome").await;
-        client
-    }
-
-    async fn send(&mut self, value: Value) {
-        self.ws
-            .send(Message::text(value.to_string()))
-            .await
-            .unwrap();
-    }
-
-    /// The next frame (pings answered), within [`WAIT`].
-    async fn next(&mut self, want: &str) -> Value {
-        let deadline = tokio::time::Instant::now() + WAIT;
-        loop {
-            let next = tokio::time::timeout_at(deadline, self.ws.next())
-                .await
-                .unwrap_or_else(|_| panic!("no {want} frame in time"));
-            let frame: Value = match next {
-                Some(Ok(Message::Text(text))) => serde_json::from_str(text.as_str()).unwrap(),
-                Some(Ok(Message::Close(close))) => panic!("waiting for {want}: closed {close:?}"),
-                Some(Ok(_)) => continue,
-                Some(Err(e)) => panic!("waiting for {want}: {e}"),
-                None => panic!("waiting for {want}: the socket ended"),
-            };
-            if frame["t"] == "ping" {
-                self.send(json!({"t": "pong"})).await;
-                continue;
-            }
-            return frame;
-        }
-    }
-
-    /// Up to the first frame of type `want`; an `error` fails the test.
-    async fn expect(&mut self, want: &str) -> Value {
-        loop {
-            let frame = self.next(want).await;
-            match frame["t"].as_str() {
-                Some(t) if t == want => return frame,
-                Some("error") => panic!("waiting for {want}: {frame}"),
-                _ => {}
-            }
-        }
-    }
-
-    async fn expect_event(&mut self, kind: &str) -> Value {
-        loop {
-            let event = self.expect("event").await;
-            if event["event"]["kind"] == kind {
-                return event;
-            }
-        }
-    }
-
-    /// Up to the first `error`, which must have code `code`.
-    async fn expect_error(&mut self, code: &str) -> Value {
-        let error = refusal(self).await;
-        assert_eq!(error["code"], code, "{error}");
-        error
-    }
-
-    /// Follows the lobby until it lists seek `id`.
+impl ClusterClient for Client {
     async fn sees_seek(&mut self, id: &Value) {
         self.send(json!({"t": "lobby"})).await;
         loop {
@@ -342,21 +198,9 @@ impl Table {
     ) -> Table {
         let mut red = Client::open(red_node, red_cookie).await;
         let mut black = Client::open(black_node, black_cookie).await;
-        red.send(json!({"t": "seek", "tc": "10+5", "rated": true, "color": "red"}))
-            .await;
-        let seek = red.expect("seek_created").await["seek"]["id"].clone();
+        let seek = red.seek_as_red().await;
         black.sees_seek(&seek).await;
-        black.send(json!({"t": "accept", "id": seek})).await;
-        let game = black.expect("started").await["game"]
-            .as_str()
-            .unwrap()
-            .to_owned();
-        // The seeker hears of the game on its own node.
-        assert_eq!(red.expect("started").await["game"], game);
-        for (client, side) in [(&mut red, "red"), (&mut black, "black")] {
-            client.send(json!({"t": "watch", "game": game})).await;
-            assert_eq!(client.expect("state").await["you"], side);
-        }
+        let game = Client::accept_and_watch(&mut red, &mut black, &seek).await;
         let mut spectator = Client::open(spectator_node, spectator_cookie).await;
         // The spectator's node lists the game among those in progress.
         spectator.send(json!({"t": "lobby"})).await;
@@ -435,9 +279,9 @@ async fn a_cluster_plays_across_nodes_and_survives_the_death_of_a_games_node() {
     };
     let _serial = SERIAL.lock().await;
     let database = fresh_database(&postgres, "three_nodes").await;
-    let a = Node::start(&database, &bus);
-    let b = Node::start(&database, &bus);
-    let c = Node::start(&database, &bus);
+    let a = node(&database, &bus);
+    let b = node(&database, &bus);
+    let c = node(&database, &bus);
     let (a_url, b_url, c_url) = (a.base.clone(), b.base.clone(), c.base.clone());
     let http = reqwest::Client::new();
     let alice = register(&http, &a_url, "alice").await;
@@ -601,7 +445,7 @@ async fn a_cluster_plays_across_nodes_and_survives_the_death_of_a_games_node() {
     };
     let by_cluster = served(&a_url).await;
     drop((a, c));
-    let single = Node::single(&database);
+    let single = single(&database);
     assert_eq!(served(&single.base).await, by_cluster);
 }
 
@@ -709,8 +553,8 @@ async fn a_bus_outage_of_ten_seconds_loses_no_move_and_heals_by_itself() {
     let _serial = SERIAL.lock().await;
     let database = fresh_database(&postgres, "bus_outage").await;
     let mut bus = OwnBus::start(&program);
-    let a = Node::start(&database, &bus.url());
-    let b = Node::start(&database, &bus.url());
+    let a = node(&database, &bus.url());
+    let b = node(&database, &bus.url());
     let http = reqwest::Client::new();
     let alice = register(&http, &a.base, "alice").await;
     let bob = register(&http, &b.base, "bob").await;
@@ -806,8 +650,8 @@ async fn a_database_restart_loses_no_accepted_move_and_heals_by_itself() {
     };
     let _serial = SERIAL.lock().await;
     let database = fresh_database(&postgres, "database_restart").await;
-    let a = Node::start(&database, &bus);
-    let b = Node::start(&database, &bus);
+    let a = node(&database, &bus);
+    let b = node(&database, &bus);
     let http = reqwest::Client::new();
     let alice = register(&http, &a.base, "alice").await;
     let bob = register(&http, &b.base, "bob").await;
@@ -864,8 +708,8 @@ async fn the_protocol_holds_across_two_nodes() {
     };
     let _serial = SERIAL.lock().await;
     let database = fresh_database(&postgres, "protocol").await;
-    let a = Node::start(&database, &bus);
-    let b = Node::start(&database, &bus);
+    let a = node(&database, &bus);
+    let b = node(&database, &bus);
     let http = reqwest::Client::new();
     let alice = register(&http, &a.base, "alice").await;
     let bob = register(&http, &b.base, "bob").await;
@@ -1002,9 +846,9 @@ async fn three_nodes_behind_the_documented_haproxy_play_a_game() {
     let _serial = SERIAL.lock().await;
     let database = fresh_database(&postgres, "proxy").await;
     let nodes = [
-        Node::start(&database, &bus),
-        Node::start(&database, &bus),
-        Node::start(&database, &bus),
+        node(&database, &bus),
+        node(&database, &bus),
+        node(&database, &bus),
     ];
     let addresses: Vec<&str> = nodes
         .iter()

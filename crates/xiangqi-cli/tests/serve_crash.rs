@@ -4,164 +4,28 @@
 //! every finished game's PGN byte for byte, the same ratings and rating
 //! histories, and the game in progress back with its moves, still playable.
 
-use std::io::{BufRead, BufReader};
 use std::path::Path;
-use std::process::{Child, ChildStdout, Command, Stdio};
-use std::time::Duration;
 
-use futures_util::{SinkExt, StreamExt};
 use serde_json::{json, Value};
-use tokio::net::TcpStream;
-use tokio_tungstenite::tungstenite::client::IntoClientRequest;
-use tokio_tungstenite::tungstenite::http::header::{HeaderValue, COOKIE, SET_COOKIE};
-use tokio_tungstenite::tungstenite::Message;
-use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 use xiangqi_server::ws::protocol::session_cookie_pair;
-
-/// How long the test waits for any one frame or for the server to start.
-const WAIT: Duration = Duration::from_secs(30);
+use xiangqi_test_support::serve::{get_json, get_text, Client, ServeProcess};
 
 // ---------------------------------------------------------------- the server
 
-/// A running `xiangqi serve`, killed when dropped.
-struct Serve {
-    child: Child,
-    base: String,
-    /// Kept open: a closed pipe would make the server's next print fail.
-    _stdout: BufReader<ChildStdout>,
+/// Starts `xiangqi serve` on a free loopback port over `data`.
+fn start_server(data: &Path) -> ServeProcess {
+    let program = Path::new(env!("CARGO_BIN_EXE_xiangqi"));
+    ServeProcess::start(program, [Path::new("--data"), data], "warn")
 }
 
-impl Serve {
-    /// Starts `xiangqi serve` on a free loopback port over `data`, and
-    /// waits for the line that names its URL.
-    fn start(data: &Path) -> Serve {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_xiangqi"))
-            .args(["serve", "--addr", "127.0.0.1:0", "--engine-threads", "1"])
-            .arg("--data")
-            .arg(data)
-            .env("RUST_LOG", "warn")
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("xiangqi serve starts");
-        let mut stdout = BufReader::new(child.stdout.take().unwrap());
-        let mut line = String::new();
-        stdout
-            .read_line(&mut line)
-            .expect("xiangqi serve prints its URL");
-        let url = line
-            .trim()
-            .strip_prefix("xiangqi serve: open ")
-            .unwrap_or_else(|| panic!("unexpected first line {line:?}"));
-        Serve {
-            child,
-            base: url.trim_end_matches('/').to_owned(),
-            _stdout: stdout,
-        }
-    }
-
-    /// SIGKILL: no shutdown code runs.
-    fn kill(mut self) {
-        self.child.kill().unwrap();
-        self.child.wait().unwrap();
-    }
-}
-
-impl Drop for Serve {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-// ---------------------------------------------------------------- HTTP
-
-/// Registers `name` (from a fresh guest) and returns its session cookie.
+/// Registers `name` (a new player) and returns its session cookie.
 async fn register(http: &reqwest::Client, base: &str, name: &str) -> String {
-    let response = http
-        .post(format!("{base}/api/register"))
-        .json(&json!({"name": name, "password": "a long enough password"}))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(response.status(), 200, "registering {name}");
-    let set_cookie = response.headers().get_all(SET_COOKIE);
-    session_cookie_pair(set_cookie.iter().filter_map(|v| v.to_str().ok()))
-        .expect("register sets the session cookie")
-        .to_owned()
+    let pick =
+        |set_cookie: &[&str]| session_cookie_pair(set_cookie.iter().copied()).map(str::to_owned);
+    xiangqi_test_support::serve::register(http, base, name, pick).await
 }
 
-async fn get_text(http: &reqwest::Client, url: String) -> String {
-    let response = http.get(&url).send().await.unwrap();
-    assert_eq!(response.status(), 200, "GET {url}");
-    response.text().await.unwrap()
-}
-
-async fn get_json(http: &reqwest::Client, url: String) -> Value {
-    serde_json::from_str(&get_text(http, url).await).unwrap()
-}
-
-// ---------------------------------------------------------------- WebSocket
-
-struct Client {
-    ws: WebSocketStream<MaybeTlsStream<TcpStream>>,
-}
-
-impl Client {
-    /// A greeted socket of the player whose session `cookie` is.
-    async fn open(base: &str, cookie: &str) -> Client {
-        let url = format!("{}/ws", base.replacen("http://", "ws://", 1));
-        let mut request = url.as_str().into_client_request().unwrap();
-        request
-            .headers_mut()
-            .insert(COOKIE, HeaderValue::from_str(cookie).unwrap());
-        let (ws, _) = tokio_tungstenite::connect_async(request).await.unwrap();
-        let mut client = Client { ws };
-        client.send(json!({"t": "hello", "v": 1})).await;
-        client.expect("welcome").await;
-        client
-    }
-
-    async fn send(&mut self, value: Value) {
-        self.ws
-            .send(Message::text(value.to_string()))
-            .await
-            .unwrap();
-    }
-
-    /// Reads up to the first frame of type `want` (answering pings); an
-    /// `error` frame or a close fails the test.
-    async fn expect(&mut self, want: &str) -> Value {
-        loop {
-            let next = tokio::time::timeout(WAIT, self.ws.next())
-                .await
-                .unwrap_or_else(|_| panic!("no {want} frame in time"));
-            let frame: Value = match next {
-                Some(Ok(Message::Text(text))) => serde_json::from_str(text.as_str()).unwrap(),
-                Some(Ok(Message::Close(close))) => panic!("waiting for {want}: closed {close:?}"),
-                Some(Ok(_)) => continue,
-                Some(Err(e)) => panic!("waiting for {want}: {e}"),
-                None => panic!("waiting for {want}: the socket ended"),
-            };
-            match frame["t"].as_str() {
-                Some(t) if t == want => return frame,
-                Some("error") => panic!("waiting for {want}: {frame}"),
-                Some("ping") => self.send(json!({"t": "pong"})).await,
-                _ => {}
-            }
-        }
-    }
-
-    async fn expect_event(&mut self, kind: &str) -> Value {
-        loop {
-            let event = self.expect("event").await;
-            if event["event"]["kind"] == kind {
-                return event;
-            }
-        }
-    }
-}
+// ---------------------------------------------------------------- the game
 
 /// Red and Black of one game, both watching it.
 struct Table {
@@ -177,19 +41,8 @@ impl Table {
     async fn start(base: &str, red_cookie: &str, black_cookie: &str) -> Table {
         let mut red = Client::open(base, red_cookie).await;
         let mut black = Client::open(base, black_cookie).await;
-        red.send(json!({"t": "seek", "tc": "10+5", "rated": true, "color": "red"}))
-            .await;
-        let seek = red.expect("seek_created").await["seek"]["id"].clone();
-        black.send(json!({"t": "accept", "id": seek})).await;
-        let game = black.expect("started").await["game"]
-            .as_str()
-            .unwrap()
-            .to_owned();
-        red.expect("started").await;
-        for (client, side) in [(&mut red, "red"), (&mut black, "black")] {
-            client.send(json!({"t": "watch", "game": game})).await;
-            assert_eq!(client.expect("state").await["you"], side);
-        }
+        let seek = red.seek_as_red().await;
+        let game = Client::accept_and_watch(&mut red, &mut black, &seek).await;
         Table {
             game,
             red,
@@ -231,7 +84,7 @@ const OPENING: [&str; 4] = ["h2e2", "h9g7", "h0g2", "i9h9"];
 async fn a_killed_server_keeps_finished_games_ratings_and_the_game_in_progress() {
     let data = tempfile::tempdir().unwrap();
     let http = reqwest::Client::new();
-    let serve = Serve::start(data.path());
+    let serve = start_server(data.path());
     let base = serve.base.clone();
     let alice = register(&http, &base, "alice").await;
     let bob = register(&http, &base, "bob").await;
@@ -292,7 +145,7 @@ async fn a_killed_server_keeps_finished_games_ratings_and_the_game_in_progress()
     serve.kill();
     let Table { game: third, .. } = third;
 
-    let serve = Serve::start(data.path());
+    let serve = start_server(data.path());
     let base = serve.base.clone();
     for (game, before) in finished.iter().zip(&pgns) {
         let after = get_text(&http, format!("{base}/games/{game}.pgn")).await;

@@ -255,8 +255,10 @@ pub struct AnalyseRequest {
     pub multipv: u32,
 }
 
-/// The message types a client may send.
-const CLIENT_TYPES: &[&str] = &[
+/// The message types a client may send: the `t` of each [`ClientMessage`]
+/// (what [`ClientMessage::type_name`] gives), the one list the decoder,
+/// the fuzz target `ws_message` and the tests use.
+pub const CLIENT_MESSAGE_TYPES: &[&str] = &[
     "hello",
     "ping",
     "pong",
@@ -283,6 +285,39 @@ const CLIENT_TYPES: &[&str] = &[
     "analyse",
     "stop_analysis",
 ];
+
+impl ClientMessage {
+    /// The protocol's `t` of this message, one of [`CLIENT_MESSAGE_TYPES`].
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            ClientMessage::Hello { .. } => "hello",
+            ClientMessage::Ping => "ping",
+            ClientMessage::Pong => "pong",
+            ClientMessage::Lobby => "lobby",
+            ClientMessage::Seek { .. } => "seek",
+            ClientMessage::CancelSeek { .. } => "cancel_seek",
+            ClientMessage::Accept { .. } => "accept",
+            ClientMessage::PlayEngine { .. } => "play_engine",
+            ClientMessage::Watch { .. } => "watch",
+            ClientMessage::Unwatch { .. } => "unwatch",
+            ClientMessage::Move { .. } => "move",
+            ClientMessage::Resign { .. } => "resign",
+            ClientMessage::Abort { .. } => "abort",
+            ClientMessage::OfferDraw { .. } => "offer_draw",
+            ClientMessage::AcceptDraw { .. } => "accept_draw",
+            ClientMessage::DeclineDraw { .. } => "decline_draw",
+            ClientMessage::OfferTakeback { .. } => "offer_takeback",
+            ClientMessage::AcceptTakeback { .. } => "accept_takeback",
+            ClientMessage::DeclineTakeback { .. } => "decline_takeback",
+            ClientMessage::OfferRematch { .. } => "offer_rematch",
+            ClientMessage::AcceptRematch { .. } => "accept_rematch",
+            ClientMessage::DeclineRematch { .. } => "decline_rematch",
+            ClientMessage::Chat { .. } => "chat",
+            ClientMessage::Analyse(_) => "analyse",
+            ClientMessage::StopAnalysis { .. } => "stop_analysis",
+        }
+    }
+}
 
 /// Why a frame is not a client message.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -326,7 +361,7 @@ pub fn decode(text: &str) -> Result<ClientMessage, ProtocolError> {
             "\"t\" must be a string".to_string(),
         ));
     };
-    if !CLIENT_TYPES.contains(&kind) {
+    if !CLIENT_MESSAGE_TYPES.contains(&kind) {
         // Cut what is echoed back so an error frame stays small.
         let shown: String = kind.chars().take(echo::MAX_ECHO_CHARS).collect();
         return Err(ProtocolError::UnknownType(shown));
@@ -338,6 +373,31 @@ pub fn decode(text: &str) -> Result<ClientMessage, ProtocolError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_listed_type_decodes_to_a_message_of_that_type() {
+        let mut seen = std::collections::BTreeSet::new();
+        for name in CLIENT_MESSAGE_TYPES {
+            assert!(seen.insert(name), "{name} is listed twice");
+            // Every field any message has (the others are ignored), except
+            // for `analyse`, which refuses fields it does not know.
+            let frame = if *name == "analyse" {
+                serde_json::json!({"t": name, "fen": "4k4/9/9/9/9/9/9/9/9/4K4 w", "multipv": 2})
+            } else {
+                serde_json::json!({"t": name, "v": 1, "tc": "5+3", "id": "s_1",
+                    "level": 3, "game": "g_1", "ply": 0, "move": "h2e2",
+                    "channel": "players", "text": "hi"})
+            };
+            let message = decode(&frame.to_string())
+                .unwrap_or_else(|e| panic!("{name} does not decode: {e}"));
+            assert_eq!(message.type_name(), *name);
+        }
+        // A name off the list is refused before serde sees it.
+        assert_eq!(
+            decode(r#"{"t":"surrender"}"#),
+            Err(ProtocolError::UnknownType("surrender".into()))
+        );
+    }
 
     #[test]
     fn decodes_each_kind_of_message() {

@@ -3,24 +3,14 @@
 //! explicitly (the `serve` options' defaults are documented in
 //! `docs/server.md`, "Security"). Every request loop is bounded in count.
 
-use std::time::Duration;
-
-use futures_util::{SinkExt, StreamExt};
 use reqwest::header::{HeaderMap, COOKIE, ORIGIN, RETRY_AFTER, SET_COOKIE};
 use serde_json::{json, Value};
-use tokio::net::TcpStream;
-use tokio_tungstenite::tungstenite::client::IntoClientRequest;
-use tokio_tungstenite::tungstenite::http::HeaderValue;
-use tokio_tungstenite::tungstenite::{Error as WsError, Message};
-use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 use xiangqi_server::clock::ManualClock;
 use xiangqi_server::security::{Rate, Security};
 use xiangqi_server::store::Store;
 use xiangqi_server::ws::protocol::session_cookie_pair;
 use xiangqi_server::Server;
-
-/// How long a test waits for one frame.
-const FRAME_WAIT: Duration = Duration::from_secs(10);
+use xiangqi_test_support::serve::{answer, Client as Socket, WebClient, WsError};
 
 /// Limits no test here reaches unless it sets its own.
 fn roomy() -> Security {
@@ -37,11 +27,19 @@ fn roomy() -> Security {
 }
 
 struct TestServer {
-    base: String,
+    /// The HTTP calls (`url`, `guest`, `post`) and the `base` and `http` fields.
+    web: WebClient,
     host: String,
     clock: std::sync::Arc<ManualClock>,
     state: xiangqi_server::state::AppState,
-    http: reqwest::Client,
+}
+
+impl std::ops::Deref for TestServer {
+    type Target = WebClient;
+
+    fn deref(&self) -> &WebClient {
+        &self.web
+    }
 }
 
 async fn start(security: Security) -> TestServer {
@@ -55,21 +53,11 @@ async fn start(security: Security) -> TestServer {
     let state = server.state().clone();
     tokio::spawn(server.run_until(std::future::pending()));
     TestServer {
-        base: format!("http://{host}"),
+        web: WebClient::new(format!("http://{host}"), cookie_of),
         host,
         clock,
         state,
-        http: reqwest::Client::new(),
     }
-}
-
-/// The status, headers and JSON body of an answer.
-async fn answer(response: reqwest::Response) -> (u16, HeaderMap, Value) {
-    let status = response.status().as_u16();
-    let headers = response.headers().clone();
-    let text = response.text().await.unwrap();
-    let body = serde_json::from_str(&text).unwrap_or(Value::String(text));
-    (status, headers, body)
 }
 
 fn cookie_of(headers: &HeaderMap) -> Option<String> {
@@ -86,35 +74,6 @@ fn retry_after(headers: &HeaderMap) -> u64 {
 }
 
 impl TestServer {
-    fn url(&self, path: &str) -> String {
-        format!("{}{path}", self.base)
-    }
-
-    /// A new guest's session cookie.
-    async fn guest(&self) -> String {
-        let response = self.http.get(self.url("/api/me")).send().await.unwrap();
-        assert_eq!(response.status(), 200);
-        cookie_of(response.headers()).expect("a session cookie")
-    }
-
-    /// `POST path` with `body`, the session `cookie` and `origin`.
-    async fn post(
-        &self,
-        path: &str,
-        body: Value,
-        cookie: Option<&str>,
-        origin: Option<&str>,
-    ) -> (u16, HeaderMap, Value) {
-        let mut request = self.http.post(self.url(path)).json(&body);
-        if let Some(cookie) = cookie {
-            request = request.header(COOKIE, cookie);
-        }
-        if let Some(origin) = origin {
-            request = request.header(ORIGIN, origin);
-        }
-        answer(request.send().await.unwrap()).await
-    }
-
     async fn register(&self, name: &str, password: &str) -> (u16, HeaderMap, Value) {
         let body = json!({"name": name, "password": password});
         self.post("/api/register", body, None, None).await
@@ -127,49 +86,7 @@ impl TestServer {
 
     /// Opens `/ws` with `cookie` and `origin`.
     async fn socket(&self, cookie: &str, origin: Option<&str>) -> Result<Socket, WsError> {
-        let mut request = format!("ws://{}/ws", self.host)
-            .into_client_request()
-            .unwrap();
-        let headers = request.headers_mut();
-        headers.insert("cookie", HeaderValue::from_str(cookie).unwrap());
-        if let Some(origin) = origin {
-            headers.insert("origin", HeaderValue::from_str(origin).unwrap());
-        }
-        let (ws, _) = tokio_tungstenite::connect_async(request).await?;
-        let mut socket = Socket { ws };
-        socket.send(json!({"t": "hello", "v": 1})).await;
-        socket.expect("welcome").await;
-        Ok(socket)
-    }
-}
-
-struct Socket {
-    ws: WebSocketStream<MaybeTlsStream<TcpStream>>,
-}
-
-impl Socket {
-    async fn send(&mut self, frame: Value) {
-        self.ws
-            .send(Message::text(frame.to_string()))
-            .await
-            .unwrap();
-    }
-
-    /// The next frame of type `t`, passing over the lobby's news.
-    async fn expect(&mut self, t: &str) -> Value {
-        loop {
-            let next = tokio::time::timeout(FRAME_WAIT, self.ws.next())
-                .await
-                .expect("a frame in time");
-            let Some(Ok(Message::Text(text))) = next else {
-                panic!("waiting for {t}: {next:?}");
-            };
-            let frame: Value = serde_json::from_str(text.as_str()).unwrap();
-            if frame["t"] == t {
-                return frame;
-            }
-            assert_ne!(frame["t"], "error", "waiting for {t}: {frame}");
-        }
+        Socket::open_from(&self.base, cookie, origin).await
     }
 }
 
@@ -496,25 +413,6 @@ async fn open_seeks_are_capped_per_address() {
         refused["message"].as_str().unwrap().contains("address"),
         "{refused}"
     );
-}
-
-impl Socket {
-    /// The next `error` frame, which must have `code`.
-    async fn expect_error(&mut self, code: &str) -> Value {
-        loop {
-            let next = tokio::time::timeout(FRAME_WAIT, self.ws.next())
-                .await
-                .expect("a frame in time");
-            let Some(Ok(Message::Text(text))) = next else {
-                panic!("waiting for {code}: {next:?}");
-            };
-            let frame: Value = serde_json::from_str(text.as_str()).unwrap();
-            if frame["t"] == "error" {
-                assert_eq!(frame["code"], code, "{frame}");
-                return frame;
-            }
-        }
-    }
 }
 
 #[tokio::test]

@@ -4,7 +4,7 @@
 //! racing on one attempt; then what a player sees (docs/server.md,
 //! "Puzzles"). Every request loop is bounded in count.
 
-use reqwest::header::{HeaderMap, COOKIE, ORIGIN, RETRY_AFTER, SET_COOKIE};
+use reqwest::header::{HeaderMap, COOKIE, RETRY_AFTER, SET_COOKIE};
 use serde_json::{json, Value};
 use xiangqi_puzzles::Puzzle;
 use xiangqi_server::clock::ManualClock;
@@ -13,6 +13,7 @@ use xiangqi_server::security::{Rate, Security};
 use xiangqi_server::store::Store;
 use xiangqi_server::ws::protocol::session_cookie_pair;
 use xiangqi_server::Server;
+use xiangqi_test_support::serve::{answer, WebClient};
 
 /// Red mates at once with either chariot (the soldier holds e8).
 const MATE_FEN: &str = "4k4/9/4P4/9/R7R/9/9/9/9/5K3 w - - 0 1";
@@ -39,9 +40,17 @@ fn two_puzzles() -> Vec<Puzzle> {
 }
 
 struct TestServer {
-    base: String,
+    /// The HTTP calls (`url`, `guest`, `post`) and the `base` and `http` fields.
+    web: WebClient,
     host: String,
-    http: reqwest::Client,
+}
+
+impl std::ops::Deref for TestServer {
+    type Target = WebClient;
+
+    fn deref(&self) -> &WebClient {
+        &self.web
+    }
 }
 
 async fn start(puzzles: Vec<Puzzle>) -> TestServer {
@@ -64,38 +73,17 @@ async fn start(puzzles: Vec<Puzzle>) -> TestServer {
     let host = server.local_addr().to_string();
     tokio::spawn(server.run_until(std::future::pending()));
     TestServer {
-        base: format!("http://{host}"),
+        web: WebClient::new(format!("http://{host}"), cookie_of),
         host,
-        http: reqwest::Client::new(),
     }
 }
 
-async fn answer(response: reqwest::Response) -> (u16, HeaderMap, Value) {
-    let status = response.status().as_u16();
-    let headers = response.headers().clone();
-    let text = response.text().await.unwrap();
-    let body = serde_json::from_str(&text).unwrap_or(Value::String(text));
-    (status, headers, body)
-}
-
-fn cookie_of(headers: &HeaderMap) -> String {
+fn cookie_of(headers: &HeaderMap) -> Option<String> {
     let values = headers.get_all(SET_COOKIE);
-    session_cookie_pair(values.iter().filter_map(|v| v.to_str().ok()))
-        .expect("a session cookie")
-        .to_owned()
+    session_cookie_pair(values.iter().filter_map(|v| v.to_str().ok())).map(str::to_owned)
 }
 
 impl TestServer {
-    fn url(&self, path: &str) -> String {
-        format!("{}{path}", self.base)
-    }
-
-    async fn guest(&self) -> String {
-        let response = self.http.get(self.url("/api/me")).send().await.unwrap();
-        assert_eq!(response.status(), 200);
-        cookie_of(response.headers())
-    }
-
     async fn account(&self, name: &str) -> String {
         let guest = self.guest().await;
         let (status, headers, body) = self
@@ -107,24 +95,7 @@ impl TestServer {
             )
             .await;
         assert_eq!(status, 200, "{body}");
-        cookie_of(&headers)
-    }
-
-    async fn post(
-        &self,
-        path: &str,
-        body: Value,
-        cookie: Option<&str>,
-        origin: Option<&str>,
-    ) -> (u16, HeaderMap, Value) {
-        let mut request = self.http.post(self.url(path)).json(&body);
-        if let Some(cookie) = cookie {
-            request = request.header(COOKIE, cookie);
-        }
-        if let Some(origin) = origin {
-            request = request.header(ORIGIN, origin);
-        }
-        answer(request.send().await.unwrap()).await
+        cookie_of(&headers).expect("a session cookie")
     }
 
     async fn next(&self, cookie: &str) -> Value {

@@ -6,81 +6,10 @@
 
 use xiangqi_rating::Glicko2;
 use xiangqi_server::store::{PlayerRow, PuzzleAttemptRow, PuzzlePlayerRow, Store};
-
-struct SqliteDb {
-    _dir: tempfile::TempDir,
-    store: Store,
-}
-
-async fn sqlite() -> SqliteDb {
-    let dir = tempfile::tempdir().unwrap();
-    let url = format!(
-        "sqlite://{}?mode=rwc",
-        dir.path().join("xiangqi.db").display()
-    );
-    let store = Store::open(&url).await.unwrap();
-    SqliteDb { _dir: dir, store }
-}
-
-const POSTGRES_URL_VAR: &str = "XIANGQI_TEST_POSTGRES_URL";
-
-async fn postgres(test: &str) -> Option<(Store, String)> {
-    let Ok(url) = std::env::var(POSTGRES_URL_VAR) else {
-        if std::env::var("CI").is_ok_and(|v| v == "true") {
-            panic!("{POSTGRES_URL_VAR} is not set under CI=true");
-        }
-        eprintln!("SKIPPED on PostgreSQL: {test} ({POSTGRES_URL_VAR} is not set)");
-        return None;
-    };
-    use sqlx::Connection;
-    let schema = format!("z_{test}_{}", std::process::id());
-    let mut admin = sqlx::PgConnection::connect(&url).await.unwrap();
-    sqlx::Executor::execute(
-        &mut admin,
-        format!("DROP SCHEMA IF EXISTS {schema} CASCADE; CREATE SCHEMA {schema}").as_str(),
-    )
-    .await
-    .unwrap();
-    let separator = if url.contains('?') { '&' } else { '?' };
-    let scoped = format!("{url}{separator}options=-c%20search_path%3D{schema}");
-    Some((Store::open(&scoped).await.unwrap(), schema))
-}
-
-async fn drop_schema(schema: &str) {
-    use sqlx::Connection;
-    let url = std::env::var(POSTGRES_URL_VAR).unwrap();
-    let mut admin = sqlx::PgConnection::connect(&url).await.unwrap();
-    sqlx::Executor::execute(&mut admin, format!("DROP SCHEMA {schema} CASCADE").as_str())
-        .await
-        .unwrap();
-}
-
-macro_rules! on_both_databases {
-    ($($name:ident),* $(,)?) => {
-        mod sqlite {
-            $(
-                #[tokio::test]
-                async fn $name() {
-                    let db = super::sqlite().await;
-                    super::$name(db.store.clone()).await;
-                }
-            )*
-        }
-        mod postgres {
-            $(
-                #[tokio::test]
-                async fn $name() {
-                    if let Some((store, schema)) = super::postgres(stringify!($name)).await {
-                        super::$name(store).await;
-                        super::drop_schema(&schema).await;
-                    }
-                }
-            )*
-        }
-    };
-}
+use xiangqi_test_support::on_both_databases;
 
 on_both_databases!(
+    Store::open, "z";
     records_and_ratings_round_trip,
     attempts_move_only_from_where_they_are,
     a_deleted_player_takes_its_puzzle_rows_along,

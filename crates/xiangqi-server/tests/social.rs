@@ -5,21 +5,15 @@
 
 use std::time::Duration;
 
-use futures_util::{SinkExt, StreamExt};
-use reqwest::header::{HeaderMap, COOKIE, ORIGIN, SET_COOKIE};
+use reqwest::header::{HeaderMap, SET_COOKIE};
 use serde_json::{json, Value};
-use tokio::net::TcpStream;
-use tokio_tungstenite::tungstenite::client::IntoClientRequest;
-use tokio_tungstenite::tungstenite::http::HeaderValue;
-use tokio_tungstenite::tungstenite::Message;
-use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 use xiangqi_server::clock::ManualClock;
 use xiangqi_server::security::{Rate, Security};
 use xiangqi_server::store::{Ending, GameRow, Store};
 use xiangqi_server::ws::protocol::session_cookie_pair;
 use xiangqi_server::Server;
+use xiangqi_test_support::serve::{Client as Socket, WebClient};
 
-const FRAME_WAIT: Duration = Duration::from_secs(10);
 /// How long a test waits to be sure a frame does not come.
 const QUIET_WAIT: Duration = Duration::from_millis(300);
 const PASSWORD: &str = "correct horse battery";
@@ -37,10 +31,17 @@ fn roomy() -> Security {
 }
 
 struct TestServer {
-    base: String,
-    host: String,
+    /// The HTTP calls (`url`, `guest`, `get`, `post`) and the `base` and `http` fields.
+    web: WebClient,
     state: xiangqi_server::state::AppState,
-    http: reqwest::Client,
+}
+
+impl std::ops::Deref for TestServer {
+    type Target = WebClient;
+
+    fn deref(&self) -> &WebClient {
+        &self.web
+    }
 }
 
 async fn start() -> TestServer {
@@ -54,19 +55,9 @@ async fn start() -> TestServer {
     let state = server.state().clone();
     tokio::spawn(server.run_until(std::future::pending()));
     TestServer {
-        base: format!("http://{host}"),
-        host,
+        web: WebClient::new(format!("http://{host}"), cookie_of),
         state,
-        http: reqwest::Client::new(),
     }
-}
-
-async fn answer(response: reqwest::Response) -> (u16, HeaderMap, Value) {
-    let status = response.status().as_u16();
-    let headers = response.headers().clone();
-    let text = response.text().await.unwrap();
-    let body = serde_json::from_str(&text).unwrap_or(Value::String(text));
-    (status, headers, body)
 }
 
 fn cookie_of(headers: &HeaderMap) -> Option<String> {
@@ -75,41 +66,6 @@ fn cookie_of(headers: &HeaderMap) -> Option<String> {
 }
 
 impl TestServer {
-    fn url(&self, path: &str) -> String {
-        format!("{}{path}", self.base)
-    }
-
-    async fn guest(&self) -> String {
-        let response = self.http.get(self.url("/api/me")).send().await.unwrap();
-        cookie_of(response.headers()).expect("a session cookie")
-    }
-
-    async fn get(&self, path: &str, cookie: Option<&str>) -> (u16, Value) {
-        let mut request = self.http.get(self.url(path));
-        if let Some(cookie) = cookie {
-            request = request.header(COOKIE, cookie);
-        }
-        let (status, _, body) = answer(request.send().await.unwrap()).await;
-        (status, body)
-    }
-
-    async fn post(
-        &self,
-        path: &str,
-        body: Value,
-        cookie: Option<&str>,
-        origin: Option<&str>,
-    ) -> (u16, HeaderMap, Value) {
-        let mut request = self.http.post(self.url(path)).json(&body);
-        if let Some(cookie) = cookie {
-            request = request.header(COOKIE, cookie);
-        }
-        if let Some(origin) = origin {
-            request = request.header(ORIGIN, origin);
-        }
-        answer(request.send().await.unwrap()).await
-    }
-
     /// A new account's cookie and id.
     async fn account(&self, name: &str) -> (String, String) {
         let body = json!({"name": name, "password": PASSWORD});
@@ -126,17 +82,7 @@ impl TestServer {
     }
 
     async fn socket(&self, cookie: &str) -> Socket {
-        let mut request = format!("ws://{}/ws", self.host)
-            .into_client_request()
-            .unwrap();
-        request
-            .headers_mut()
-            .insert("cookie", HeaderValue::from_str(cookie).unwrap());
-        let (ws, _) = tokio_tungstenite::connect_async(request).await.unwrap();
-        let mut socket = Socket { ws };
-        socket.send(json!({"t": "hello", "v": 1})).await;
-        socket.expect("welcome").await;
-        socket
+        Socket::open(&self.base, cookie).await
     }
 
     /// A game between the players of `a` (red, by their seek) and `b`
@@ -160,50 +106,16 @@ impl TestServer {
     }
 }
 
-struct Socket {
-    ws: WebSocketStream<MaybeTlsStream<TcpStream>>,
+/// What the chat tests ask of a socket besides the shared client's calls.
+trait ChatSocket {
+    /// No `chat` frame comes within a moment.
+    async fn no_chat(&mut self);
+    async fn chat(&mut self, game: &str, channel: &str, text: &str);
 }
 
-impl Socket {
-    async fn send(&mut self, frame: Value) {
-        self.ws
-            .send(Message::text(frame.to_string()))
-            .await
-            .unwrap();
-    }
-
-    async fn next_frame(&mut self, wait: Duration) -> Option<Value> {
-        let next = tokio::time::timeout(wait, self.ws.next()).await.ok()?;
-        let Some(Ok(Message::Text(text))) = next else {
-            panic!("the socket ended: {next:?}");
-        };
-        Some(serde_json::from_str(text.as_str()).unwrap())
-    }
-
-    /// The next frame of type `t`, passing over others but errors.
-    async fn expect(&mut self, t: &str) -> Value {
-        loop {
-            let frame = self.next_frame(FRAME_WAIT).await.expect("a frame in time");
-            if frame["t"] == t {
-                return frame;
-            }
-            assert_ne!(frame["t"], "error", "waiting for {t}: {frame}");
-        }
-    }
-
-    async fn expect_error(&mut self, code: &str) -> Value {
-        loop {
-            let frame = self.next_frame(FRAME_WAIT).await.expect("a frame in time");
-            if frame["t"] == "error" {
-                assert_eq!(frame["code"], code, "{frame}");
-                return frame;
-            }
-        }
-    }
-
-    /// No `chat` frame comes within a moment.
+impl ChatSocket for Socket {
     async fn no_chat(&mut self) {
-        while let Some(frame) = self.next_frame(QUIET_WAIT).await {
+        while let Some(frame) = self.next_within(QUIET_WAIT).await {
             assert_ne!(frame["t"], "chat", "an unexpected chat frame: {frame}");
         }
     }

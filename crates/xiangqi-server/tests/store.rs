@@ -14,102 +14,30 @@ use xiangqi_server::store::{
     Store, StoreError, StoredGame, TokenRow,
 };
 use xiangqi_server::time_control::parse_time_control;
+use xiangqi_test_support::databases::TempSqlite;
+use xiangqi_test_support::on_both_databases;
 
 // ---------------------------------------------------------------- backends
 
 /// A SQLite store in a temp dir (the dir lives as long as this).
 struct SqliteDb {
-    _dir: tempfile::TempDir,
+    _file: TempSqlite,
     url: String,
     store: Store,
 }
 
 async fn sqlite() -> SqliteDb {
-    let dir = tempfile::tempdir().unwrap();
-    let url = format!(
-        "sqlite://{}?mode=rwc",
-        dir.path().join("xiangqi.db").display()
-    );
-    let store = Store::open(&url).await.unwrap();
+    let file = TempSqlite::new();
+    let store = Store::open(&file.url).await.unwrap();
     SqliteDb {
-        _dir: dir,
-        url,
+        url: file.url.clone(),
+        _file: file,
         store,
     }
 }
 
-const POSTGRES_URL_VAR: &str = "XIANGQI_TEST_POSTGRES_URL";
-
-/// A store in a fresh schema of the test PostgreSQL server, or `None` (with
-/// a message) when there is none; under `CI=true` a missing server fails.
-async fn postgres(test: &str) -> Option<(Store, String)> {
-    let Ok(url) = std::env::var(POSTGRES_URL_VAR) else {
-        if std::env::var("CI").is_ok_and(|v| v == "true") {
-            panic!("{POSTGRES_URL_VAR} is not set under CI=true: `cargo xtask test` starts PostgreSQL and sets it");
-        }
-        // Once per run, on the real stderr (not the test's captured output).
-        static SKIP_NOTICE: std::sync::Once = std::sync::Once::new();
-        SKIP_NOTICE.call_once(|| {
-            use std::io::Write;
-            let _ = writeln!(
-                std::io::stderr(),
-                "SKIPPED: the store tests on PostgreSQL ({POSTGRES_URL_VAR} is not set; \
-                 `cargo xtask test` starts a server and sets it). Running them on SQLite only."
-            );
-        });
-        let _ = test;
-        return None;
-    };
-    use sqlx::Connection;
-    let schema = format!("t_{test}_{}", std::process::id());
-    let mut admin = sqlx::PgConnection::connect(&url).await.unwrap();
-    sqlx::Executor::execute(
-        &mut admin,
-        format!("DROP SCHEMA IF EXISTS {schema} CASCADE; CREATE SCHEMA {schema}").as_str(),
-    )
-    .await
-    .unwrap();
-    let separator = if url.contains('?') { '&' } else { '?' };
-    let scoped = format!("{url}{separator}options=-c%20search_path%3D{schema}");
-    Some((Store::open(&scoped).await.unwrap(), schema))
-}
-
-async fn drop_schema(schema: &str) {
-    use sqlx::Connection;
-    let url = std::env::var(POSTGRES_URL_VAR).unwrap();
-    let mut admin = sqlx::PgConnection::connect(&url).await.unwrap();
-    sqlx::Executor::execute(&mut admin, format!("DROP SCHEMA {schema} CASCADE").as_str())
-        .await
-        .unwrap();
-}
-
-/// Each named `async fn(Store)` as a test on SQLite and one on PostgreSQL.
-macro_rules! on_both_databases {
-    ($($name:ident),* $(,)?) => {
-        mod sqlite {
-            $(
-                #[tokio::test]
-                async fn $name() {
-                    let db = super::sqlite().await;
-                    super::$name(db.store.clone()).await;
-                }
-            )*
-        }
-        mod postgres {
-            $(
-                #[tokio::test]
-                async fn $name() {
-                    if let Some((store, schema)) = super::postgres(stringify!($name)).await {
-                        super::$name(store).await;
-                        super::drop_schema(&schema).await;
-                    }
-                }
-            )*
-        }
-    };
-}
-
 on_both_databases!(
+    Store::open, "t";
     players_are_stored_and_found,
     a_taken_name_is_refused_in_any_case,
     a_guest_registers,

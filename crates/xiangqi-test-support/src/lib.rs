@@ -6,8 +6,18 @@
 //! workspace crate, so every crate may take it as a dev-dependency without
 //! a cycle. Random positions and games are `xiangqi_core::random_game` and
 //! `random_position`; this crate adds nothing that needs the board.
+//!
+//! Behind features, the harnesses the server's tests would otherwise each
+//! write again: `serve` (a `xiangqi serve` process, a WebSocket client of
+//! the protocol, HTTP helpers) and `databases` (a temp SQLite file, a fresh
+//! PostgreSQL schema per test, and `on_both_databases!`).
 
 use std::path::{Path, PathBuf};
+
+#[cfg(feature = "databases")]
+pub mod databases;
+#[cfg(feature = "serve")]
+pub mod serve;
 
 /// The repository's root: the folder of the workspace `Cargo.toml`.
 pub fn workspace_root() -> PathBuf {

@@ -23,6 +23,38 @@ pub enum Outgoing {
     },
     /// Resign, on our turn, once the level's window is over.
     Resign,
+    /// A message in one of the game's two chats.
+    Chat {
+        channel: ChatChannel,
+        text: String,
+    },
+}
+
+/// The game's two chats (docs/server.md, "Chat and reports"). xtask
+/// depends on no workspace crate (ARCHITECTURE.md), so this is not the
+/// protocol crate's `ChatChannel`; the bots' tests pin the names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ChatChannel {
+    /// Its two players write and read it.
+    Players,
+    /// The watchers that do not play write (accounts) and read it.
+    Spectators,
+}
+
+impl ChatChannel {
+    pub fn name(self) -> &'static str {
+        match self {
+            ChatChannel::Players => "players",
+            ChatChannel::Spectators => "spectators",
+        }
+    }
+}
+
+/// A `chat` frame the server sent: which chat, and its text.
+#[derive(Debug, PartialEq, Eq)]
+pub struct ChatSeen {
+    pub channel: ChatChannel,
+    pub text: String,
 }
 
 impl Outgoing {
@@ -35,17 +67,23 @@ impl Outgoing {
                 json!({"t": "move", "game": game, "ply": ply, "move": iccs})
             }
             Outgoing::Resign => json!({"t": "resign", "game": game}),
+            Outgoing::Chat { channel, text } => {
+                json!({"t": "chat", "game": game, "channel": channel.name(), "text": text})
+            }
         }
         .to_string()
     }
 }
 
-/// What one frame did: the frames to send, the ply it acknowledged, and
-/// whether the game is over.
+/// What one frame did: the frames to send, the ply it acknowledged, the
+/// chat message it brought, whether it was a move of the game (after which
+/// our reply may be a premove), and whether the game is over.
 #[derive(Debug, Default, PartialEq, Eq)]
 pub struct Reaction {
     pub send: Vec<Outgoing>,
     pub acked: Option<u64>,
+    pub chat: Option<ChatSeen>,
+    pub moved: bool,
     pub ended: bool,
 }
 
@@ -156,12 +194,29 @@ impl GameBot {
                             ));
                         }
                         self.plies += 1;
+                        reaction.moved = true;
                     }
                     Some("end") => self.result = Some(event["result"].clone()),
                     Some("draw_offer" | "draw_declined" | "away" | "back") => {}
                     _ => return Err(bad(frame, "unknown event kind")),
                 }
                 self.after_update(frame, &mut reaction)?;
+            }
+            "chat" => {
+                self.check_game(frame)?;
+                let message = &frame["message"];
+                let channel = match message["channel"].as_str() {
+                    Some("players") => ChatChannel::Players,
+                    Some("spectators") => ChatChannel::Spectators,
+                    _ => return Err(bad(frame, "a chat message of no known channel")),
+                };
+                let text = message["text"]
+                    .as_str()
+                    .ok_or_else(|| bad(frame, "a chat message without text"))?;
+                reaction.chat = Some(ChatSeen {
+                    channel,
+                    text: text.to_owned(),
+                });
             }
             // Lobby news reaches a socket only if it subscribed; harmless.
             "seek_added" | "seek_removed" | "game_added" | "game_removed" => {}
@@ -364,6 +419,39 @@ mod tests {
             Outgoing::Resign.frame("g_1"),
             r#"{"t":"resign","game":"g_1"}"#
         );
+    }
+
+    #[test]
+    fn chat_frames_are_read_and_written() {
+        let mut bot = GameBot::new("g_1", 1);
+        bot.on_frame(&state(0, 1, &[])).unwrap();
+        let chat = json!({"t": "chat", "game": "g_1", "message": {"id": "m_1", "channel": "players",
+                          "author": "p_1", "name": "a", "text": "hi", "at": 1}});
+        let r = bot.on_frame(&chat).unwrap();
+        assert_eq!(
+            r.chat,
+            Some(ChatSeen {
+                channel: ChatChannel::Players,
+                text: "hi".into()
+            })
+        );
+        assert!(r.send.is_empty() && !r.moved);
+        let mut odd = chat.clone();
+        odd["message"]["channel"] = json!("everyone");
+        assert!(bot.on_frame(&odd).is_err());
+        let mut foreign = chat;
+        foreign["game"] = json!("g_2");
+        assert!(bot.on_frame(&foreign).is_err());
+        assert_eq!(
+            Outgoing::Chat {
+                channel: ChatChannel::Spectators,
+                text: "nice".into()
+            }
+            .frame("g_1"),
+            r#"{"t":"chat","game":"g_1","channel":"spectators","text":"nice"}"#
+        );
+        // A move event says a move was played (a premove may answer it).
+        assert!(bot.on_frame(&move_event(2, 0, &[])).unwrap().moved);
     }
 
     #[test]

@@ -27,14 +27,52 @@ pub async fn guest_cookie(http: &reqwest::Client, base: &str) -> Result<String> 
     if !response.status().is_success() {
         bail!("GET /api/me answered {}", response.status());
     }
-    response
-        .headers()
+    session_cookie(response.headers(), "GET /api/me")
+}
+
+/// The session cookie of a new account `name` (`POST /api/register`
+/// without a session): spectators must be accounts to write in the
+/// spectators' chat. Registration hashes the password on the server's
+/// small hashing pool, so a full pool (503 `overloaded`) is waited out and
+/// asked again, until `deadline`.
+pub async fn account_cookie(
+    http: &reqwest::Client,
+    base: &str,
+    name: &str,
+    deadline: Instant,
+) -> Result<String> {
+    let body = json!({"name": name, "password": format!("{name}-watches-the-bench")});
+    loop {
+        let response = http
+            .post(format!("{base}/api/register"))
+            .json(&body)
+            .send()
+            .await
+            .context("POST /api/register")?;
+        let status = response.status();
+        if status == reqwest::StatusCode::SERVICE_UNAVAILABLE
+            && Instant::now() + Duration::from_secs(1) < deadline
+        {
+            tokio::time::sleep(Duration::from_millis(250)).await;
+            continue;
+        }
+        if !status.is_success() {
+            let text = response.text().await.unwrap_or_default();
+            bail!("POST /api/register for {name} answered {status}: {text}");
+        }
+        return session_cookie(response.headers(), "POST /api/register");
+    }
+}
+
+/// The `xq_session=…` pair a response set.
+fn session_cookie(headers: &reqwest::header::HeaderMap, what: &str) -> Result<String> {
+    headers
         .get_all(SET_COOKIE)
         .iter()
         .filter_map(|v| v.to_str().ok())
         .find(|v| v.starts_with("xq_session="))
         .map(|v| v.split(';').next().unwrap_or(v).to_owned())
-        .context("GET /api/me set no xq_session cookie")
+        .with_context(|| format!("{what} set no xq_session cookie"))
 }
 
 /// An open, greeted WebSocket.

@@ -1,12 +1,16 @@
 //! `cargo xtask bench server`: bot clients play games against a release
 //! `xiangqi serve` on loopback at several numbers of concurrent connections
-//! (two per game), each move after a think time, for a measuring window,
-//! after which the side to move resigns. Each level gets a fresh server and
-//! database and is bounded in time. Reported per level: moves/s, the move
-//! round trip (move sent to its `ack`) p50/p99, the server's CPU (cores
-//! used while playing) and peak memory, protocol errors and lost games; the
-//! command fails unless the last two are zero. With `--think-ms 0` the bots
-//! move as fast as the server answers: its saturated throughput.
+//! (two per game, and a few spectators), each move after a think time or,
+//! for a share of the replies, at once as a premove, for a measuring
+//! window, after which the side to move resigns. In a share of the games
+//! the players chat, and the spectators write in their own chat. Each
+//! level gets a fresh server and database and is bounded in time. Reported
+//! per level: moves/s, the move round trip (move sent to its `ack`)
+//! p50/p99, the chat round trip (message sent to its copy read back), the
+//! server's CPU (cores used while playing) and peak memory, protocol
+//! errors, lost chat messages and lost games; the command fails unless the
+//! last three are zero. With `--think-ms 0` the bots move as fast as the
+//! server answers: its saturated throughput.
 //!
 //! With `--nodes N` (N > 1) each level runs twice on one throwaway
 //! PostgreSQL, each time on a fresh database: one process on it (no bus),
@@ -22,6 +26,7 @@ use serde_json::{json, Value};
 use crate::nats::TestNats;
 use crate::postgres::TestPostgres;
 use crate::run::{target_dir, Steps};
+use play::GameOutcome;
 
 mod bot;
 mod client;
@@ -29,14 +34,15 @@ mod play;
 mod random;
 mod serve;
 
-use play::{LevelPlay, Pace};
+use play::{LevelPlay, Pace, Social};
 use serve::{cpu_seconds, peak_memory_mib, raise_open_files, Server, Storage};
 
 #[derive(clap::Args)]
 #[group(id = "server")] // the other kinds name their options `Options` too
 #[command(next_help_heading = "Server (bots over loopback) options")]
 pub struct Options {
-    /// Concurrent connections of each level (two per game), comma separated.
+    /// Concurrent connections of each level (the spectators, then two per
+    /// game), comma separated.
     #[arg(long, value_delimiter = ',', default_values_t = [100, 1000, 10000])]
     pub(super) connections: Vec<usize>,
     /// Time bound of one level, seconds (connecting, playing and ending);
@@ -51,6 +57,27 @@ pub struct Options {
     /// one and a half of it); 0 plays as fast as the server answers.
     #[arg(long, default_value_t = 1000)]
     think_ms: u64,
+    /// Share of the games, in percent, whose two players chat.
+    #[arg(long, default_value_t = 25, value_parser = clap::value_parser!(u32).range(0..=100))]
+    chat_games: u32,
+    /// A chatting player writes after every this many of its moves (and
+    /// never sooner than 2.5 s after its last message: the server takes
+    /// one every 2 s after the first 5).
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..))]
+    chat_every_moves: u32,
+    /// Share of the replies to an opponent's move, in percent, sent at
+    /// once when the move arrives, as a premove.
+    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(0..=100))]
+    premove_percent: u32,
+    /// Share of each level's connections, in percent, that are accounts
+    /// watching a game and writing in its spectators' chat (rounded down
+    /// to an even number).
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(0..=50))]
+    spectator_percent: u32,
+    /// Mean time between two messages of a spectator, seconds (uniform
+    /// over half to one and a half of it, at least 2.5 s).
+    #[arg(long, default_value_t = 10)]
+    spectator_chat_seconds: u64,
     /// Frames per second one connection sends at most (the server floods
     /// out a client above 50).
     #[arg(long, default_value_t = 40.0)]
@@ -81,8 +108,9 @@ pub fn run(options: &Options, steps: &mut Steps) -> Result<()> {
         || options.level_seconds == 0
         || options.play_seconds == 0
         || options.nodes == 0
+        || options.spectator_chat_seconds == 0
     {
-        bail!("--frames-per-second, --bot-threads, --level-seconds, --play-seconds and --nodes must be positive");
+        bail!("--frames-per-second, --bot-threads, --level-seconds, --play-seconds, --nodes and --spectator-chat-seconds must be positive");
     }
     let bin = super::release_cli(steps)?;
     let most = options.connections.iter().copied().max().unwrap_or(0) as u64;
@@ -158,7 +186,7 @@ pub fn run(options: &Options, steps: &mut Steps) -> Result<()> {
     }
     let bad: Vec<String> = levels
         .iter()
-        .filter(|l| l["lost_games"] != 0 || l["protocol_errors"] != 0)
+        .filter(|l| l["lost_games"] != 0 || l["protocol_errors"] != 0 || l["lost_chats"] != 0)
         .map(|l| {
             format!(
                 "{} connections ({})",
@@ -168,7 +196,10 @@ pub fn run(options: &Options, steps: &mut Steps) -> Result<()> {
         })
         .collect();
     if !bad.is_empty() {
-        bail!("lost games or protocol errors at {}", bad.join(", "));
+        bail!(
+            "lost games, protocol errors or lost chat messages at {}",
+            bad.join(", ")
+        );
     }
     Ok(())
 }
@@ -206,9 +237,16 @@ async fn level(
         seed: options.bot_seed,
         think: Duration::from_millis(options.think_ms),
         window: Duration::from_secs(options.play_seconds),
+        social: Social {
+            chat_games_percent: options.chat_games,
+            chat_every_moves: options.chat_every_moves,
+            premove_percent: options.premove_percent,
+            spectator_chat: Duration::from_secs(options.spectator_chat_seconds),
+        },
     };
+    let spectators = spectators_of(connections, options.spectator_percent);
     let mut cpu_at_start = (0.0, 0.0);
-    let play = play::run_level(&bases, connections, pace, deadline, || {
+    let play = play::run_level(&bases, connections, spectators, pace, deadline, || {
         cpu_at_start = (
             servers_cpu(&pids).unwrap_or(f64::NAN),
             cpu_seconds("self").unwrap_or(f64::NAN),
@@ -233,6 +271,8 @@ async fn level(
     result["setup"] = json!(setup.name);
     result["nodes"] = json!(setup.nodes);
     result["think_ms"] = json!(options.think_ms);
+    result["premove_percent"] = json!(options.premove_percent);
+    result["chat_games_percent"] = json!(options.chat_games);
     let seconds = play.play.as_secs_f64();
     // Summed over the nodes: what the cluster spends, not one node.
     result["server_cpu_cores"] = json!(round(server_cpu / seconds, 2));
@@ -242,6 +282,13 @@ async fn level(
     result["server_peak_mib"] = json!(round(peak, 1));
     result["server_logs"] = json!(logs);
     Ok(result)
+}
+
+/// Spectators among `connections`: `percent` of them, rounded down to an
+/// even number so the players make whole games, and at least one game left.
+fn spectators_of(connections: usize, percent: u32) -> usize {
+    let share = connections * percent as usize / 100;
+    (share - share % 2).min(connections - 2)
 }
 
 /// What the bus hop adds to a move: the cluster's row less the one
@@ -283,18 +330,20 @@ fn bus_hop_line(hop: &Value) -> String {
 
 /// The figures of a level's games.
 fn summarize(connections: usize, play: &LevelPlay) -> Value {
-    let mut round_trips: Vec<u32> = play
-        .games
-        .iter()
-        .flat_map(|g| g.round_trips_us.iter().copied())
-        .collect();
-    round_trips.sort_unstable();
-    let mut seekers: Vec<u32> = play
-        .games
-        .iter()
-        .flat_map(|g| g.seeker_round_trips_us.iter().copied())
-        .collect();
-    seekers.sort_unstable();
+    // One kind of round trip of every game, sorted.
+    let sorted = |of: fn(&GameOutcome) -> &Vec<u32>| {
+        let mut all: Vec<u32> = play
+            .games
+            .iter()
+            .flat_map(|g| of(g).iter().copied())
+            .collect();
+        all.sort_unstable();
+        all
+    };
+    let round_trips = sorted(|g| &g.round_trips_us);
+    let seekers = sorted(|g| &g.seeker_round_trips_us);
+    let chats = sorted(|g| &g.chat_round_trips_us);
+    let sum = |f: fn(&GameOutcome) -> u64| play.games.iter().map(f).sum::<u64>();
     let lost: Vec<_> = play
         .games
         .iter()
@@ -317,6 +366,7 @@ fn summarize(connections: usize, play: &LevelPlay) -> Value {
     let seconds = play.play.as_secs_f64();
     let ms = |q: f64| percentile(&round_trips, q).map(|us| round(us as f64 / 1000.0, 2));
     let seeker_ms = |q: f64| percentile(&seekers, q).map(|us| round(us as f64 / 1000.0, 2));
+    let chat_ms = |q: f64| percentile(&chats, q).map(|us| round(us as f64 / 1000.0, 2));
     json!({
         "connections": connections,
         "games": play.games.len(),
@@ -332,6 +382,14 @@ fn summarize(connections: usize, play: &LevelPlay) -> Value {
         "round_trip_ms": {"p50": ms(0.50), "p90": ms(0.90), "p99": ms(0.99), "max": ms(1.0)},
         // In a cluster the moves that cross the bus; the rest are local.
         "seeker_round_trip_ms": {"p50": seeker_ms(0.50), "p99": seeker_ms(0.99)},
+        "premoves": sum(|g| g.premoves),
+        "spectators": play.spectators,
+        "chat_games": play.chat_games,
+        "chats_sent": sum(|g| g.chats_sent),
+        "chat_frames_received": sum(|g| g.chat_frames_received),
+        "lost_chats": sum(|g| g.lost_chats),
+        // Each message to its writer's own copy: chat, not moves.
+        "chat_round_trip_ms": {"p50": chat_ms(0.50), "p90": chat_ms(0.90), "p99": chat_ms(0.99), "max": chat_ms(1.0)},
         "end_reasons": reasons,
         "problems": examples,
     })
@@ -356,7 +414,7 @@ fn table_row(level: &Value) -> String {
     // serde_json's Display ignores widths: the cells are strings first.
     let cell = |v: &Value| v.to_string();
     format!(
-        "{:<30} {:>7} {:>6} {:>6} {:>5} {:>6} {:>9} {:>8} {:>8} {:>8} {:>7} {:>8} {:>8.1}",
+        "{:<30} {:>7} {:>6} {:>6} {:>5} {:>6} {:>9} {:>8} {:>8} {:>8} {:>6} {:>7} {:>8} {:>7} {:>8} {:>8.1}",
         level["setup"].as_str().unwrap_or("?"),
         cell(&level["connections"]),
         cell(&level["games"]),
@@ -367,6 +425,9 @@ fn table_row(level: &Value) -> String {
         cell(&rt["p50"]),
         cell(&rt["p99"]),
         cell(&rt["max"]),
+        cell(&level["chats_sent"]),
+        cell(&level["lost_chats"]),
+        cell(&level["chat_round_trip_ms"]["p99"]),
         cell(&level["server_cpu_cores"]),
         cell(&level["bots_cpu_cores"]),
         level["server_peak_mib"].as_f64().unwrap_or(f64::NAN),
@@ -375,7 +436,7 @@ fn table_row(level: &Value) -> String {
 
 fn table(levels: &[Value]) -> String {
     let mut text = format!(
-        "{:<30} {:>7} {:>6} {:>6} {:>5} {:>6} {:>9} {:>8} {:>8} {:>8} {:>7} {:>8} {:>8}\n",
+        "{:<30} {:>7} {:>6} {:>6} {:>5} {:>6} {:>9} {:>8} {:>8} {:>8} {:>6} {:>7} {:>8} {:>7} {:>8} {:>8}\n",
         "setup",
         "conns",
         "games",
@@ -386,6 +447,9 @@ fn table(levels: &[Value]) -> String {
         "p50 ms",
         "p99 ms",
         "max ms",
+        "chats",
+        "ch lost",
+        "chat p99",
         "srv cpu",
         "bots cpu",
         "peak MiB"
@@ -406,7 +470,6 @@ fn table(levels: &[Value]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use play::GameOutcome;
 
     #[test]
     fn percentiles_by_nearest_rank() {
@@ -439,6 +502,10 @@ mod tests {
         let ok = GameOutcome {
             round_trips_us: vec![1000, 3000],
             seeker_round_trips_us: vec![3000],
+            chat_round_trips_us: vec![9000],
+            chats_sent: 1,
+            chat_frames_received: 2,
+            premoves: 1,
             plies: 2,
             ended: true,
             reason: Some("checkmate".into()),
@@ -455,14 +522,24 @@ mod tests {
             protocol_errors: vec!["error frame stale_ply: late".into()],
             ..GameOutcome::default()
         };
+        let lost_chat = GameOutcome {
+            ended: true,
+            chats_sent: 2,
+            chat_frames_received: 3,
+            lost_chats: 1,
+            failures: vec!["lost chat: read 1 of the 2 messages".into()],
+            ..GameOutcome::default()
+        };
         let play = LevelPlay {
-            games: vec![ok, unfinished, erroneous],
+            games: vec![ok, unfinished, erroneous, lost_chat],
+            chat_games: 2,
+            spectators: 2,
             setup: Duration::from_secs(1),
             play: Duration::from_secs(2),
         };
-        let s = summarize(6, &play);
-        assert_eq!(s["games"], 3);
-        assert_eq!(s["lost_games"], 2);
+        let s = summarize(10, &play);
+        assert_eq!(s["games"], 4);
+        assert_eq!(s["lost_games"], 3);
         assert_eq!(s["unfinished_games"], 1);
         assert_eq!(s["protocol_errors"], 1);
         assert_eq!(s["moves"], 3);
@@ -470,6 +547,24 @@ mod tests {
         assert_eq!(s["round_trip_ms"]["p50"], 2.0);
         assert_eq!(s["seeker_round_trip_ms"]["p50"], 3.0);
         assert_eq!(s["end_reasons"]["checkmate"], 1);
-        assert_eq!(s["problems"].as_array().unwrap().len(), 2);
+        assert_eq!(s["problems"].as_array().unwrap().len(), 3);
+        // Chat is counted apart from the moves.
+        assert_eq!(s["chats_sent"], 3);
+        assert_eq!(s["chat_frames_received"], 5);
+        assert_eq!(s["lost_chats"], 1);
+        assert_eq!(s["chat_round_trip_ms"]["p99"], 9.0);
+        assert_eq!(s["premoves"], 1);
+        assert_eq!(s["spectators"], 2);
+        assert_eq!(s["chat_games"], 2);
+    }
+
+    #[test]
+    fn spectators_are_an_even_share_and_leave_a_game() {
+        assert_eq!(spectators_of(1000, 2), 20);
+        assert_eq!(spectators_of(100, 2), 2);
+        assert_eq!(spectators_of(100, 5), 4);
+        assert_eq!(spectators_of(10, 1), 0);
+        assert_eq!(spectators_of(4, 50), 2);
+        assert_eq!(spectators_of(2, 50), 0);
     }
 }

@@ -1,11 +1,16 @@
 //! One level of the benchmark: open every connection first, then start all
 //! games at once; each pair seeks, accepts, watches and plays random legal
-//! moves, each after a think time, for the level's measuring window. A game
+//! moves, each after a think time or, for a share of the replies, at once
+//! on the opponent's move as a premove, for the level's measuring window.
+//! In a share of the games the players chat, and a few connections watch a
+//! game as spectators (accounts) and write in its spectators' chat. A game
 //! that ends meanwhile is followed by none: every connection stays open.
 //! When the window is over, the side to move in each game still running
 //! resigns, so every game ends through the protocol; a game that has not
-//! ended by the level's deadline is lost.
+//! ended by the level's deadline, or whose chat lost a message, is lost.
 
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -14,13 +19,23 @@ use serde_json::json;
 use tokio::sync::Semaphore;
 use tokio::time::Instant;
 
-use super::bot::{GameBot, Outgoing, ProtocolError};
-use super::client::{guest_cookie, Connection, Received};
+use super::bot::{ChatChannel, GameBot, Outgoing, ProtocolError};
+use super::client::{account_cookie, guest_cookie, Connection, Received};
 use super::random::SplitMix64;
 
 /// Connections opened at once while setting up (the listen backlog and the
 /// password-free guest creation are the limits, not the game).
 const SETUP_CONCURRENCY: usize = 64;
+
+/// The server takes 5 chat messages of a player at once, then one every
+/// 2 s (src/social/mod.rs); a bot writes no sooner than this after its last.
+const CHAT_GAP: Duration = Duration::from_millis(2500);
+
+/// Messages a game's channel keeps at most (`chat_full` past it).
+const CHAT_PER_CHANNEL: u64 = 500;
+
+/// After the end, how long the acks and chat messages still in flight may take.
+const END_GRACE: Duration = Duration::from_secs(5);
 
 /// How the bots play.
 #[derive(Clone, Copy)]
@@ -33,6 +48,21 @@ pub struct Pace {
     pub think: Duration,
     /// How long the games are played before the bots resign.
     pub window: Duration,
+    pub social: Social,
+}
+
+/// The players' habits besides moving: chat and premoves.
+#[derive(Clone, Copy)]
+pub struct Social {
+    /// Share of the games, in percent, whose two players chat.
+    pub chat_games_percent: u32,
+    /// A chatting player writes after every this many of its moves.
+    pub chat_every_moves: u32,
+    /// Share of the replies to an opponent's move, in percent, sent at
+    /// once when the move arrives (a premove) instead of after a think.
+    pub premove_percent: u32,
+    /// Mean time between two messages of a spectator.
+    pub spectator_chat: Duration,
 }
 
 /// What one game gave.
@@ -43,6 +73,17 @@ pub struct GameOutcome {
     /// The seeker's among them: in a cluster, moves from the node that
     /// does not run the game, forwarded to its owner over the bus.
     pub seeker_round_trips_us: Vec<u32>,
+    /// Round trips of the chat messages written in the game (sent to the
+    /// writer's own copy of the `chat` frame read back), in µs.
+    pub chat_round_trips_us: Vec<u32>,
+    /// Chat messages written (players and spectators).
+    pub chats_sent: u64,
+    /// `chat` frames read, by every reader of the game.
+    pub chat_frames_received: u64,
+    /// Chat frames a reader should have read and did not.
+    pub lost_chats: u64,
+    /// Moves sent at once on the opponent's move.
+    pub premoves: u64,
     /// Plies the game reached (the server's count, from the events).
     pub plies: u64,
     /// The `end` event was seen by both sides.
@@ -51,13 +92,17 @@ pub struct GameOutcome {
     pub reason: Option<String>,
     /// Protocol errors (error frames, frames off the protocol, closed sockets).
     pub protocol_errors: Vec<String>,
-    /// Other failures (connect, deadline).
+    /// Other failures (connect, deadline, lost chat messages).
     pub failures: Vec<String>,
 }
 
 /// Every game of a level, and when play started and stopped.
 pub struct LevelPlay {
     pub games: Vec<GameOutcome>,
+    /// Games whose players chat.
+    pub chat_games: usize,
+    /// Connections that watched a game as spectators.
+    pub spectators: usize,
     pub setup: Duration,
     pub play: Duration,
 }
@@ -67,15 +112,18 @@ pub struct LevelPlay {
 /// milliseconds).
 const SEEK_RETRY: Duration = Duration::from_millis(20);
 
-/// Opens `connections` (an even number) to the servers at `bases`, then plays
-/// `connections / 2` games at once until they end or `deadline` passes;
-/// `at_start` runs when play starts (for the CPU reading). With several
-/// servers (a cluster's nodes), game `g` is sought on node `g mod n` and
-/// accepted on the next one, so every game's players sit on different
-/// nodes and every move crosses the bus to or from the game's owner.
+/// Opens `connections` to the servers at `bases`: `spectators` of them
+/// accounts that will watch a game, the others (an even number) players of
+/// `(connections - spectators) / 2` games; then plays the games at once
+/// until they end or `deadline` passes; `at_start` runs when play starts
+/// (for the CPU reading). With several servers (a cluster's nodes), game
+/// `g` is sought on node `g mod n` and accepted on the next one, so every
+/// game's players sit on different nodes and every move crosses the bus to
+/// or from the game's owner.
 pub async fn run_level(
     bases: &[String],
     connections: usize,
+    spectators: usize,
     pace: Pace,
     deadline: Instant,
     at_start: impl FnOnce(),
@@ -84,10 +132,11 @@ pub async fn run_level(
         .timeout(Duration::from_secs(30))
         .build()
         .context("HTTP client")?;
+    let games = (connections - spectators) / 2;
     let setup_started = Instant::now();
     let limit = Arc::new(Semaphore::new(SETUP_CONCURRENCY));
     let mut setups = Vec::new();
-    for game in 0..connections / 2 {
+    for game in 0..games {
         let (seeker_node, accepter_node) = nodes_of_game(game, bases.len());
         let seeker_base = bases[seeker_node].clone();
         let accepter_base = bases[accepter_node].clone();
@@ -101,9 +150,31 @@ pub async fn run_level(
             pair.with_context(|| format!("game {game}: connecting"))
         }));
     }
+    let mut watcher_setups = Vec::new();
+    for watcher in 0..spectators {
+        let base = bases[watcher % bases.len()].clone();
+        let (http, limit) = (http.clone(), limit.clone());
+        watcher_setups.push(tokio::spawn(async move {
+            let _permit = limit.acquire_owned().await?;
+            let opening = async {
+                let name = format!("watcher_{watcher}");
+                let cookie = account_cookie(&http, &base, &name, deadline).await?;
+                Connection::open(&base, &cookie, pace.frames_per_second).await
+            };
+            let connection = tokio::time::timeout_at(deadline, opening)
+                .await
+                .map_err(|_| anyhow::anyhow!("not connected before the deadline"))?;
+            connection.with_context(|| format!("spectator {watcher}: connecting"))
+        }));
+    }
     let mut pairs = Vec::new();
     for setup in setups {
         pairs.push(setup.await?);
+    }
+    // Spectator `w` watches game `w * games / spectators`: spread evenly.
+    let mut watchers: Vec<Vec<Result<Connection>>> = (0..games).map(|_| Vec::new()).collect();
+    for (watcher, setup) in watcher_setups.into_iter().enumerate() {
+        watchers[watcher * games / spectators.max(1)].push(setup.await?);
     }
     let setup = setup_started.elapsed();
     at_start();
@@ -111,31 +182,44 @@ pub async fn run_level(
     let stop_at = (play_started + pace.window).min(deadline);
     let mut tasks = Vec::new();
     let cross_node = bases.len() > 1;
-    for (index, pair) in pairs.into_iter().enumerate() {
+    let mut chat_games = 0;
+    let mut choosing = SplitMix64::new(pace.seed ^ 0x6368_6174_5F67_616D);
+    for (index, (pair, watchers)) in pairs.into_iter().zip(watchers).enumerate() {
         let seed = pace.seed ^ (index as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        let times = Times {
+        let chatting = (choosing.below(100) as u32) < pace.social.chat_games_percent;
+        chat_games += usize::from(chatting);
+        let plan = GamePlan {
             think: pace.think,
             stop_at,
             deadline,
+            social: pace.social,
+            chatting,
+            tag: format!("g{index}"),
         };
         tasks.push(tokio::spawn(async move {
+            let mut watching = Vec::new();
+            for watcher in watchers {
+                match watcher {
+                    Ok(connection) => watching.push(connection),
+                    Err(e) => return failed(e),
+                }
+            }
             match pair {
                 Ok((seeker, accepter)) => {
-                    play_game(seeker, accepter, cross_node, seed, times).await
+                    play_game(seeker, accepter, watching, cross_node, seed, plan).await
                 }
-                Err(e) => GameOutcome {
-                    failures: vec![format!("{e:#}")],
-                    ..GameOutcome::default()
-                },
+                Err(e) => failed(e),
             }
         }));
     }
-    let mut games = Vec::new();
+    let mut outcomes = Vec::new();
     for task in tasks {
-        games.push(task.await?);
+        outcomes.push(task.await?);
     }
     Ok(LevelPlay {
-        games,
+        games: outcomes,
+        chat_games,
+        spectators,
         setup,
         play: play_started.elapsed(),
     })
@@ -162,43 +246,136 @@ async fn open_pair(
     Ok((seeker, accepter))
 }
 
-/// When a side thinks, stops and gives up.
-#[derive(Clone, Copy)]
-struct Times {
+/// When a game's sides think, stop and give up, and how they chat.
+#[derive(Clone)]
+struct GamePlan {
     /// Mean think time before a move.
     think: Duration,
-    /// From then on, resign at our turn.
+    /// From then on, resign at our turn and write no more.
     stop_at: Instant,
     /// The level's hard bound: a game not over by then is lost.
     deadline: Instant,
+    social: Social,
+    /// The players of this game chat.
+    chatting: bool,
+    /// Starts the tag of each side's messages: `g12`.
+    tag: String,
 }
 
-/// Seek, accept, then both sides play to the end (or the deadline).
+/// What a game's readers share about its chat: how many messages each
+/// channel got, and how many of its sides may still write. A reader is
+/// done when no side may write any more and it has read every message of
+/// its channel.
+#[derive(Default)]
+struct ChatTally {
+    sent: [AtomicU64; 2],
+    writers: AtomicUsize,
+}
+
+fn channel_index(channel: ChatChannel) -> usize {
+    match channel {
+        ChatChannel::Players => 0,
+        ChatChannel::Spectators => 1,
+    }
+}
+
+/// One side's part in a game's chat.
+#[derive(Clone)]
+struct Voice {
+    /// The chat this side reads, and writes in when it writes.
+    channel: ChatChannel,
+    /// When it writes, if it does.
+    writes: Option<Writes>,
+    /// Starts each of its messages, so it knows its own copy: `g12r`.
+    tag: String,
+}
+
+#[derive(Clone, Copy)]
+enum Writes {
+    /// A player: after every this many of its moves.
+    EveryMoves(u32, u64),
+    /// A spectator: about this often.
+    Every(Duration, u64),
+}
+
+impl Writes {
+    /// Messages this side writes at most, so the channel stays under the
+    /// server's `chat_full`.
+    fn most(self) -> u64 {
+        match self {
+            Writes::EveryMoves(_, most) | Writes::Every(_, most) => most,
+        }
+    }
+}
+
+/// Seek, accept, then both sides play to the end (or the deadline) while
+/// the spectators watch.
 async fn play_game(
     mut seeker: Connection,
     mut accepter: Connection,
+    spectators: Vec<Connection>,
     cross_node: bool,
     seed: u64,
-    times: Times,
+    plan: GamePlan,
 ) -> GameOutcome {
-    let game = match start_game(&mut seeker, &mut accepter, cross_node, times.deadline).await {
+    let game = match start_game(&mut seeker, &mut accepter, cross_node, plan.deadline).await {
         Ok(game) => game,
         Err(e) => return failed(e),
     };
+    let tally = Arc::new(ChatTally::default());
+    let players_write = plan.chatting.then_some(Writes::EveryMoves(
+        plan.social.chat_every_moves.max(1),
+        CHAT_PER_CHANNEL / 2,
+    ));
+    let watcher_share = CHAT_PER_CHANNEL / (spectators.len() as u64).max(1);
+    let player = |tag: &str| Voice {
+        channel: ChatChannel::Players,
+        writes: players_write,
+        tag: format!("{}{tag}", plan.tag),
+    };
+    let writers = 2 + spectators.len();
+    tally.writers.store(writers, Ordering::SeqCst);
     // The seed of each side differs, so the two do not mirror each other.
-    let (a, b) = tokio::join!(
-        play_side(seeker, GameBot::new(&game, seed), seed, times),
-        play_side(accepter, GameBot::new(&game, !seed), !seed, times),
+    let sides = [
+        (seeker, GameBot::new(&game, seed), seed, player("s")),
+        (accepter, GameBot::new(&game, !seed), !seed, player("a")),
+    ];
+    let [(c1, b1, s1, v1), (c2, b2, s2, v2)] = sides;
+    let watching = spectators.into_iter().enumerate().map(|(i, connection)| {
+        let seed = seed.rotate_left(17) ^ i as u64;
+        let voice = Voice {
+            channel: ChatChannel::Spectators,
+            writes: Some(Writes::Every(plan.social.spectator_chat, watcher_share)),
+            tag: format!("{}w{i}", plan.tag),
+        };
+        play_side(
+            connection,
+            GameBot::new(&game, seed),
+            seed,
+            plan.clone(),
+            voice,
+            tally.clone(),
+        )
+    });
+    let (a, b, watchers) = tokio::join!(
+        play_side(c1, b1, s1, plan.clone(), v1, tally.clone()),
+        play_side(c2, b2, s2, plan.clone(), v2, tally.clone()),
+        futures_util::future::join_all(watching),
     );
     let mut outcome = GameOutcome {
         plies: a.plies.max(b.plies),
-        ended: a.ended && b.ended,
+        ended: a.ended && b.ended && watchers.iter().all(|w| w.ended),
         reason: a.reason.clone().or(b.reason.clone()),
         seeker_round_trips_us: a.round_trips_us.clone(),
         ..GameOutcome::default()
     };
-    for side in [a, b] {
+    for side in [a, b].into_iter().chain(watchers) {
         outcome.round_trips_us.extend(side.round_trips_us);
+        outcome.chat_round_trips_us.extend(side.chat_round_trips_us);
+        outcome.chats_sent += side.chats_sent;
+        outcome.chat_frames_received += side.chat_frames_received;
+        outcome.lost_chats += side.lost_chats;
+        outcome.premoves += side.premoves;
         outcome.protocol_errors.extend(side.protocol_errors);
         outcome.failures.extend(side.failures);
     }
@@ -261,89 +438,68 @@ fn failed(error: anyhow::Error) -> GameOutcome {
     outcome
 }
 
-/// One side from `watch` to `end`.
+/// Lines a bot writes, short to long (the server takes 300 characters).
+const CHAT_LINES: [&str; 6] = [
+    "gl hf",
+    "nice move",
+    "hmm, interesting opening",
+    "I did not see that cannon coming",
+    "your horse is strong in the centre; I will have to trade it off before the endgame",
+    "well played so far. The rooks are about to come out on both sides, and whoever gets to the open file first should have the better of the middlegame, I think",
+];
+
+/// The number of one of our own messages, `TAG #N …`, or `None` for another's.
+fn own_message(text: &str, tag: &str) -> Option<u64> {
+    let rest = text.strip_prefix(tag)?.strip_prefix(" #")?;
+    rest.split(' ').next()?.parse().ok()
+}
+
+/// The duration in µs, as the figures keep it.
+fn micros(d: Duration) -> u32 {
+    d.as_micros().min(u32::MAX as u128) as u32
+}
+
+/// One side from `watch` to `end`: a player, or a spectator (whose bot is
+/// offered no moves, so never moves). Reads all the time, also while it
+/// thinks, so a frame is read when it arrives.
 async fn play_side(
     mut connection: Connection,
     mut bot: GameBot,
     seed: u64,
-    times: Times,
+    plan: GamePlan,
+    voice: Voice,
+    tally: Arc<ChatTally>,
 ) -> GameOutcome {
-    let deadline = times.deadline;
-    // Its own sequence, so think times do not change the bot's moves.
-    let mut thinking = SplitMix64::new(seed ^ 0x7468_696E_6B5F_7469);
     let mut outcome = GameOutcome::default();
-    // When each of our moves was sent, by ply (a game is a few hundred plies).
-    let mut sent: Vec<Option<Instant>> = Vec::new();
-    let watch = json!({"t": "watch", "game": bot.game()}).to_string();
-    if let Err(e) = connection.send(&watch).await {
-        return failed(e);
+    let mut side = Side {
+        thinking: SplitMix64::new(seed ^ 0x7468_696E_6B5F_7469),
+        sent: Vec::new(),
+        pending_move: None,
+        chat_due: None,
+        last_chat: None,
+        chats_waiting: HashMap::new(),
+        read: 0,
+        own_moves: 0,
+        done_writing: false,
+    };
+    if let Some(Writes::Every(mean, _)) = voice.writes {
+        side.chat_due = Some(Instant::now() + side.around(mean));
     }
-    // After the end, how long the acks of moves still in flight may take.
-    let mut read_until = deadline;
-    loop {
-        let frame = match connection.receive(Some(read_until)).await {
-            Received::Frame(frame) => frame,
-            Received::Closed(why) => {
-                outcome.protocol_errors.push(why);
-                break;
-            }
-            Received::TimedOut if bot.result().is_some() => {
-                outcome
-                    .protocol_errors
-                    .push("a move without its ack after the end".into());
-                break;
-            }
-            Received::TimedOut => {
-                outcome.failures.push(format!(
-                    "unfinished at the deadline after {} plies",
-                    bot.plies()
-                ));
-                break;
-            }
-        };
-        if Instant::now() >= times.stop_at {
-            bot.stop();
-        }
-        let reaction = match bot.on_frame(&frame) {
-            Ok(reaction) => reaction,
-            Err(e) => {
-                outcome.protocol_errors.push(e.0);
-                break;
-            }
-        };
-        if let Some(ply) = reaction.acked {
-            match sent.get_mut(ply as usize).and_then(Option::take) {
-                Some(at) => outcome
-                    .round_trips_us
-                    .push(at.elapsed().as_micros().min(u32::MAX as u128) as u32),
-                None => {
-                    outcome.protocol_errors.push(format!(
-                        "an ack for ply {ply}, which this side did not send"
-                    ));
-                    break;
-                }
-            }
-        }
-        if reaction
-            .send
-            .iter()
-            .any(|out| matches!(out, Outgoing::Move { .. }))
-        {
-            let mean = times.think.as_micros() as u64;
-            let wait = mean / 2 + thinking.below(mean as usize + 1) as u64;
-            tokio::time::sleep(Duration::from_micros(wait)).await;
-        }
-        if let Err(e) = send_all(&mut connection, &bot, &reaction.send, &mut sent).await {
-            outcome.protocol_errors.push(format!("{e:#}"));
-            break;
-        }
-        if reaction.ended {
-            if sent.iter().all(Option::is_none) {
-                outcome.ended = true;
-                break;
-            }
-            read_until = deadline.min(Instant::now() + Duration::from_secs(5));
-        }
+    let result = side
+        .run(
+            &mut connection,
+            &mut bot,
+            &plan,
+            &voice,
+            &tally,
+            &mut outcome,
+        )
+        .await;
+    if !side.done_writing {
+        tally.writers.fetch_sub(1, Ordering::SeqCst);
+    }
+    if let Err(problem) = result {
+        outcome.protocol_errors.push(problem);
     }
     outcome.plies = bot.plies();
     outcome.reason = bot
@@ -354,33 +510,262 @@ async fn play_side(
     outcome
 }
 
-/// Sends the bot's frames, noting when each move went out.
-async fn send_all(
-    connection: &mut Connection,
-    bot: &GameBot,
-    frames: &[Outgoing],
-    sent: &mut Vec<Option<Instant>>,
-) -> Result<()> {
-    for out in frames {
-        if let Outgoing::Pong = out {
-            connection.send_now(&out.frame(bot.game())).await?;
-            continue;
-        }
-        let at = connection.send(&out.frame(bot.game())).await?;
-        if let Outgoing::Move { ply, .. } = out {
-            let ply = *ply as usize;
-            if sent.len() <= ply {
-                sent.resize(ply + 1, None);
-            }
-            sent[ply] = Some(at);
-        }
-    }
-    Ok(())
+/// The running state of one side.
+struct Side {
+    /// Its own sequence, so think times and premoves do not change the
+    /// bot's moves.
+    thinking: SplitMix64,
+    /// When each of our moves was sent, by ply (a game is a few hundred plies).
+    sent: Vec<Option<Instant>>,
+    /// A move decided and waiting for its think time to pass.
+    pending_move: Option<(Instant, Outgoing)>,
+    /// When the next chat message is due.
+    chat_due: Option<Instant>,
+    last_chat: Option<Instant>,
+    /// Our messages not read back yet, by number: when each was sent.
+    chats_waiting: HashMap<u64, Instant>,
+    /// Messages of our channel read.
+    read: u64,
+    own_moves: u64,
+    /// This side will write no more (counted off the tally's writers).
+    done_writing: bool,
 }
 
+impl Side {
+    /// Uniform over half to one and a half of `mean`.
+    fn around(&mut self, mean: Duration) -> Duration {
+        let mean = mean.as_micros() as u64;
+        Duration::from_micros(mean / 2 + self.thinking.below(mean as usize + 1) as u64)
+    }
+
+    /// Plays until the game ended and every message of the channel was
+    /// read; a protocol error ends it early.
+    async fn run(
+        &mut self,
+        connection: &mut Connection,
+        bot: &mut GameBot,
+        plan: &GamePlan,
+        voice: &Voice,
+        tally: &ChatTally,
+        outcome: &mut GameOutcome,
+    ) -> Result<(), String> {
+        let channel = channel_index(voice.channel);
+        let watch = json!({"t": "watch", "game": bot.game()}).to_string();
+        connection
+            .send(&watch)
+            .await
+            .map_err(|e| format!("{e:#}"))?;
+        let mut read_until = plan.deadline;
+        loop {
+            let ended = bot.result().is_some();
+            if ended && self.sent.iter().all(Option::is_none) && self.chats_waiting.is_empty() {
+                if !self.done_writing {
+                    self.done_writing = true;
+                    tally.writers.fetch_sub(1, Ordering::SeqCst);
+                }
+                if tally.writers.load(Ordering::SeqCst) == 0
+                    && self.read >= tally.sent[channel].load(Ordering::SeqCst)
+                {
+                    outcome.ended = true;
+                    return Ok(());
+                }
+            }
+            let mut wake = read_until;
+            if let Some((at, _)) = &self.pending_move {
+                wake = wake.min(*at);
+            }
+            if let Some(at) = self.chat_due {
+                wake = wake.min(at);
+            }
+            if self.done_writing {
+                // Waiting for the other sides: look again shortly.
+                wake = wake.min(Instant::now() + Duration::from_millis(10));
+            }
+            let frame = match connection.receive(Some(wake)).await {
+                Received::Frame(frame) => frame,
+                Received::Closed(why) => return Err(why),
+                Received::TimedOut => {
+                    let now = Instant::now();
+                    if self.pending_move.as_ref().is_some_and(|(at, _)| *at <= now) {
+                        let (_, out) = self.pending_move.take().expect("a pending move");
+                        self.send(connection, bot, &out).await?;
+                    } else if self.chat_due.is_some_and(|at| at <= now) {
+                        self.chat(connection, bot, plan, voice, tally, outcome)
+                            .await?;
+                    } else if now >= read_until {
+                        self.timed_out(bot, tally, channel, outcome);
+                        return Ok(());
+                    }
+                    continue;
+                }
+            };
+            let now = Instant::now();
+            if now >= plan.stop_at {
+                bot.stop();
+            }
+            let reaction = bot.on_frame(&frame).map_err(|e| e.0)?;
+            if let Some(ply) = reaction.acked {
+                let at = self
+                    .sent
+                    .get_mut(ply as usize)
+                    .and_then(Option::take)
+                    .ok_or_else(|| format!("an ack for ply {ply}, which this side did not send"))?;
+                outcome.round_trips_us.push(micros(at.elapsed()));
+                self.own_moves += 1;
+                if let Some(Writes::EveryMoves(every, _)) = voice.writes {
+                    if self.own_moves.is_multiple_of(u64::from(every)) {
+                        let earliest = self.last_chat.map_or(now, |at| at + CHAT_GAP);
+                        self.chat_due = Some(earliest.max(now));
+                    }
+                }
+            }
+            if let Some(chat) = reaction.chat {
+                outcome.chat_frames_received += 1;
+                if chat.channel != voice.channel {
+                    return Err(format!(
+                        "a {} chat message reached a reader of the {} chat",
+                        chat.channel.name(),
+                        voice.channel.name()
+                    ));
+                }
+                self.read += 1;
+                if let Some(number) = own_message(&chat.text, &voice.tag) {
+                    let at = self
+                        .chats_waiting
+                        .remove(&number)
+                        .ok_or_else(|| format!("our message #{number} came back twice"))?;
+                    outcome.chat_round_trips_us.push(micros(at.elapsed()));
+                }
+            }
+            for out in reaction.send {
+                match out {
+                    Outgoing::Pong => connection
+                        .send_now(&out.frame(bot.game()))
+                        .await
+                        .map_err(|e| format!("{e:#}"))?,
+                    Outgoing::Move { .. } => {
+                        let premove = reaction.moved
+                            && (self.thinking.below(100) as u32) < plan.social.premove_percent;
+                        if premove {
+                            outcome.premoves += 1;
+                            self.send(connection, bot, &out).await?;
+                        } else {
+                            let at = now + self.around(plan.think);
+                            self.pending_move = Some((at, out));
+                        }
+                    }
+                    _ => self.send(connection, bot, &out).await?,
+                }
+            }
+            if reaction.ended && !ended {
+                self.pending_move = None;
+                self.chat_due = None;
+                read_until = plan.deadline.min(Instant::now() + END_GRACE);
+            }
+        }
+    }
+
+    /// Sends one of the bot's frames, noting when a move went out.
+    async fn send(
+        &mut self,
+        connection: &mut Connection,
+        bot: &GameBot,
+        out: &Outgoing,
+    ) -> Result<(), String> {
+        let at = connection
+            .send(&out.frame(bot.game()))
+            .await
+            .map_err(|e| format!("{e:#}"))?;
+        if let Outgoing::Move { ply, .. } = out {
+            let ply = *ply as usize;
+            if self.sent.len() <= ply {
+                self.sent.resize(ply + 1, None);
+            }
+            self.sent[ply] = Some(at);
+        }
+        Ok(())
+    }
+
+    /// Writes the message that is due, if the game still runs, and says
+    /// when the next one is.
+    async fn chat(
+        &mut self,
+        connection: &mut Connection,
+        bot: &GameBot,
+        plan: &GamePlan,
+        voice: &Voice,
+        tally: &ChatTally,
+        outcome: &mut GameOutcome,
+    ) -> Result<(), String> {
+        self.chat_due = None;
+        let Some(writes) = voice.writes else {
+            return Ok(());
+        };
+        let now = Instant::now();
+        if now >= plan.stop_at || bot.result().is_some() || outcome.chats_sent >= writes.most() {
+            return Ok(());
+        }
+        let number = outcome.chats_sent;
+        let line = CHAT_LINES[self.thinking.below(CHAT_LINES.len())];
+        let text = format!("{} #{number} {line}", voice.tag);
+        // Counted before it is sent: a reader never sees more than the count.
+        tally.sent[channel_index(voice.channel)].fetch_add(1, Ordering::SeqCst);
+        outcome.chats_sent += 1;
+        let out = Outgoing::Chat {
+            channel: voice.channel,
+            text,
+        };
+        let at = connection
+            .send(&out.frame(bot.game()))
+            .await
+            .map_err(|e| format!("{e:#}"))?;
+        self.chats_waiting.insert(number, at);
+        self.last_chat = Some(at);
+        if let Writes::Every(mean, _) = writes {
+            self.chat_due = Some(at + self.around(mean).max(CHAT_GAP));
+        }
+        Ok(())
+    }
+
+    /// Notes why the side gave up at its reading deadline, and counts the
+    /// chat messages it should have read and did not.
+    fn timed_out(
+        &mut self,
+        bot: &GameBot,
+        tally: &ChatTally,
+        channel: usize,
+        outcome: &mut GameOutcome,
+    ) {
+        if bot.result().is_none() {
+            outcome.failures.push(format!(
+                "unfinished at the deadline after {} plies",
+                bot.plies()
+            ));
+            return;
+        }
+        if self.sent.iter().any(Option::is_some) {
+            outcome
+                .protocol_errors
+                .push("a move without its ack after the end".into());
+            return;
+        }
+        outcome.ended = true;
+        let written = tally.sent[channel].load(Ordering::SeqCst);
+        let lost = written.saturating_sub(self.read);
+        if lost > 0 || !self.chats_waiting.is_empty() {
+            outcome.lost_chats += lost.max(self.chats_waiting.len() as u64);
+            outcome.failures.push(format!(
+                "lost chat: read {} of the {written} messages of the game's chat, {} of our own not back",
+                self.read,
+                self.chats_waiting.len()
+            ));
+        }
+        // Otherwise another side stopped early, and says why itself.
+    }
+}
 #[cfg(test)]
 mod tests {
-    use super::nodes_of_game;
+    use super::{nodes_of_game, own_message, CHAT_LINES};
 
     #[test]
     fn a_games_players_sit_on_different_nodes_spread_evenly() {
@@ -393,5 +778,19 @@ mod tests {
             seekers[seeker] += 1;
         }
         assert_eq!(seekers, [10, 10, 10]);
+    }
+
+    #[test]
+    fn a_side_knows_its_own_messages_by_tag_and_number() {
+        assert_eq!(own_message("g12s #3 gl hf", "g12s"), Some(3));
+        assert_eq!(own_message("g12s #40", "g12s"), Some(40));
+        // Another side's, or a longer tag that starts the same.
+        assert_eq!(own_message("g12a #3 gl hf", "g12s"), None);
+        assert_eq!(own_message("g12s #3 gl hf", "g1"), None);
+        assert_eq!(own_message("g120s #3 gl hf", "g12"), None);
+        // Every line fits the server's 300 characters with its tag.
+        assert!(CHAT_LINES
+            .iter()
+            .all(|line| format!("g99999w9 #499 {line}").chars().count() <= 300));
     }
 }

@@ -48,10 +48,11 @@ impl Server {
             }
         };
         cmd
-            // Every bot is a guest on 127.0.0.1 and half of them seek: the
-            // per-address limits are set for that crowd (the defaults are for
-            // the open internet).
+            // Every bot is a guest on 127.0.0.1 and half of them seek, and
+            // the spectators register there: the per-address limits are set
+            // for that crowd (the defaults are for the open internet).
             .args(["--limit-guests", "100000/min"])
+            .args(["--limit-sign-ins", "100000/min"])
             .args(["--limit-seeks-per-address", "100000"])
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
