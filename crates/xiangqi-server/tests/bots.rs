@@ -511,6 +511,16 @@ async fn a_person_plays_a_bot_from_the_browser_socket() {
         "the normal rating never moves in a bot game"
     );
     assert!(person.bot_rating.unwrap() < 1500);
+    // The person's page gives both pools: the normal rating and history
+    // unchanged, the bot pool's rating beside them; a bot's page has none.
+    let (status, page) = server.get("/api/players/ana", Auth::None).await;
+    assert_eq!(status, 200, "{page}");
+    assert_eq!(page["player"]["rating"], 1500);
+    assert_eq!(page["bot_rating"], person.bot_rating.unwrap());
+    assert_eq!(page["history"], json!([]));
+    let (_, bot_page) = server.get("/api/players/engineer", Auth::None).await;
+    assert_eq!(bot_page["bot_rating"], Value::Null);
+    assert!(bot_page["player"]["rating"].as_i64().unwrap() > 1500);
 }
 
 #[tokio::test]

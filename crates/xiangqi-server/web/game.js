@@ -240,6 +240,8 @@ export function mountGame(main, [gameId], session) {
 
   /** The header shows the player's rating: a rated game just changed it. */
   function showNewRating(result) {
+    // A bot game is rated in the bot pool: the header's rating is not that one.
+    if (game.summary && game.summary.bot) return;
     const change = game.you && result.ratings && result.ratings[game.you];
     if (change && session.player && !session.player.guest) session.setPlayer({ ...session.player, rating: change.after });
   }

@@ -184,6 +184,8 @@ export function mountPlayer(main, [name]) {
     section.replaceChildren(
       h("h1", {}, player.bot ? botBadge() : null, player.name, player.guest ? h("span", { class: "tag" }, t("player.guest")) : null),
       h("p", { class: "big-rating", id: "player-rating" }, player.rating ? t("player.rating", { rating: player.rating }) : t("player.not_rated")),
+      // A person's rating from rated games against bots: a pool of its own.
+      data.bot_rating ? h("p", { class: "status", id: "player-bot-rating" }, t("player.bot_rating", { rating: data.bot_rating })) : "",
       ratingChart(history) || "",
       h("h2", {}, t("player.rating_history")),
       h("ul", { class: "rows", id: "history" }, historyRows.length ? historyRows : h("li", { class: "empty" }, t("player.no_rated_games"))),

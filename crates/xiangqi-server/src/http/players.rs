@@ -147,9 +147,12 @@ pub async fn player(
         game["ecco"] = json!(code);
         games.push(game);
     }
+    // A person's rating in the bot pool, once they have one (a bot's own
+    // rating already is that pool's).
+    let bot_rating = if player.bot { None } else { player.bot_rating };
     let public = crate::game::view::Seat::from(player.clone()).to_public();
     Ok(Json(
-        json!({"player": public, "history": history, "games": games,
+        json!({"player": public, "bot_rating": bot_rating, "history": history, "games": games,
                "ecco": ecco.as_ref().map(CodePrefix::as_str),
                "result": filter.result.map(ResultFilter::as_str),
                "rated": filter.rated,
