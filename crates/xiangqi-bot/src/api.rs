@@ -38,15 +38,8 @@ impl Api {
             problem: problem.to_string(),
         };
         let url = reqwest::Url::parse(base).map_err(|e| bad(&e.to_string()))?;
-        match url.scheme() {
-            "http" => {}
-            "https" => {
-                return Err(bad(
-                    "this build speaks plain HTTP only; run the bot next to the server \
-                     (http://127.0.0.1:PORT) or through a local TLS tunnel",
-                ))
-            }
-            _ => return Err(bad("expected http://HOST[:PORT]")),
+        if !matches!(url.scheme(), "http" | "https") {
+            return Err(bad("expected http://HOST[:PORT] or https://HOST[:PORT]"));
         }
         if url.host_str().is_none() {
             return Err(bad("no host"));
@@ -233,4 +226,52 @@ pub(crate) fn with_causes(error: &dyn std::error::Error) -> String {
         cause = inner.source();
     }
     text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn takes_http_and_https_and_refuses_other_schemes() {
+        assert!(Api::new("http://127.0.0.1:8080", "xqb_t").is_ok());
+        assert!(Api::new("https://xiangqi.example.org/", "xqb_t").is_ok());
+        for url in [
+            "ws://127.0.0.1:8080",
+            "ftp://host",
+            "127.0.0.1:8080",
+            "https://",
+        ] {
+            assert!(
+                matches!(Api::new(url, "xqb_t"), Err(BotError::BadUrl { .. })),
+                "{url}"
+            );
+        }
+        assert!(matches!(
+            Api::new("https://host", " "),
+            Err(BotError::Config(_))
+        ));
+    }
+
+    /// A server that does not speak TLS where `https://` was asked for:
+    /// the handshake fails as a network error naming the request, in time.
+    #[tokio::test]
+    async fn a_failed_tls_handshake_is_a_network_error() {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let plain = std::thread::spawn(move || {
+            use std::io::{Read, Write};
+            let (mut socket, _) = listener.accept().unwrap();
+            let mut hello = [0u8; 512];
+            let _ = socket.read(&mut hello);
+            let _ = socket.write_all(b"HTTP/1.1 400 Bad Request\r\n\r\n");
+        });
+        let api = Api::new(&format!("https://127.0.0.1:{port}"), "xqb_t").unwrap();
+        let answer: Result<serde_json::Value, BotError> = api.get("/api/bots/online").await;
+        match answer {
+            Err(BotError::Network { what, .. }) => assert_eq!(what, "GET /api/bots/online"),
+            other => panic!("expected a network error, got {other:?}"),
+        }
+        plain.join().unwrap();
+    }
 }
