@@ -9,14 +9,16 @@
 //! The game is a 0.25+0 one (15 s each), so it ends within about half a
 //! minute whatever the engines do; every wait is bounded.
 
+use std::ffi::OsStr;
 use std::io::{BufRead, BufReader};
 use std::path::Path;
-use std::process::{Child, ChildStdout, Command, Stdio};
+use std::process::{Child, Command, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 use xiangqi_server::ws::protocol::session_cookie_pair;
+use xiangqi_test_support::serve::{register, ServeProcess};
 
 const FAIRY_STOCKFISH: &str = "/usr/games/fairy-stockfish";
 /// The longest the whole game may take (two 15 s clocks and their overheads).
@@ -32,48 +34,12 @@ impl Drop for Process {
     }
 }
 
-/// `xiangqi serve` on a free port; its URL.
-fn serve(data: &Path) -> (Process, String, BufReader<ChildStdout>) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_xiangqi"))
-        .args(["serve", "--addr", "127.0.0.1:0", "--engine-threads", "1"])
-        .arg("--data")
-        .arg(data)
-        .env("RUST_LOG", "warn")
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .expect("xiangqi serve starts");
-    let mut stdout = BufReader::new(child.stdout.take().unwrap());
-    let mut line = String::new();
-    stdout.read_line(&mut line).unwrap();
-    let url = line
-        .trim()
-        .strip_prefix("xiangqi serve: open ")
-        .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
-        .trim_end_matches('/')
-        .to_string();
-    (Process(child), url, stdout)
-}
-
 /// Registers `name` and makes it a token; the token.
 async fn account_token(http: &reqwest::Client, base: &str, name: &str) -> String {
-    let response = http
-        .post(format!("{base}/api/register"))
-        .json(&json!({"name": name, "password": "a long enough password"}))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(response.status(), 200, "registering {name}");
-    let cookie = session_cookie_pair(
-        response
-            .headers()
-            .get_all(reqwest::header::SET_COOKIE)
-            .iter()
-            .filter_map(|v| v.to_str().ok()),
-    )
-    .unwrap()
-    .to_string();
+    let cookie = register(http, base, name, |set_cookie| {
+        session_cookie_pair(set_cookie.iter().copied()).map(str::to_string)
+    })
+    .await;
     let response = http
         .post(format!("{base}/api/account/tokens"))
         .header(reqwest::header::COOKIE, cookie)
@@ -172,7 +138,12 @@ fn two_bots_play_a_whole_game_on_a_real_server() {
     let our_engine = env!("CARGO_BIN_EXE_xiangqi-engine");
     let challenger_engine = if fairy { FAIRY_STOCKFISH } else { our_engine };
     let data = std::env::temp_dir().join(format!("xiangqi-bot-cli-{}", std::process::id()));
-    let (_server, base, _server_stdout) = serve(&data);
+    let server = ServeProcess::start(
+        Path::new(env!("CARGO_BIN_EXE_xiangqi")),
+        [OsStr::new("--data"), data.as_os_str()],
+        "warn",
+    );
+    let base = server.base.clone();
     let runtime = tokio::runtime::Runtime::new().unwrap();
     let http = reqwest::Client::new();
     let (waiting_token, challenger_token) = runtime.block_on(async {
