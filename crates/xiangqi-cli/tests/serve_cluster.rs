@@ -800,6 +800,35 @@ async fn the_protocol_holds_across_two_nodes() {
     player.send(json!({"t": "resign", "game": game})).await;
     let end = spectator.expect_event("end").await;
     assert_eq!(end["event"]["result"]["result"], "0-1", "{end}");
+
+    // Bots are a single server's (docs/server.md, "Bots in a cluster"): a
+    // token is made on any node (it is in the database), but the bot
+    // endpoints say so with 503 `unavailable` rather than half working.
+    let made = http
+        .post(format!("{}/api/account/tokens", b.base))
+        .header(reqwest::header::COOKIE, &carol)
+        .json(&json!({"description": "cluster"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(made.status(), 201);
+    let token: Value = made.json().await.unwrap();
+    let token = token["token"].as_str().unwrap().to_owned();
+    for (node, path) in [
+        (&a.base, "/api/bot/account/upgrade"),
+        (&b.base, "/api/challenge/carol"),
+    ] {
+        let refused = http
+            .post(format!("{node}{path}"))
+            .bearer_auth(&token)
+            .json(&json!({"tc": "1+0"}))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(refused.status(), 503, "{path}");
+        let body: Value = refused.json().await.unwrap();
+        assert_eq!(body["error"]["code"], "unavailable", "{path}: {body}");
+    }
 }
 
 /// The HAProxy configuration of docs/server.md ("Three nodes behind one
