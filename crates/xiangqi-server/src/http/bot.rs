@@ -145,6 +145,9 @@ pub async fn upgrade(
     State(state): State<AppState>,
     bearer: Bearer,
 ) -> Result<Json<OkAnswer>, ApiError> {
+    // A bot could not play on a cluster, and a bot account cannot use the
+    // WebSocket: upgrading there would only lock the account out.
+    single_node(&state)?;
     if bearer.player.bot || state.store.make_bot(&bearer.player.id).await? {
         return Ok(ok());
     }
