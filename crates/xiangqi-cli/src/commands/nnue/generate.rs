@@ -7,7 +7,7 @@ use anyhow::Result;
 use serde_json::json;
 use xiangqi_nnue_train::{generate, GenConfig, GenEvent};
 
-use super::{bar, say, tail_note};
+use super::{bar, say_resumed};
 use crate::common::print_json;
 use crate::options::JobsArg;
 
@@ -60,21 +60,12 @@ pub fn run(args: Args) -> Result<()> {
     let started = Instant::now();
     let file = args.output.display();
     let report = generate(&args.output, &config, |event| match event {
-        GenEvent::Opened(Some(resumed)) => {
-            if let Some(note) = tail_note(&resumed.tail) {
-                say(
-                    &progress,
-                    format!("warning: {file}: cut {note} left by a stopped run"),
-                );
-            }
-            say(
-                &progress,
-                format!(
-                    "{file}: resuming after {} games ({} positions)",
-                    resumed.games, resumed.records
-                ),
-            );
-        }
+        GenEvent::Opened(Some(resumed)) => say_resumed(
+            &progress,
+            &file.to_string(),
+            &resumed,
+            &format!("after {} games", resumed.games),
+        ),
         GenEvent::Opened(None) => {}
         GenEvent::Game(p) => {
             progress.set_length(u64::from(p.of));

@@ -55,6 +55,27 @@ fn say(bar: &ProgressBar, line: String) {
     bar.suspend(|| eprintln!("{line}"));
 }
 
+/// The lines of a run that resumes `file`: a warning for what a stopped
+/// run left cut at its end, then where it goes on from (`after`, e.g.
+/// "after 12 games").
+fn say_resumed(
+    bar: &ProgressBar,
+    file: &str,
+    resumed: &xiangqi_nnue_train::data::Resumed,
+    after: &str,
+) {
+    if let Some(note) = tail_note(&resumed.tail) {
+        say(
+            bar,
+            format!("warning: {file}: cut {note} left by a stopped run"),
+        );
+    }
+    say(
+        bar,
+        format!("{file}: resuming {after} ({} positions)", resumed.records),
+    );
+}
+
 /// What the end of a data file lost, for a warning; `None` when nothing.
 fn tail_note(tail: &xiangqi_nnue_train::data::Tail) -> Option<String> {
     let mut parts = Vec::new();

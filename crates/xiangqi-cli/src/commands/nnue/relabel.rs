@@ -9,7 +9,7 @@ use serde_json::json;
 use xiangqi_gamefile::corpus::{ReadOutcome, Summary};
 use xiangqi_nnue_train::{relabel, RelabelConfig, RelabelEvent};
 
-use super::{bar, say, tail_note};
+use super::{bar, say, say_resumed};
 use crate::common::print_json;
 use crate::exit::Failed;
 use crate::options::JobsArg;
@@ -46,21 +46,12 @@ pub fn run(args: Args) -> Result<()> {
     let started = Instant::now();
     let file = args.output.display();
     let report = relabel(&args.output, &args.inputs, &config, |event| match event {
-        RelabelEvent::Opened(Some(resumed)) => {
-            if let Some(note) = tail_note(&resumed.tail) {
-                say(
-                    &progress,
-                    format!("warning: {file}: cut {note} left by a stopped run"),
-                );
-            }
-            say(
-                &progress,
-                format!(
-                    "{file}: resuming after game {} of the collection ({} positions)",
-                    resumed.games, resumed.records
-                ),
-            );
-        }
+        RelabelEvent::Opened(Some(resumed)) => say_resumed(
+            &progress,
+            &file.to_string(),
+            &resumed,
+            &format!("after game {} of the collection", resumed.games),
+        ),
         RelabelEvent::Opened(None) => {}
         RelabelEvent::Game { games, positions } => {
             progress.set_position(u64::from(games));
