@@ -1,11 +1,13 @@
 //! Tactics: the forced mates of `../shared/testdata/tactics.jsonl` (from a
 //! published middlegame manual). Each position is searched for `--movetime`
-//! milliseconds by our engine (`xiangqi uci`) and by Debian's
-//! fairy-stockfish, one thread each, alternating who goes first, with a
-//! fresh hash (`ucinewgame`) per position. A position counts as found when
-//! the engine's last reported score is a mate for the side to move; the
-//! first move is also compared with the manual's. Prints both counts and
-//! their ratio (the bar of the engine issue: ours ≥ 1.1 × fairy-stockfish).
+//! milliseconds by our engine (`xiangqi uci`; with `--tactics-option`, twice:
+//! that check option off and on, so both evaluations are measured in one
+//! run) and by Debian's fairy-stockfish, one thread each, taking turns at
+//! going first, with a fresh hash (`ucinewgame`) per position. A position
+//! counts as found when the engine's last reported score is a mate for the
+//! side to move; the first move is also compared with the manual's. Prints
+//! the counts and each of ours against fairy-stockfish's (the bar of the
+//! engine issue: ours ≥ 1.1 × fairy-stockfish).
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -25,6 +27,14 @@ pub struct Options {
     /// Only the first N positions (0: all).
     #[arg(long, default_value_t = 0)]
     pub(super) positions: usize,
+    /// A UCI check option of our engine measured off and on (`Use NNUE`):
+    /// our engine then searches every position twice, once each way.
+    #[arg(long = "tactics-option", value_name = "NAME")]
+    pub(super) option: Option<String>,
+    /// A net file our engine loads (`EvalFile`) for the run with
+    /// `--tactics-option` on; default: the net built in.
+    #[arg(long = "tactics-eval-file", value_name = "PATH", requires = "option")]
+    pub(super) eval_file: Option<PathBuf>,
 }
 
 struct Position {
@@ -56,7 +66,7 @@ pub fn run(args: &Options, steps: &mut Steps) -> Result<()> {
     steps.step(
         &format!("tactics at {} ms a position", args.movetime),
         || {
-            compare(&ours, &fsf, &positions, args.movetime)?;
+            compare(&engines(args, &ours, &fsf), &positions, args.movetime)?;
             Ok(None)
         },
     )
@@ -148,72 +158,124 @@ fn iccs_from_ranks10(mv: &str) -> String {
     out
 }
 
-fn compare(ours_bin: &Path, fsf_bin: &Path, positions: &[Position], movetime: u64) -> Result<()> {
-    let mut ours = Uci::start(
-        "xiangqi",
-        ours_bin,
-        &["uci"],
-        &["setoption name Threads value 1"],
-    )?;
-    let mut fsf = Uci::start(
-        "fairy-stockfish",
-        fsf_bin,
-        &[],
-        &[
-            "setoption name UCI_Variant value xiangqi",
-            "setoption name Threads value 1",
+/// One engine as the run starts it: a label, its program and arguments,
+/// the options set after `uci`, and whether it numbers ranks 1-10.
+#[derive(Debug, PartialEq)]
+struct Contender {
+    label: String,
+    program: PathBuf,
+    args: Vec<String>,
+    options: Vec<String>,
+    ranks_from_one: bool,
+}
+
+/// Ours (once, or with `--tactics-option` off and on), then fairy-stockfish.
+fn engines(args: &Options, ours: &Path, fsf: &Path) -> Vec<Contender> {
+    let threads = "setoption name Threads value 1".to_owned();
+    let ours_with = |label: String, extra: Vec<String>| Contender {
+        label,
+        program: ours.to_owned(),
+        args: vec!["uci".to_owned()],
+        options: std::iter::once(threads.clone()).chain(extra).collect(),
+        ranks_from_one: false,
+    };
+    let mut list = match &args.option {
+        None => vec![ours_with("xiangqi".to_owned(), Vec::new())],
+        Some(name) => {
+            let mut on = Vec::new();
+            if let Some(net) = &args.eval_file {
+                on.push(format!("setoption name EvalFile value {}", net.display()));
+            }
+            on.push(format!("setoption name {name} value true"));
+            vec![
+                ours_with(
+                    format!("xiangqi, {name} off"),
+                    vec![format!("setoption name {name} value false")],
+                ),
+                ours_with(format!("xiangqi, {name} on"), on),
+            ]
+        }
+    };
+    list.push(Contender {
+        label: "fairy-stockfish".to_owned(),
+        program: fsf.to_owned(),
+        args: Vec::new(),
+        options: vec![
+            "setoption name UCI_Variant value xiangqi".to_owned(),
+            threads,
         ],
-    )?;
-    // [mates found, first move as the manual's] for ours and fairy-stockfish.
-    let mut found = [[0usize; 2]; 2];
+        ranks_from_one: true,
+    });
+    list
+}
+
+fn compare(contenders: &[Contender], positions: &[Position], movetime: u64) -> Result<()> {
+    let mut running = Vec::new();
+    for contender in contenders {
+        let args: Vec<&str> = contender.args.iter().map(String::as_str).collect();
+        let options: Vec<&str> = contender.options.iter().map(String::as_str).collect();
+        let name: &'static str = if contender.ranks_from_one {
+            "fairy-stockfish"
+        } else {
+            "xiangqi"
+        };
+        running.push(Uci::start(name, &contender.program, &args, &options)?);
+    }
+    // Per engine: [mates found, first move as the manual's].
+    let mut found = vec![[0usize; 2]; contenders.len()];
     for (n, position) in positions.iter().enumerate() {
-        let order = if n % 2 == 0 { [0, 1] } else { [1, 0] };
-        let mut answers: [Option<Answer>; 2] = [None, None];
-        for which in order {
-            let engine = if which == 0 { &mut ours } else { &mut fsf };
-            let mut answer = solve(engine, &position.fen, movetime)?;
-            if which == 1 {
+        let mut answers: Vec<Option<Answer>> = contenders.iter().map(|_| None).collect();
+        // Who goes first turns round, so the machine's load falls on all alike.
+        for k in 0..contenders.len() {
+            let which = (n + k) % contenders.len();
+            let mut answer = solve(&mut running[which], &position.fen, movetime)?;
+            if contenders[which].ranks_from_one {
                 answer.best = iccs_from_ranks10(&answer.best);
             }
             answers[which] = Some(answer);
         }
         let mut cells = Vec::new();
         for (which, answer) in answers.iter().enumerate() {
-            let answer = answer.as_ref().expect("both searched");
+            let answer = answer.as_ref().expect("every engine searched");
             let mated = answer.mate.is_some_and(|m| m > 0);
             let same = answer.best == position.first_move;
             found[which][0] += usize::from(mated);
             found[which][1] += usize::from(same);
             cells.push(format!(
-                "{:<6} {:<5}{}",
+                "{}: {:<6} {:<5}{}",
+                contenders[which].label,
                 answer.mate.map_or("-".into(), |m| format!("#{m}")),
                 answer.best,
                 if same { "=" } else { " " }
             ));
         }
         eprintln!(
-            "{:>3}/{} {}  xiangqi {}  fairy-stockfish {}  (manual {})",
+            "{:>3}/{} {}  {}  (manual {})",
             n + 1,
             positions.len(),
             position.id,
-            cells[0],
-            cells[1],
+            cells.join("  "),
             position.first_move
         );
     }
     let total = positions.len();
     println!("tactics: {total} forced mates, {movetime} ms a position, one thread each:");
-    for (which, name) in ["xiangqi", "fairy-stockfish"].iter().enumerate() {
+    let width = contenders.iter().map(|c| c.label.len()).max().unwrap_or(0);
+    for (which, contender) in contenders.iter().enumerate() {
         println!(
-            "  {name:<16} mate found {:>3}/{total}, manual's first move {:>3}/{total}",
-            found[which][0], found[which][1]
+            "  {:<width$} mate found {:>3}/{total}, manual's first move {:>3}/{total}",
+            contender.label, found[which][0], found[which][1]
         );
     }
-    if found[1][0] > 0 {
-        println!(
-            "  ratio            {:.2}x (mates found: xiangqi / fairy-stockfish)",
-            found[0][0] as f64 / found[1][0] as f64
-        );
+    let fsf = contenders.len() - 1;
+    if found[fsf][0] > 0 {
+        for (which, contender) in contenders[..fsf].iter().enumerate() {
+            println!(
+                "  ratio {:.2}x (mates found: {} / fairy-stockfish)",
+                found[which][0] as f64 / found[fsf][0] as f64,
+                contender.label
+            );
+        }
     }
     Ok(())
 }
@@ -228,5 +290,59 @@ mod tests {
         assert_eq!(iccs_from_ranks10("a10a9"), "a9a8");
         assert_eq!(iccs_from_ranks10("e1e2"), "e0e1");
         assert_eq!(iccs_from_ranks10("(none)"), "(none)");
+    }
+
+    fn options(option: Option<&str>, eval_file: Option<&str>) -> Options {
+        Options {
+            movetime: 500,
+            positions: 0,
+            option: option.map(str::to_owned),
+            eval_file: eval_file.map(PathBuf::from),
+        }
+    }
+
+    #[test]
+    fn without_an_option_ours_plays_once_then_fairy_stockfish() {
+        let list = engines(
+            &options(None, None),
+            Path::new("/x/xiangqi"),
+            Path::new("/f"),
+        );
+        let labels: Vec<&str> = list.iter().map(|c| c.label.as_str()).collect();
+        assert_eq!(labels, ["xiangqi", "fairy-stockfish"]);
+        assert!(list[1].ranks_from_one && !list[0].ranks_from_one);
+    }
+
+    #[test]
+    fn an_option_is_measured_off_and_on_with_the_net_file_on_the_on_side() {
+        let list = engines(
+            &options(Some("Use NNUE"), Some("/n/net.xqnn")),
+            Path::new("/x/xiangqi"),
+            Path::new("/f"),
+        );
+        let labels: Vec<&str> = list.iter().map(|c| c.label.as_str()).collect();
+        assert_eq!(
+            labels,
+            [
+                "xiangqi, Use NNUE off",
+                "xiangqi, Use NNUE on",
+                "fairy-stockfish"
+            ]
+        );
+        assert_eq!(
+            list[0].options,
+            [
+                "setoption name Threads value 1",
+                "setoption name Use NNUE value false"
+            ]
+        );
+        assert_eq!(
+            list[1].options,
+            [
+                "setoption name Threads value 1",
+                "setoption name EvalFile value /n/net.xqnn",
+                "setoption name Use NNUE value true"
+            ]
+        );
     }
 }

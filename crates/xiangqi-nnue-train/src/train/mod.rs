@@ -61,6 +61,10 @@ pub struct TrainConfig {
     /// Leave out positions in check and those whose best move captures
     /// (the search's score there rests on the capture, not on the board).
     pub skip_noisy: bool,
+    /// Also train on each position mirrored left-right (file a becomes i),
+    /// which the rules leave unchanged: twice the training samples from the
+    /// same data. Held-out positions are not mirrored.
+    pub mirror: bool,
     /// Seed of the starting network and of the order of each epoch.
     pub seed: u64,
     /// Threads (0: one per core); the result does not depend on it.
@@ -78,6 +82,7 @@ impl Default for TrainConfig {
             score_weight: 0.75,
             validation_every: 10,
             skip_noisy: true,
+            mirror: false,
             seed: 1,
             jobs: 1,
         }
@@ -224,6 +229,11 @@ fn split(
     let labelling = Labelling {
         score_weight: config.score_weight,
         skip_noisy: config.skip_noisy,
+        mirror: false,
+    };
+    let training_labelling = Labelling {
+        mirror: config.mirror,
+        ..labelling
     };
     let (mut train, mut validation) = (Samples::new(), Samples::new());
     let mut skipped = 0;
@@ -231,12 +241,12 @@ fn split(
     let mut game = 0u32;
     for record in records {
         let held_out = config.validation_every > 0 && game % config.validation_every == 0;
-        let set = if held_out {
-            &mut validation
+        let added = if held_out {
+            validation.push(record, &labelling, model)
         } else {
-            &mut train
+            train.push(record, &training_labelling, model)
         };
-        if !set.push(record, &labelling, model) {
+        if !added {
             skipped += 1;
         }
         if record.last_of_game {

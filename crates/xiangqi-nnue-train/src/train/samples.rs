@@ -1,7 +1,7 @@
 //! The records as the trainer reads them: each position's active features
 //! for both perspectives (the side to move's first), its target and ply.
 
-use xiangqi_core::Color;
+use xiangqi_core::{Color, Square};
 use xiangqi_nnue::features::piece_feature;
 use xiangqi_search::wdl::WinRateModel;
 
@@ -27,6 +27,8 @@ pub(crate) struct Labelling {
     pub score_weight: f64,
     /// Leave out positions in check and those whose best move captures.
     pub skip_noisy: bool,
+    /// Add each position's left-right mirror image as a sample of its own.
+    pub mirror: bool,
 }
 
 impl Samples {
@@ -37,7 +39,8 @@ impl Samples {
         }
     }
 
-    /// Adds `record` unless the labelling leaves it out; true when added.
+    /// Adds `record` (and, when the labelling mirrors, its mirror image)
+    /// unless the labelling leaves it out; true when added.
     pub(crate) fn push(
         &mut self,
         record: &Record,
@@ -47,6 +50,26 @@ impl Samples {
         if labelling.skip_noisy && (record.in_check || record.best_move_captures()) {
             return false;
         }
+        let ply = u32::from(record.ply);
+        let searched = model.expected_score(record.score, ply);
+        let target = labelling.score_weight * searched
+            + (1.0 - labelling.score_weight) * record.result.score();
+        let placements: &[fn(Square) -> Square] = if labelling.mirror {
+            &[|square| square, Square::flip_files]
+        } else {
+            &[|square| square]
+        };
+        for place in placements {
+            self.push_features(record, *place);
+            self.targets.push(target as f32);
+            self.plies.push(record.ply);
+        }
+        true
+    }
+
+    /// The features of `record`'s pieces, each on `place(square)`: the side
+    /// to move's perspective, then the other's.
+    fn push_features(&mut self, record: &Record, place: fn(Square) -> Square) {
         let us = record.side_to_move;
         let them = match us {
             Color::Red => Color::Black,
@@ -57,17 +80,10 @@ impl Samples {
                 record
                     .board
                     .pieces()
-                    .map(|(square, piece)| piece_feature(perspective, piece, square) as u16),
+                    .map(|(square, piece)| piece_feature(perspective, piece, place(square)) as u16),
             );
         }
         self.starts.push(self.features.len() as u32);
-        let ply = u32::from(record.ply);
-        let searched = model.expected_score(record.score, ply);
-        let target = labelling.score_weight * searched
-            + (1.0 - labelling.score_weight) * record.result.score();
-        self.targets.push(target as f32);
-        self.plies.push(record.ply);
-        true
     }
 
     /// Number of samples.

@@ -53,6 +53,7 @@ fn samples_of(records: &[Record]) -> Samples {
     let labelling = Labelling {
         score_weight: 0.75,
         skip_noisy: false,
+        mirror: false,
     };
     for r in records {
         samples.push(r, &labelling, &WinRateModel::FITTED);
@@ -257,4 +258,81 @@ fn bad_settings_and_empty_data_are_refused() {
     )
     .unwrap_err();
     assert!(err.to_string().contains("score weight"), "{err}");
+}
+
+/// `pos` mirrored left-right: each rank of its FEN read backwards.
+fn mirrored(pos: &Position) -> Position {
+    let fen = pos.to_fen();
+    let (board, rest) = fen.split_once(' ').unwrap();
+    let ranks: Vec<String> = board
+        .split('/')
+        .map(|r| r.chars().rev().collect())
+        .collect();
+    Position::from_fen_with(&format!("{} {rest}", ranks.join("/")), Validation::Strict).unwrap()
+}
+
+fn sorted(features: &[u16]) -> Vec<u16> {
+    let mut v = features.to_vec();
+    v.sort_unstable();
+    v
+}
+
+#[test]
+fn a_mirrored_sample_is_the_mirror_image_position_with_the_same_target() {
+    let labelling = |mirror| Labelling {
+        score_weight: 0.75,
+        skip_noisy: false,
+        mirror,
+    };
+    let mut rng = SplitMix64::new(77);
+    for _ in 0..50 {
+        let pos = random_position(&mut rng, Validation::Strict);
+        let record_of = |pos: &Position| Record {
+            board: PackedBoard::of(pos),
+            side_to_move: pos.side_to_move(),
+            score: Score::Cp(123),
+            result: Outcome::Draw,
+            ply: 40,
+            best_move: None,
+            game: 0,
+            last_of_game: true,
+            in_check: false,
+        };
+        let mut both = Samples::new();
+        assert!(both.push(&record_of(&pos), &labelling(true), &WinRateModel::FITTED));
+        assert_eq!(both.len(), 2);
+        let mut image = Samples::new();
+        image.push(
+            &record_of(&mirrored(&pos)),
+            &labelling(false),
+            &WinRateModel::FITTED,
+        );
+        let (us, them, target, ply) = both.get(1);
+        let (image_us, image_them, image_target, image_ply) = image.get(0);
+        assert_eq!(sorted(us), sorted(image_us));
+        assert_eq!(sorted(them), sorted(image_them));
+        assert_eq!((target, ply), (image_target, image_ply));
+        assert_eq!(both.get(0).2, target);
+    }
+}
+
+#[test]
+fn mirroring_doubles_the_training_samples_and_leaves_the_held_out_ones() {
+    let records = synthetic(400);
+    let run = |mirror| {
+        train(
+            &records,
+            &TrainConfig {
+                mirror,
+                ..quick(16, 1)
+            },
+            &CheckpointPlan::default(),
+            |_| {},
+        )
+        .unwrap()
+    };
+    let (plain, doubled) = (run(false), run(true));
+    assert_eq!(doubled.train_samples, 2 * plain.train_samples);
+    assert_eq!(doubled.validation_samples, plain.validation_samples);
+    assert_ne!(doubled.network, plain.network);
 }

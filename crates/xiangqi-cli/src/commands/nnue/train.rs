@@ -44,6 +44,10 @@ pub struct Args {
     /// Train on positions in check and on those whose best move captures too.
     #[arg(long)]
     keep_noisy: bool,
+    /// Also train on each position mirrored left-right (file a becomes i; the
+    /// rules are the same): twice the training positions from the same data.
+    #[arg(long)]
+    mirror: bool,
     /// Seed of the starting network and of each epoch's order.
     #[arg(long, default_value_t = TrainConfig::default().seed)]
     seed: u64,
@@ -84,6 +88,7 @@ pub fn run(args: Args) -> Result<()> {
         score_weight: args.score_weight,
         validation_every: args.validation_every,
         skip_noisy: !args.keep_noisy,
+        mirror: args.mirror,
         seed: args.seed,
         jobs: args.jobs.jobs,
     };
@@ -130,13 +135,14 @@ pub fn run(args: Args) -> Result<()> {
     let last = report.epochs.last();
     let description = args.description.clone().unwrap_or_else(|| {
         format!(
-            "xiangqi nnue train: H={} epochs={} batch={} lr={} decay={} score-weight={} seed={}; {} positions{}",
+            "xiangqi nnue train: H={} epochs={} batch={} lr={} decay={} score-weight={}{} seed={}; {} positions{}",
             config.hidden,
             config.epochs,
             config.batch_size,
             config.learning_rate,
             config.learning_rate_decay,
             config.score_weight,
+            if config.mirror { " mirrored" } else { "" },
             config.seed,
             report.train_samples,
             last.and_then(|e| e.validation_loss)
