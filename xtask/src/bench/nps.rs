@@ -32,6 +32,10 @@ pub struct Options {
     /// second with it on.
     #[arg(long = "nps-option", value_name = "NAME")]
     pub(super) nps_option: Option<String>,
+    /// A net file the engine with --nps-option on loads first (`EvalFile`);
+    /// default: the net built in.
+    #[arg(long = "nps-eval-file", value_name = "PATH", requires = "nps_option")]
+    pub(super) nps_eval_file: Option<PathBuf>,
     /// The xiangqi CLI that lists the bench positions (and is the default
     /// engine); default: the release build, built first.
     #[arg(long = "nps-cli", value_name = "PATH")]
@@ -71,6 +75,9 @@ fn setups(args: &Options, cli: &Path) -> Result<[Setup; 2]> {
         let mut options = vec!["setoption name Threads value 1".to_owned()];
         let mut label = command.to_owned();
         if let (Some(name), Some(on)) = (&args.nps_option, option_on) {
+            if let (true, Some(net)) = (on, &args.nps_eval_file) {
+                options.push(format!("setoption name EvalFile value {}", net.display()));
+            }
             options.push(format!("setoption name {name} value {on}"));
             label = format!("{command} ({name} {on})");
         }
@@ -260,6 +267,7 @@ mod tests {
         Options {
             nps_engines: engines.iter().map(|e| e.to_string()).collect(),
             nps_option: option.map(str::to_owned),
+            nps_eval_file: None,
             nps_cli: None,
             nps_depth: None,
             nps_rounds: 3,
@@ -282,6 +290,19 @@ mod tests {
         let [a, b] = setups(&options(&["/a uci", "/b uci"], Some("Use NNUE")), cli).unwrap();
         assert_eq!(a.command[0], "/a");
         assert_eq!(b.options[1], "setoption name Use NNUE value true");
+        let with_net = Options {
+            nps_eval_file: Some(PathBuf::from("/n/net.xqnn")),
+            ..options(&[], Some("Use NNUE"))
+        };
+        let [a, b] = setups(&with_net, cli).unwrap();
+        assert!(!a.options.iter().any(|o| o.contains("EvalFile")));
+        assert_eq!(
+            b.options[1..],
+            [
+                "setoption name EvalFile value /n/net.xqnn",
+                "setoption name Use NNUE value true"
+            ]
+        );
         assert!(setups(&options(&["/a uci"], None), cli).is_err());
         assert!(setups(&options(&["/a", "/b", "/c"], None), cli).is_err());
     }
