@@ -214,12 +214,12 @@ fn compare(contenders: &[Contender], positions: &[Position], movetime: u64) -> R
     for contender in contenders {
         let args: Vec<&str> = contender.args.iter().map(String::as_str).collect();
         let options: Vec<&str> = contender.options.iter().map(String::as_str).collect();
-        let name: &'static str = if contender.ranks_from_one {
-            "fairy-stockfish"
-        } else {
-            "xiangqi"
-        };
-        running.push(Uci::start(name, &contender.program, &args, &options)?);
+        running.push(Uci::start(
+            &contender.label,
+            &contender.program,
+            &args,
+            &options,
+        )?);
     }
     // Per engine: [mates found, first move as the manual's].
     let mut found = vec![[0usize; 2]; contenders.len()];

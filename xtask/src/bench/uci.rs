@@ -12,19 +12,14 @@ use anyhow::{bail, Context, Result};
 /// A UCI engine process, its output read on a thread so every wait has a
 /// deadline.
 pub(super) struct Uci {
-    name: &'static str,
+    name: String,
     child: Child,
     stdin: ChildStdin,
     lines: Receiver<String>,
 }
 
 impl Uci {
-    pub(super) fn start(
-        name: &'static str,
-        program: &Path,
-        args: &[&str],
-        setup: &[&str],
-    ) -> Result<Uci> {
+    pub(super) fn start(name: &str, program: &Path, args: &[&str], setup: &[&str]) -> Result<Uci> {
         let mut child = Command::new(program)
             .args(args)
             .stdin(Stdio::piped())
@@ -44,7 +39,7 @@ impl Uci {
             }
         });
         let mut engine = Uci {
-            name,
+            name: name.to_owned(),
             child,
             stdin,
             lines,

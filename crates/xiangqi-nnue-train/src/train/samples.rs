@@ -1,7 +1,7 @@
 //! The records as the trainer reads them: each position's active features
 //! for both perspectives (the side to move's first), its target and ply.
 
-use xiangqi_core::{Color, Square};
+use xiangqi_core::Square;
 use xiangqi_nnue::features::piece_feature;
 use xiangqi_search::wdl::WinRateModel;
 
@@ -71,11 +71,7 @@ impl Samples {
     /// to move's perspective, then the other's.
     fn push_features(&mut self, record: &Record, place: fn(Square) -> Square) {
         let us = record.side_to_move;
-        let them = match us {
-            Color::Red => Color::Black,
-            Color::Black => Color::Red,
-        };
-        for perspective in [us, them] {
+        for perspective in [us, us.opposite()] {
             self.features.extend(
                 record
                     .board
