@@ -46,6 +46,7 @@
 use std::collections::{BTreeMap, VecDeque};
 use std::sync::{Condvar, Mutex, MutexGuard};
 use std::thread;
+use std::time::{Duration, Instant};
 
 /// What goes wrong in the pool itself, whatever the work: callers' error
 /// types convert from it (`E: From<PoolError>`), so the map returns the
@@ -71,6 +72,11 @@ pub fn worker_count(jobs: usize) -> usize {
 /// Items in flight per worker: enough to keep every worker busy while the
 /// next answer in order is late, few enough to bound memory.
 const IN_FLIGHT_PER_WORKER: usize = 64;
+
+/// How long an answer that is next in order may wait for the half window
+/// the caller batches: fast items are handed over a half window at a time,
+/// slow ones (a match's games, minutes each) one by one as they come.
+const HAND_OVER_LATENCY: Duration = Duration::from_millis(100);
 
 /// Calls `work` on every item of `items` on `worker_count(jobs)` threads and
 /// `sink` on the answers in input order. With one worker everything runs
@@ -235,8 +241,9 @@ where
 
 /// The calling thread's part: fills the queue with items up to `window`
 /// past the next answer due, then waits until the next answer and the one
-/// half a window further are in (a wake-up per half window, not per item)
-/// and hands the answers to `sink` in order.
+/// half a window further are in (a wake-up per half window, not per item),
+/// or until the next answer has waited [`HAND_OVER_LATENCY`], and hands
+/// the answers ready in order to `sink`.
 fn feed_and_sink<T, R, E: From<PoolError>>(
     shared: &Shared<T, R>,
     window: usize,
@@ -269,6 +276,7 @@ fn feed_and_sink<T, R, E: From<PoolError>>(
         let ready: Vec<R> = {
             let awaited = read.min(next + window / 2) - 1;
             let mut queue = shared.lock();
+            let mut next_since: Option<Instant> = None;
             // The next answer too: the half-window one may come before it.
             while let Some(missing) = [awaited, next]
                 .into_iter()
@@ -277,11 +285,17 @@ fn feed_and_sink<T, R, E: From<PoolError>>(
                 if queue.stop {
                     break;
                 }
+                if queue.done.contains_key(&next) {
+                    let since = *next_since.get_or_insert_with(Instant::now);
+                    if since.elapsed() >= HAND_OVER_LATENCY {
+                        break;
+                    }
+                }
                 queue.awaited = Some(missing);
                 queue = shared
                     .to_caller
-                    .wait(queue)
-                    .unwrap_or_else(|e| e.into_inner());
+                    .wait_timeout(queue, HAND_OVER_LATENCY)
+                    .map_or_else(|e| e.into_inner().0, |(queue, _)| queue);
             }
             queue.awaited = None;
             if queue.stop {
@@ -455,6 +469,42 @@ mod tests {
         .unwrap();
         assert_eq!(answers, (1..=200).collect::<Vec<_>>());
         assert_eq!(seen, (1..=200).map(|n| (n as usize, n)).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn slow_answers_are_handed_over_as_they_come_not_a_half_window_at_a_time() {
+        // Items from 10 on wait for the sink to have had answer 0; a map
+        // that held answers back for a half window (64 a worker) would
+        // leave them waiting. The timeout only keeps a broken map from
+        // hanging the test.
+        let sunk = (Mutex::new(false), Condvar::new());
+        let waited_in_vain = std::sync::atomic::AtomicBool::new(false);
+        ordered_map(
+            2,
+            0..20u32,
+            |x| {
+                if x >= 10 {
+                    let (flag, changed) = &sunk;
+                    let flag = flag.lock().unwrap();
+                    let (_flag, wait) = changed
+                        .wait_timeout_while(flag, Duration::from_secs(30), |sunk| !*sunk)
+                        .unwrap();
+                    if wait.timed_out() {
+                        waited_in_vain.store(true, std::sync::atomic::Ordering::Relaxed);
+                    }
+                }
+                x
+            },
+            |x| {
+                if x == 0 {
+                    *sunk.0.lock().unwrap() = true;
+                    sunk.1.notify_all();
+                }
+                Ok::<(), Failed>(())
+            },
+        )
+        .unwrap();
+        assert!(!waited_in_vain.load(std::sync::atomic::Ordering::Relaxed));
     }
 
     #[test]
