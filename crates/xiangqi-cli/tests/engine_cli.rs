@@ -95,7 +95,10 @@ fn uci_transcript() {
         "option name Skill Level type spin default 20 min 0 max 20".to_string(),
         "option name UCI_LimitStrength type check default false".to_string(),
         format!("option name UCI_Elo type spin default {high} min {low} max {high}"),
-        "option name Use NNUE type check default false".to_string(),
+        format!(
+            "option name Use NNUE type check default {}",
+            xiangqi_search::Engine::nnue_by_default()
+        ),
         format!(
             "option name EvalFile type string default {}",
             embedded_net_name()
@@ -296,7 +299,13 @@ fn ucci_transcript() {
         "option hashsize type spin min 1 max 32768 default 16"
     );
     assert_eq!(lines[4], "option threads type spin min 1 max 256 default 1");
-    assert_eq!(lines[5], "option usennue type check default false");
+    assert_eq!(
+        lines[5],
+        format!(
+            "option usennue type check default {}",
+            xiangqi_search::Engine::nnue_by_default()
+        )
+    );
     assert_eq!(
         lines[6],
         format!(

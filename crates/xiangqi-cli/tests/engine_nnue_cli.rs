@@ -194,11 +194,21 @@ fn bench_searches_with_a_net_file() {
         );
         serde_json::from_slice(&out.stdout).unwrap()
     };
-    let classical = run(&[]);
+    let default = run(&[]);
+    let classical = run(&["--classical"]);
     let nnue = run(&["--eval-file", &file.path()]);
     assert_eq!(classical["evaluation"], "classical");
     assert_eq!(nnue["evaluation"], format!("nnue {}", file.path()));
     assert_ne!(classical["total_nodes"], nnue["total_nodes"]);
+    // Without a choice the bench searches as a new engine does: with the
+    // embedded net when the build has one.
+    if xiangqi_search::Engine::nnue_by_default() {
+        assert_eq!(default["evaluation"], "nnue <embedded>");
+        assert_ne!(default["total_nodes"], classical["total_nodes"]);
+    } else {
+        assert_eq!(default["evaluation"], "classical");
+        assert_eq!(default["total_nodes"], classical["total_nodes"]);
+    }
     assert_eq!(
         run(&["--eval-file", &file.path()])["total_nodes"],
         nnue["total_nodes"]

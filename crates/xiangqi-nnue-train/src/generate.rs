@@ -1,7 +1,8 @@
 //! Self-play data: game `k` of a file opens with a balanced random opening
 //! drawn from a generator seeded by a hash of (seed, `k`), then our search
 //! plays both sides at a fixed node count, its engines cleared before every
-//! game; every position is recorded with the search's score and, once the
+//! game and evaluating classically (so the data does not depend on the
+//! net a build embeds); every position is recorded with the search's score and, once the
 //! adjudication ends the game, its result. A game depends only on the seed,
 //! its number and the settings, so the bytes are the same whatever the
 //! number of threads, and a file made in several runs (resumed after a stop,
@@ -119,9 +120,9 @@ struct Players {
 impl Players {
     fn new(hash_mb: usize) -> Players {
         Players {
-            red: Engine::new(hash_mb),
-            black: Engine::new(hash_mb),
-            probe: Engine::new(1),
+            red: Engine::classical(hash_mb),
+            black: Engine::classical(hash_mb),
+            probe: Engine::classical(1),
         }
     }
 }

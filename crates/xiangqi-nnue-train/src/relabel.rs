@@ -1,6 +1,6 @@
 //! Recorded games relabelled by our search: every position of a game's
-//! main line (before each move played) is scored by the search at a fixed
-//! node count, with its chosen move and whether the side to move is in
+//! main line (before each move played) is scored by the classical search
+//! at a fixed node count, with its chosen move and whether the side to move is in
 //! check, as self-play records are, and labelled with the game's recorded
 //! result. The games are read through `xiangqi-gamefile`'s one collection
 //! reader (files, folders, patterns; every format it reads) on
@@ -284,7 +284,9 @@ pub fn relabel(
         ..CollectionOptions::default()
     };
     let workers = xiangqi_parallel::worker_count(config.jobs);
-    let engines = (0..workers).map(|_| Engine::new(config.hash_mb)).collect();
+    let engines = (0..workers)
+        .map(|_| Engine::classical(config.hash_mb))
+        .collect();
     let mut report = RelabelReport {
         resumed,
         games: 0,

@@ -63,6 +63,7 @@ pub use score::Score;
 pub use search_thread::{SearchError, SearchEvent, SearchRemote, SearchThread};
 pub use see::{is_quiet, see};
 pub use skill::{
-    Skill, ELO_TABLE, FULL_STRENGTH_ELO, FULL_STRENGTH_VS_REFERENCE, MAX_SKILL_LEVEL, REFERENCE_ELO,
+    Skill, CLASSICAL_ELO, CLASSICAL_VS_REFERENCE, ELO_TABLE, FULL_STRENGTH_ELO,
+    FULL_STRENGTH_VS_REFERENCE, MAX_SKILL_LEVEL, REFERENCE_ELO,
 };
 pub use time::{DEFAULT_MOVE_OVERHEAD, MAX_MOVE_OVERHEAD};

@@ -26,22 +26,31 @@ const PAWN: i32 = 100;
 /// engines exists to tie it to, so the scale is ours: differences on it are
 /// measured, its zero point is this convention.
 pub const REFERENCE_ELO: i32 = 2000;
-/// Full strength against the reference at 100 ms a move: 135 / 4 / 61 over
-/// 200 games, +135 ± 52 Elo (docs/engine-experiments.md, the 100 ms run of
-/// `cargo xtask bench strength --games 200 --tc 100 --seed 3`).
-pub const FULL_STRENGTH_VS_REFERENCE: i32 = 135;
+/// The classical evaluation at full strength against the reference at
+/// 100 ms a move: 135 / 4 / 61 over 200 games, +135 ± 52 Elo
+/// (docs/engine-experiments.md, the 100 ms run of `cargo xtask bench
+/// strength --games 200 --tc 100 --seed 3`). The levels below full
+/// strength are measured against it: weakened play evaluates classically.
+pub const CLASSICAL_VS_REFERENCE: i32 = 135;
+/// The classical evaluation at full strength on the `UCI_Elo` scale: the
+/// base of [`ELO_TABLE`].
+pub const CLASSICAL_ELO: i32 = REFERENCE_ELO + CLASSICAL_VS_REFERENCE;
+/// Full strength, the embedded net, against the reference at 100 ms a
+/// move: 179 / 4 / 17 over 200 games, +391.6 ± 84.3 Elo (docs/engine.md,
+/// "The second net").
+pub const FULL_STRENGTH_VS_REFERENCE: i32 = 392;
 /// Full strength on the `UCI_Elo` scale: `UCI_Elo`'s maximum and default.
 pub const FULL_STRENGTH_ELO: i32 = REFERENCE_ELO + FULL_STRENGTH_VS_REFERENCE;
 
-/// Elo of the levels against full strength (0 at level
-/// [`MAX_SKILL_LEVEL`]; [`FULL_STRENGTH_ELO`] plus these is their
-/// `UCI_Elo`), measured with `xiangqi match`, 40 games a level at
-/// 100 ms/move (docs/engine.md, "Skill levels"). Levels 5-19 are each a
-/// match against full strength; levels 0 and 2 lost every game to the next
-/// level up (0 against 2, 2 against 5), so theirs are the one-sided 95 %
-/// bounds of a 0/40 score (444 Elo per step), chained from level 5.
-/// Between two entries the level is interpolated; the table's range,
-/// shifted by [`FULL_STRENGTH_ELO`], is `UCI_Elo`'s.
+/// Elo of the levels against the classical evaluation at full strength
+/// ([`CLASSICAL_ELO`] plus these is their `UCI_Elo`), measured with
+/// `xiangqi match`, 40 games a level at 100 ms/move (docs/engine.md, "Skill
+/// levels"). Levels 5-19 are each a match against full strength; levels 0
+/// and 2 lost every game to the next level up (0 against 2, 2 against 5),
+/// so theirs are the one-sided 95 % bounds of a 0/40 score (444 Elo per
+/// step), chained from level 5. Level [`MAX_SKILL_LEVEL`] is full strength
+/// with the net. Between two entries the level is interpolated; the table's
+/// range, shifted by [`CLASSICAL_ELO`], is `UCI_Elo`'s.
 pub const ELO_TABLE: &[(u8, i32)] = &[
     (0, -1647),
     (2, -1203),
@@ -49,7 +58,10 @@ pub const ELO_TABLE: &[(u8, i32)] = &[
     (10, -564),
     (15, -269),
     (19, -269),
-    (MAX_SKILL_LEVEL, 0),
+    (
+        MAX_SKILL_LEVEL,
+        FULL_STRENGTH_VS_REFERENCE - CLASSICAL_VS_REFERENCE,
+    ),
 ];
 
 /// A weakened engine's setting.
@@ -71,8 +83,8 @@ impl Skill {
     /// ([`REFERENCE_ELO`]; clamped to [`Skill::elo_range`]); `None` at full strength.
     pub fn from_elo(elo: i32) -> Option<Skill> {
         let (first, last) = (ELO_TABLE[0], ELO_TABLE[ELO_TABLE.len() - 1]);
-        // The table is relative to full strength.
-        let elo = (elo.saturating_sub(FULL_STRENGTH_ELO)).clamp(first.1, last.1);
+        // The table is relative to the classical full strength.
+        let elo = (elo.saturating_sub(CLASSICAL_ELO)).clamp(first.1, last.1);
         let level = ELO_TABLE
             .windows(2)
             .find(|w| elo <= w[1].1)
@@ -88,8 +100,8 @@ impl Skill {
     /// anchored scale (the highest is full strength, [`FULL_STRENGTH_ELO`]).
     pub fn elo_range() -> (i32, i32) {
         (
-            FULL_STRENGTH_ELO + ELO_TABLE[0].1,
-            FULL_STRENGTH_ELO + ELO_TABLE[ELO_TABLE.len() - 1].1,
+            CLASSICAL_ELO + ELO_TABLE[0].1,
+            CLASSICAL_ELO + ELO_TABLE[ELO_TABLE.len() - 1].1,
         )
     }
 
@@ -104,7 +116,7 @@ impl Skill {
                 let t = f64::from(level - l0) / f64::from((l1 - l0).max(1));
                 (f64::from(e0) + t * f64::from(e1 - e0)).round() as i32
             });
-        FULL_STRENGTH_ELO + relative
+        CLASSICAL_ELO + relative
     }
 
     /// The level, 0 to [`MAX_SKILL_LEVEL`].
@@ -185,10 +197,10 @@ mod tests {
         assert_eq!(Skill::from_elo(i32::MIN).unwrap().value(), 0.0);
         let (l, e) = ELO_TABLE[1];
         assert_eq!(
-            Skill::from_elo(FULL_STRENGTH_ELO + e).unwrap().value(),
+            Skill::from_elo(CLASSICAL_ELO + e).unwrap().value(),
             f64::from(l)
         );
-        let mid = FULL_STRENGTH_ELO + (ELO_TABLE[1].1 + ELO_TABLE[2].1) / 2;
+        let mid = CLASSICAL_ELO + (ELO_TABLE[1].1 + ELO_TABLE[2].1) / 2;
         let v = Skill::from_elo(mid).unwrap().value();
         assert!(v > f64::from(ELO_TABLE[1].0) && v < f64::from(ELO_TABLE[2].0));
         assert!(high >= mid);
@@ -196,10 +208,12 @@ mod tests {
 
     #[test]
     fn the_scale_is_anchored_to_the_reference() {
-        // Full strength measured +135 against the reference rated 2000.
-        assert_eq!(Skill::elo_range(), (2135 - 1647, 2135));
-        assert_eq!(Skill::elo_of_level(MAX_SKILL_LEVEL), 2135);
+        // The classical evaluation measured +135 against the reference
+        // rated 2000, the net +392; the levels are the classical one's.
+        assert_eq!(Skill::elo_range(), (2135 - 1647, 2392));
+        assert_eq!(Skill::elo_of_level(MAX_SKILL_LEVEL), 2392);
         assert_eq!(Skill::elo_of_level(5), 2135 - 759);
+        assert_eq!(Skill::elo_of_level(19), 2135 - 269);
         // Between table entries the level interpolates both ways alike.
         let elo = Skill::elo_of_level(7);
         assert!((Skill::from_elo(elo).unwrap().value() - 7.0).abs() < 0.01);

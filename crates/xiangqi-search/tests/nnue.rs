@@ -1,11 +1,12 @@
 //! The NNUE evaluation in the search: chosen by `set_use_nnue`, loaded from
-//! net files with clear errors, and without effect while it is off.
+//! net files with clear errors, without effect while it is off, on by
+//! default with the embedded net, off in weakened play.
 
 use std::sync::Arc;
 
 use xiangqi_core::Position;
 use xiangqi_nnue::{FloatNetwork, Network};
-use xiangqi_search::{Engine, Limits, NnueError, Score, BENCH_POSITIONS};
+use xiangqi_search::{Engine, Limits, NnueError, Score, Skill, BENCH_POSITIONS};
 
 fn network(hidden: usize, seed: u64) -> Arc<Network> {
     Arc::new(FloatNetwork::random(hidden, seed).quantise())
@@ -48,8 +49,8 @@ impl Drop for TempNet {
 
 #[test]
 fn a_network_that_is_not_switched_on_changes_nothing() {
-    let classical = nodes(&mut Engine::new(8), 5);
-    let mut engine = Engine::new(8);
+    let classical = nodes(&mut Engine::classical(8), 5);
+    let mut engine = Engine::classical(8);
     engine.set_network(Some(network(64, 1)));
     assert!(!engine.uses_nnue());
     assert_eq!(nodes(&mut engine, 5), classical);
@@ -73,7 +74,7 @@ fn a_network_that_is_not_switched_on_changes_nothing() {
 #[test]
 fn the_static_evaluation_follows_the_choice() {
     let net = network(128, 2);
-    let mut engine = Engine::new(1);
+    let mut engine = Engine::classical(1);
     engine.set_network(Some(Arc::clone(&net)));
     let pos = Position::from_fen(BENCH_POSITIONS[5]).unwrap();
     assert_eq!(
@@ -82,6 +83,61 @@ fn the_static_evaluation_follows_the_choice() {
     );
     engine.set_use_nnue(true).unwrap();
     assert_eq!(engine.static_evaluation(&pos), net.evaluate_scalar(&pos));
+}
+
+#[test]
+fn a_new_engine_evaluates_with_the_embedded_net() {
+    let engine = Engine::new(1);
+    let embedded = xiangqi_nnue::embedded().ok();
+    assert_eq!(Engine::nnue_by_default(), embedded.is_some());
+    assert_eq!(engine.uses_nnue(), embedded.is_some());
+    assert_eq!(engine.evaluates_with_nnue(), embedded.is_some());
+    let pos = Position::from_fen(BENCH_POSITIONS[3]).unwrap();
+    let expected = match &embedded {
+        Some(net) => net.evaluate(&pos),
+        None => xiangqi_search::evaluate(&pos),
+    };
+    assert_eq!(engine.static_evaluation(&pos), expected);
+    // The tuning and data pipelines' engine never does.
+    let classical = Engine::classical(1);
+    assert!(!classical.uses_nnue());
+    assert_eq!(
+        classical.static_evaluation(&pos),
+        xiangqi_search::evaluate(&pos)
+    );
+}
+
+#[test]
+fn weakened_play_evaluates_classically_as_its_levels_were_measured() {
+    let net = network(64, 8);
+    let skill = Skill::level(10);
+    let weakened = |engine: &mut Engine| {
+        engine.set_skill_seed(3);
+        let pos = Position::from_fen(BENCH_POSITIONS[2]).unwrap();
+        let r = engine.search(&pos, &[], &Limits::depth(4), |_| {});
+        (r.best_move, r.nodes)
+    };
+    let mut with_net = Engine::new(8);
+    with_net.set_network(Some(Arc::clone(&net)));
+    with_net.set_use_nnue(true).unwrap();
+    with_net.set_skill(skill);
+    assert!(with_net.uses_nnue() && !with_net.evaluates_with_nnue());
+    let pos = Position::from_fen(BENCH_POSITIONS[5]).unwrap();
+    assert_eq!(
+        with_net.static_evaluation(&pos),
+        xiangqi_search::evaluate(&pos)
+    );
+    let mut classical = Engine::classical(8);
+    classical.set_skill(skill);
+    assert_eq!(weakened(&mut with_net), weakened(&mut classical));
+    // Back at full strength the net evaluates again.
+    with_net.set_skill(None);
+    assert!(with_net.evaluates_with_nnue());
+    assert_eq!(with_net.static_evaluation(&pos), net.evaluate(&pos));
+    let mut fresh = Engine::new(8);
+    fresh.set_network(Some(net));
+    fresh.set_use_nnue(true).unwrap();
+    assert_eq!(nodes(&mut with_net, 4), nodes(&mut fresh, 4));
 }
 
 #[test]

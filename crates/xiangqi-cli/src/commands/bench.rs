@@ -1,4 +1,4 @@
-//! `xiangqi bench [--depth N] [--threads N] [--json]`: searches the fixed bench
+//! `xiangqi bench [--depth N] [--threads N] [--eval-file NET | --classical] [--json]`: searches the fixed bench
 //! positions to a fixed depth; with one thread (the default) the total node
 //! count is a deterministic signature of the search, nodes/s measures its speed
 //! (with more threads: the speed of all threads together).
@@ -19,9 +19,12 @@ pub struct Args {
     #[arg(long, default_value_t = 1)]
     threads: usize,
     /// Search with the NNUE evaluation of this net file (docs/engine.md,
-    /// "NNUE evaluation") instead of the classical one.
-    #[arg(long, value_name = "PATH")]
+    /// "NNUE evaluation") instead of the embedded net.
+    #[arg(long, value_name = "PATH", conflicts_with = "classical")]
     eval_file: Option<std::path::PathBuf>,
+    /// Search with the classical evaluation instead of the embedded net.
+    #[arg(long)]
+    classical: bool,
     /// Machine-readable output.
     #[arg(long)]
     json: bool,
@@ -49,9 +52,13 @@ pub fn run(args: Args) -> Result<()> {
         engine.load_eval_file(Some(path))?;
         engine.set_use_nnue(true)?;
     }
-    let evaluation = match &args.eval_file {
-        Some(path) => format!("nnue {}", path.display()),
-        None => "classical".to_string(),
+    if args.classical {
+        engine.set_use_nnue(false)?;
+    }
+    let evaluation = match (&args.eval_file, engine.evaluates_with_nnue()) {
+        (Some(path), _) => format!("nnue {}", path.display()),
+        (None, true) => "nnue <embedded>".to_string(),
+        (None, false) => "classical".to_string(),
     };
     let bar = ProgressBar::new(BENCH_POSITIONS.len() as u64);
     bar.set_style(

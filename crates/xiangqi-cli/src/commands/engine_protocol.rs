@@ -87,8 +87,9 @@ pub struct Session {
     pub skill_level: u8,
     pub limit_strength: bool,
     pub uci_elo: i32,
-    /// The network the evaluation uses while NNUE is on (UCI `Use NNUE`,
-    /// `EvalFile`), kept here so that `eval` needs no idle engine.
+    /// The network the search evaluates with, if it does (UCI `Use NNUE`,
+    /// `EvalFile`; none while weakened), kept here so that `eval` needs no
+    /// idle engine.
     nnue: Option<Arc<Network>>,
     /// The running search is infinite: only `stop` ends it.
     searching_infinite: bool,
@@ -100,6 +101,7 @@ impl Session {
     pub fn new(hash_mb: usize) -> Session {
         let engine = Engine::new(hash_mb);
         let hash_mb = engine.hash_size();
+        let nnue = active_network(&engine);
         Session {
             out: Out(Arc::new(std::sync::Mutex::new(io::stdout()))),
             search: SearchThread::new(engine),
@@ -115,7 +117,7 @@ impl Session {
             skill_level: MAX_SKILL_LEVEL,
             limit_strength: false,
             uci_elo: Skill::elo_range().1,
-            nnue: None,
+            nnue,
             searching_infinite: false,
             searching_ponder: false,
         }
@@ -129,7 +131,9 @@ impl Session {
         } else {
             Skill::level(self.skill_level)
         };
-        self.engine().set_skill(skill);
+        let engine = self.engine();
+        engine.set_skill(skill);
+        self.nnue = active_network(engine);
     }
 
     /// `ponderhit`: the predicted move was played; the ponder search goes
@@ -565,5 +569,8 @@ pub fn embedded_net_name() -> &'static str {
 
 /// The engine's network when it evaluates with it.
 fn active_network(engine: &Engine) -> Option<Arc<Network>> {
-    engine.network().filter(|_| engine.uses_nnue()).cloned()
+    engine
+        .network()
+        .filter(|_| engine.evaluates_with_nnue())
+        .cloned()
 }

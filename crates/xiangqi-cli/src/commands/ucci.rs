@@ -16,7 +16,7 @@ use std::time::Duration;
 use anyhow::Result;
 use xiangqi_core::Move;
 use xiangqi_search::{
-    Limits, Score, SearchInfo, SearchResult, DEFAULT_HASH_MB, MAX_HASH_MB, MAX_THREADS,
+    Engine, Limits, Score, SearchInfo, SearchResult, DEFAULT_HASH_MB, MAX_HASH_MB, MAX_THREADS,
 };
 
 use super::engine_protocol::*;
@@ -95,7 +95,10 @@ impl Dialect for Ucci {
                 s.out.line(&format!(
                     "option threads type spin min 1 max {MAX_THREADS} default 1"
                 ));
-                s.out.line("option usennue type check default false");
+                s.out.line(&format!(
+                    "option usennue type check default {}",
+                    Engine::nnue_by_default()
+                ));
                 s.out.line(&format!(
                     "option evalfile type string default {}",
                     embedded_net_name()

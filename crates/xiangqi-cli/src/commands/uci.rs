@@ -15,8 +15,8 @@ use anyhow::Result;
 use xiangqi_core::{Color, Move};
 use xiangqi_search::wdl::Wdl;
 use xiangqi_search::{
-    Limits, SearchInfo, SearchResult, Skill, DEFAULT_HASH_MB, DEFAULT_MOVE_OVERHEAD, MAX_HASH_MB,
-    MAX_MOVE_OVERHEAD, MAX_MULTI_PV, MAX_SKILL_LEVEL, MAX_THREADS,
+    Engine, Limits, SearchInfo, SearchResult, Skill, DEFAULT_HASH_MB, DEFAULT_MOVE_OVERHEAD,
+    MAX_HASH_MB, MAX_MOVE_OVERHEAD, MAX_MULTI_PV, MAX_SKILL_LEVEL, MAX_THREADS,
 };
 
 use super::engine_protocol::*;
@@ -108,7 +108,10 @@ impl Dialect for Uci {
                 s.out.line(&format!(
                     "option name UCI_Elo type spin default {high} min {low} max {high}"
                 ));
-                s.out.line("option name Use NNUE type check default false");
+                s.out.line(&format!(
+                    "option name Use NNUE type check default {}",
+                    Engine::nnue_by_default()
+                ));
                 s.out.line(&format!(
                     "option name EvalFile type string default {}",
                     embedded_net_name()

@@ -98,6 +98,9 @@ impl Engine {
     /// An engine with a transposition table of `hash_mb` MiB (clamped to 1..=[`MAX_HASH_MB`]).
     pub fn new(hash_mb: usize) -> Engine {
         let hash_mb = hash_mb.clamp(1, MAX_HASH_MB);
+        // The embedded net is the default evaluation (Engine::nnue_by_default):
+        // it beat the classical one by +258 Elo (docs/engine.md, "The second net").
+        let network = xiangqi_nnue::embedded().ok();
         Engine {
             tt: TranspositionTable::new(hash_mb),
             hash_mb,
@@ -112,8 +115,18 @@ impl Engine {
             ponder: PonderHandle::new(),
             skill: None,
             skill_rng: SplitMix64::new(clock_seed()),
-            network: xiangqi_nnue::embedded().ok(),
+            use_nnue: network.is_some(),
+            network,
+        }
+    }
+
+    /// An engine that evaluates classically whether or not a net is
+    /// embedded: for the tuning of the classical weights and for data whose
+    /// labels must not depend on the build's net.
+    pub fn classical(hash_mb: usize) -> Engine {
+        Engine {
             use_nnue: false,
+            ..Engine::new(hash_mb)
         }
     }
 
@@ -190,12 +203,20 @@ impl Engine {
         self.clear_eval_caches();
     }
 
-    /// Forgets cached evaluations (after a change of evaluation).
+    /// Forgets cached evaluations (after a change of weights).
     fn clear_eval_caches(&mut self) {
         self.eval_cache.fill((0, 0));
         for helper in &mut self.helpers {
             helper.eval_cache.fill((0, 0));
         }
+    }
+
+    /// Forgets everything the other evaluation left: the cached
+    /// evaluations and the hash table, whose static evaluations and scores
+    /// are on the other evaluation's scale.
+    fn evaluation_changed(&mut self) {
+        self.clear_eval_caches();
+        self.tt.clear();
     }
 
     /// Searches `root` within `limits`, calling `on_info` after each completed
@@ -241,9 +262,14 @@ impl Engine {
         result
     }
 
-    /// Weakens the engine ([`Skill`]); `None` is full strength.
+    /// Weakens the engine ([`Skill`]); `None` is full strength. Weakened
+    /// play evaluates classically ([`Engine::evaluates_with_nnue`]).
     pub fn set_skill(&mut self, skill: Option<Skill>) {
+        let before = self.evaluates_with_nnue();
         self.skill = skill;
+        if before != self.evaluates_with_nnue() {
+            self.evaluation_changed();
+        }
     }
 
     /// The weakening in force.

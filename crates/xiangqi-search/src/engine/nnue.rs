@@ -1,6 +1,9 @@
 //! Choosing the evaluation: the classical one or an NNUE network (UCI
 //! `Use NNUE` and `EvalFile`). The network is the embedded one until a
 //! net file is loaded; a file that does not read leaves everything as it was.
+//! NNUE is on from the start when a net is embedded. Weakened play
+//! ([`crate::Skill`]) evaluates classically: its levels, and the `UCI_Elo`
+//! they are rated at, were measured with the classical evaluation.
 
 use std::path::Path;
 use std::sync::Arc;
@@ -32,16 +35,31 @@ impl Engine {
         if on && self.network.is_none() {
             return Err(NnueError::NoNetwork);
         }
-        if on != self.use_nnue {
-            self.use_nnue = on;
-            self.clear_eval_caches();
+        let before = self.evaluates_with_nnue();
+        self.use_nnue = on;
+        if before != self.evaluates_with_nnue() {
+            self.evaluation_changed();
         }
         Ok(())
     }
 
-    /// Whether positions are evaluated by the NNUE network.
+    /// Whether a new engine has NNUE on: when this build embeds a net that
+    /// reads (the `Use NNUE` option's default).
+    pub fn nnue_by_default() -> bool {
+        embedded().is_ok()
+    }
+
+    /// Whether NNUE is on (UCI `Use NNUE`): full-strength searches then
+    /// evaluate with the network.
     pub fn uses_nnue(&self) -> bool {
         self.use_nnue
+    }
+
+    /// Whether the search evaluates with the network now: NNUE on, a
+    /// network there and no [`crate::Skill`] set (weakened play evaluates
+    /// classically, as its levels were measured).
+    pub fn evaluates_with_nnue(&self) -> bool {
+        self.use_nnue && self.network.is_some() && self.skill.is_none()
     }
 
     /// The NNUE network in use when NNUE is on.
@@ -55,7 +73,7 @@ impl Engine {
             self.use_nnue = false;
         }
         self.network = network;
-        self.clear_eval_caches();
+        self.evaluation_changed();
     }
 
     /// Loads the net file at `path` as the NNUE network (UCI `EvalFile`);
@@ -83,10 +101,10 @@ impl Engine {
     }
 
     /// The static evaluation of `pos` in centipawns from the side to move's
-    /// view, by the evaluation in use (the `eval` command).
+    /// view, by the evaluation the search uses now (the `eval` command).
     pub fn static_evaluation(&self, pos: &Position) -> i32 {
-        match (&self.network, self.use_nnue) {
-            (Some(network), true) => network.evaluate(pos),
+        match &self.network {
+            Some(network) if self.evaluates_with_nnue() => network.evaluate(pos),
             _ => evaluate_with(pos, &self.params),
         }
     }

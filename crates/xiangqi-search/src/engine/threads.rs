@@ -47,6 +47,7 @@ pub(super) fn search_all(
     if engine.helpers.len() < helper_count {
         engine.helpers.resize_with(helper_count, HelperState::new);
     }
+    let with_nnue = engine.evaluates_with_nnue();
     let Engine {
         tt,
         heuristics,
@@ -57,11 +58,10 @@ pub(super) fn search_all(
         eval_cache,
         helpers,
         network,
-        use_nnue,
         ..
     } = engine;
     let (tt, judge, params) = (&*tt, judge.as_ref(), &*params);
-    let nnue = network.as_deref().filter(|_| *use_nnue);
+    let nnue = network.as_deref().filter(|_| with_nnue);
     // Raised when the main thread is done: the helpers then stop at once.
     let helpers_stop = AtomicBool::new(false);
     let counters: Vec<AtomicU64> = (0..helper_count).map(|_| AtomicU64::new(0)).collect();

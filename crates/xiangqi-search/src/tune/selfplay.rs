@@ -135,7 +135,7 @@ fn play_all<S: Send, T: Send>(
 /// `n` balanced random openings from `config.seed`, in order.
 fn openings(config: &SelfPlay, n: usize) -> Vec<Position> {
     let mut rng = SplitMix64::new(config.seed);
-    let mut probe = Engine::new(4);
+    let mut probe = Engine::classical(4);
     (0..n)
         .map(|_| {
             balanced_opening(
@@ -181,8 +181,8 @@ fn play_keeping<T: Send>(
     let rules = engine_rules();
     let starts = openings(config, config.games);
     let engines = || {
-        let mut red = Engine::new(8);
-        let mut black = Engine::new(8);
+        let mut red = Engine::classical(8);
+        let mut black = Engine::classical(8);
         red.set_weights(weights.clone());
         black.set_weights(weights.clone());
         (red, black)
@@ -320,8 +320,8 @@ pub fn play_match(
     let rules = engine_rules();
     let starts = openings(config, config.games.div_ceil(2));
     let engines = || {
-        let mut first = Engine::new(8);
-        let mut second = Engine::new(8);
+        let mut first = Engine::classical(8);
+        let mut second = Engine::classical(8);
         first.set_weights(a.clone());
         second.set_weights(b.clone());
         (first, second)
