@@ -2,8 +2,8 @@
 //! drawn from a generator seeded by a hash of (seed, `k`), then our search
 //! plays both sides at a fixed node count, its engines cleared before every
 //! game and evaluating classically (so the data does not depend on the
-//! net a build embeds); every position is recorded with the search's score and, once the
-//! adjudication ends the game, its result. A game depends only on the seed,
+//! net a build embeds); every position is recorded with the search's score
+//! and, once the adjudication ends the game, its result. A game depends only on the seed,
 //! its number and the settings, so the bytes are the same whatever the
 //! number of threads, and a file made in several runs (resumed after a stop,
 //! or extended with a larger `games`) equals the file made in one.

@@ -1,7 +1,7 @@
 //! Recorded games relabelled by our search: every position of a game's
 //! main line (before each move played) is scored by the classical search
-//! at a fixed node count, with its chosen move and whether the side to move is in
-//! check, as self-play records are, and labelled with the game's recorded
+//! at a fixed node count, with its chosen move and whether the side to
+//! move is in check, as self-play records are, and labelled with the game's recorded
 //! result. The games are read through `xiangqi-gamefile`'s one collection
 //! reader (files, folders, patterns; every format it reads) on
 //! `xiangqi-parallel`'s workers, an engine per worker cleared before every

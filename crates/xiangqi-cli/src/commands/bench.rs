@@ -1,7 +1,8 @@
-//! `xiangqi bench [--depth N] [--threads N] [--eval-file NET | --classical] [--json]`: searches the fixed bench
-//! positions to a fixed depth; with one thread (the default) the total node
-//! count is a deterministic signature of the search, nodes/s measures its speed
-//! (with more threads: the speed of all threads together).
+//! `xiangqi bench [--depth N] [--threads N] [--eval-file NET | --classical]
+//! [--json]`: searches the fixed bench positions to a fixed depth; with one
+//! thread (the default) the total node count is a deterministic signature of
+//! the search, nodes/s measures its speed (with more threads: the speed of
+//! all threads together).
 
 use anyhow::{bail, Result};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -46,14 +47,15 @@ pub fn run(args: Args) -> Result<()> {
             args.threads
         );
     }
-    let mut engine = Engine::new(16);
+    let mut engine = if args.classical {
+        Engine::classical(16)
+    } else {
+        Engine::new(16)
+    };
     engine.set_threads(args.threads);
     if let Some(path) = &args.eval_file {
         engine.load_eval_file(Some(path))?;
         engine.set_use_nnue(true)?;
-    }
-    if args.classical {
-        engine.set_use_nnue(false)?;
     }
     let evaluation = match (&args.eval_file, engine.evaluates_with_nnue()) {
         (Some(path), _) => format!("nnue {}", path.display()),

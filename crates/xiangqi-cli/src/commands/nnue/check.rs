@@ -52,8 +52,7 @@ pub fn run(args: Args) -> Result<()> {
     for input in &args.inputs {
         records.extend(read_data_file(input)?.records);
     }
-    let mut classical = Engine::new(1);
-    classical.set_use_nnue(false)?;
+    let classical = Engine::classical(1);
     let mut rows = vec![(
         "classical".to_string(),
         agreement(&records, |pos| classical.static_evaluation(pos)),
